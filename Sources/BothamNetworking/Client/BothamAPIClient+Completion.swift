@@ -1,0 +1,115 @@
+extension BothamAPIClient {
+    /// Sends a request and calls `completion` exactly once with the result, Botham style.
+    ///
+    /// The completion runs on the configuration's ``Configuration/completionQueue`` or, when that is `nil`, on the
+    /// task that finished the call. Cancelling the returned handle ends the call with ``APIClientError/cancelled``
+    /// (the completion is still called, once).
+    @discardableResult
+    public func send(
+        _ request: HTTPRequest,
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+    ) -> CancellableCall {
+        let pipeline = makePipeline()
+        let queue = pipeline.configuration.completionQueue
+        let task = Task {
+            let result = await pipeline.run(request)
+            if let queue { queue.async { completion(result) } } else { completion(result) }
+        }
+        return CancellableCall(task: task)
+    }
+
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // Botham's verb names are part of the public contract.
+    /// Sends `GET path` and calls `completion` with the result.
+    @discardableResult
+    public func GET(
+        _ path: String,
+        parameters: HTTPParameters = [:],
+        headers: HTTPHeaders = [:],
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+    ) -> CancellableCall {
+        send(request(.get, path, parameters: parameters, headers: headers), completion: completion)
+    }
+
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // Botham's verb names are part of the public contract.
+    /// Sends `POST path` and calls `completion` with the result.
+    @discardableResult
+    public func POST(
+        _ path: String,
+        parameters: HTTPParameters = [:],
+        headers: HTTPHeaders = [:],
+        body: HTTPBody? = nil,
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+    ) -> CancellableCall {
+        send(request(.post, path, parameters: parameters, headers: headers, body: body), completion: completion)
+    }
+
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // Botham's verb names are part of the public contract.
+    /// Sends `PUT path` and calls `completion` with the result.
+    @discardableResult
+    public func PUT(
+        _ path: String,
+        parameters: HTTPParameters = [:],
+        headers: HTTPHeaders = [:],
+        body: HTTPBody? = nil,
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+    ) -> CancellableCall {
+        send(request(.put, path, parameters: parameters, headers: headers, body: body), completion: completion)
+    }
+
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // Botham's verb names are part of the public contract.
+    /// Sends `DELETE path` and calls `completion` with the result.
+    @discardableResult
+    public func DELETE(
+        _ path: String,
+        parameters: HTTPParameters = [:],
+        headers: HTTPHeaders = [:],
+        body: HTTPBody? = nil,
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+    ) -> CancellableCall {
+        send(request(.delete, path, parameters: parameters, headers: headers, body: body), completion: completion)
+    }
+
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // Botham's verb names are part of the public contract.
+    /// Sends `PATCH path` and calls `completion` with the result.
+    @discardableResult
+    public func PATCH(
+        _ path: String,
+        parameters: HTTPParameters = [:],
+        headers: HTTPHeaders = [:],
+        body: HTTPBody? = nil,
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+    ) -> CancellableCall {
+        send(request(.patch, path, parameters: parameters, headers: headers, body: body), completion: completion)
+    }
+
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // Botham's verb names are part of the public contract.
+    /// Sends `HEAD path` and calls `completion` with the result.
+    @discardableResult
+    public func HEAD(
+        _ path: String,
+        parameters: HTTPParameters = [:],
+        headers: HTTPHeaders = [:],
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+    ) -> CancellableCall {
+        send(request(.head, path, parameters: parameters, headers: headers), completion: completion)
+    }
+
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // Botham's verb names are part of the public contract.
+    /// Sends `OPTIONS path` and calls `completion` with the result.
+    @discardableResult
+    public func OPTIONS(
+        _ path: String,
+        parameters: HTTPParameters = [:],
+        headers: HTTPHeaders = [:],
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+    ) -> CancellableCall {
+        send(request(.options, path, parameters: parameters, headers: headers), completion: completion)
+    }
+}

@@ -1,0 +1,36 @@
+import Dispatch
+
+extension BothamAPIClient {
+    /// A client's settings. Each call takes a snapshot when it starts.
+    public struct Configuration: Sendable {
+        /// How many times one call may be sent again (by ``ResponseInterceptorResult/retry`` or a retry policy)
+        /// before it ends with ``APIClientError/retryLimitExceeded(attempts:lastOutcome:)``. Default 3, so at most
+        /// 4 attempts; negative values count as 0.
+        public var maxRetries: Int
+        /// Which responses are successes. Default: 2xx.
+        public var validation: ResponseValidation
+        /// Where completion handlers run. `nil` (the default) calls them on the task that finished the call, a
+        /// thread of Swift's cooperative pool; pass `.main` for UI code on Apple platforms.
+        public var completionQueue: DispatchQueue?
+        /// Decides which failed attempts are retried and after what delay; `nil` (the default) retries only when a
+        /// response interceptor returns ``ResponseInterceptorResult/retry``.
+        public var retryStrategy: (any RetryStrategy)?
+        /// Waits between attempts. Default: ``RetrySleeper/continuous``; tests inject one that records delays.
+        public var retrySleeper: RetrySleeper
+
+        /// Creates a configuration.
+        public init(
+            maxRetries: Int = 3,
+            validation: ResponseValidation = .successfulStatusCodes,
+            completionQueue: DispatchQueue? = nil,
+            retryStrategy: (any RetryStrategy)? = nil,
+            retrySleeper: RetrySleeper = .continuous
+        ) {
+            self.retryStrategy = retryStrategy
+            self.retrySleeper = retrySleeper
+            self.maxRetries = maxRetries
+            self.validation = validation
+            self.completionQueue = completionQueue
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// The facade: one client per web service, built from the service's base endpoint.
+///
+/// ```swift
+/// let apiClient = BothamAPIClient(baseEndpoint: "https://api.github.com/repos/Karumi/BothamNetworking")
+/// let result = await apiClient.GET("/issues", parameters: ["state": "open"])
+/// switch result {
+/// case .success(let response): print(response.statusCode, response.body.count)
+/// case .failure(let error): print(error)
+/// }
+/// ```
+///
+/// Every call goes through the request interceptors (local, then global), the `HTTPInterceptor` onion, the
+/// transport, the response interceptors (local, then global) and the client's validation, and returns a
+/// `Result<HTTPResponse, APIClientError>`; it never throws and never traps on bad input.
+public final class BothamAPIClient: Sendable {
+    /// The base endpoint paths are resolved against.
+    public let baseEndpoint: String
+    /// The transport.
+    public let httpClient: any HTTPClient
+
+    /// Request interceptors of this client; they run before the global ones.
+    public let requestInterceptors = InterceptorList<any BothamRequestInterceptor>()
+    /// Response interceptors of this client; they run before the global ones.
+    public let responseInterceptors = InterceptorList<any BothamResponseInterceptor>()
+    /// Onion interceptors of this client; they wrap the global ones.
+    public let interceptors = InterceptorList<any HTTPInterceptor>()
+
+    /// Request interceptors for every client in the process.
+    public static let globalRequestInterceptors = InterceptorList<any BothamRequestInterceptor>()
+    /// Response interceptors for every client in the process.
+    public static let globalResponseInterceptors = InterceptorList<any BothamResponseInterceptor>()
+    /// Onion interceptors for every client in the process.
+    public static let globalInterceptors = InterceptorList<any HTTPInterceptor>()
+
+    private let storedConfiguration: Lock<Configuration>
+
+    /// The client's settings. Changing them affects calls that start afterwards.
+    public var configuration: Configuration {
+        get { storedConfiguration.withLock { $0 } }
+        set { storedConfiguration.withLock { $0 = newValue } }
+    }
+
+    /// Creates a client for the service at `baseEndpoint`.
+    ///
+    /// - Parameters:
+    ///   - baseEndpoint: An absolute `http` or `https` URL, for example `https://api.github.com`. A malformed one is
+    ///     reported by every call as ``APIClientError/invalidRequest(reason:)`` (or
+    ///     ``APIClientError/unsupportedURLScheme(_:)``), never by a crash.
+    ///   - httpClient: The transport; by default a ``URLSessionHTTPClient``.
+    ///   - configuration: Retry budget, validation and completion delivery.
+    public init(
+        baseEndpoint: String,
+        httpClient: any HTTPClient = URLSessionHTTPClient(),
+        configuration: Configuration = Configuration()
+    ) {
+        self.baseEndpoint = baseEndpoint
+        self.httpClient = httpClient
+        self.storedConfiguration = Lock(configuration)
+    }
+
+    /// Sends a request through every interceptor and the transport.
+    public func send(_ request: HTTPRequest) async -> Result<HTTPResponse, APIClientError> {
+        await makePipeline().run(request)
+    }
+
+    /// Sends a request and returns its response, throwing ``APIClientError`` on failure.
+    public func response(for request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        try await send(request).get()
+    }
+
+    /// A request for this client's base endpoint.
+    public func request(
+        _ method: HTTPMethod,
+        _ path: String,
+        parameters: HTTPParameters = [:],
+        headers: HTTPHeaders = [:],
+        body: HTTPBody? = nil
+    ) -> HTTPRequest {
+        HTTPRequest(
+            method: method,
+            baseEndpoint: baseEndpoint,
+            path: path,
+            parameters: parameters,
+            headers: headers,
+            body: body
+        )
+    }
+
+    /// A pipeline holding one snapshot of the configuration and of every interceptor list.
+    func makePipeline() -> CallPipeline {
+        CallPipeline(
+            requestInterceptors: requestInterceptors.snapshot + Self.globalRequestInterceptors.snapshot,
+            responseInterceptors: responseInterceptors.snapshot + Self.globalResponseInterceptors.snapshot,
+            interceptors: interceptors.snapshot + Self.globalInterceptors.snapshot,
+            transport: httpClient,
+            configuration: configuration
+        )
+    }
+}

@@ -1,0 +1,126 @@
+/// Runs one call: the retry loop around one attempt, with a snapshot of every interceptor list.
+///
+/// Per attempt, in order: request interceptors (local, then global) on the *original* request; preparation
+/// (URL, header and body checks — a failure ends the call and nothing is sent); the `HTTPInterceptor` onion (local,
+/// then global, outermost first) around the transport; response interceptors (local, then global); and, when they
+/// are done, the retry strategy (if any) and the client's validation. A ``ResponseInterceptorResult/retry`` or a
+/// strategy's ``RetryDecision/retry(after:)`` starts the next attempt while the budget lasts; the sleep between
+/// attempts is cancellable and cancellation is never retried.
+struct CallPipeline: Sendable {
+    let requestInterceptors: [any BothamRequestInterceptor]
+    let responseInterceptors: [any BothamResponseInterceptor]
+    let interceptors: [any HTTPInterceptor]
+    let transport: any HTTPClient
+    let configuration: BothamAPIClient.Configuration
+
+    private enum AttemptOutcome {
+        case done(Result<HTTPResponse, APIClientError>, request: HTTPRequest?)
+        case retry(last: Result<HTTPResponse, APIClientError>, after: Duration)
+    }
+
+    func run(_ original: HTTPRequest) async -> Result<HTTPResponse, APIClientError> {
+        var context = HTTPCallContext(
+            callID: HTTPCallContext.makeCallID(),
+            attempt: 1,
+            maxAttempts: max(0, configuration.maxRetries) + 1
+        )
+        while true {
+            if Task.isCancelled { return .failure(.cancelled) }
+            let attemptContext = context
+            let outcome = await HTTPCallContext.$current.withValue(attemptContext) {
+                await attempt(original, context: attemptContext)
+            }
+            var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
+            switch outcome {
+            case .done(let result, let request):
+                guard let request, let strategy = configuration.retryStrategy else { return validate(result) }
+                if case .failure(.cancelled) = result { return result }
+                let decision = await HTTPCallContext.$current.withValue(attemptContext) {
+                    await strategy.decision(for: result, request: request, context: attemptContext)
+                }
+                guard case .retry(let delay) = decision else { return validate(result) }
+                retry = (result, delay)
+            case .retry(let last, let delay):
+                retry = (last, delay)
+            }
+            if Task.isCancelled { return .failure(.cancelled) }
+            guard context.attempt < context.maxAttempts else {
+                return .failure(.retryLimitExceeded(attempts: context.attempt, lastOutcome: retry.last))
+            }
+            do {
+                try await configuration.retrySleeper(retry.delay)
+            } catch {
+                return .failure(.cancelled)
+            }
+            context = context.nextAttempt()
+        }
+    }
+
+    private func attempt(_ original: HTTPRequest, context: HTTPCallContext) async -> AttemptOutcome {
+        var request = original
+        do {
+            for interceptor in requestInterceptors {
+                request = try await interceptor.intercept(request: request)
+            }
+        } catch {
+            return .done(.failure(APIClientError(error)), request: nil)
+        }
+        let prepared: HTTPRequest
+        do {
+            prepared = try RequestPreparation.prepare(request)
+        } catch {
+            return .done(.failure(error), request: nil)
+        }
+
+        var result: Result<HTTPResponse, APIClientError>
+        do {
+            result = .success(try await proceed(prepared, index: 0, context: context))
+        } catch {
+            result = .failure(error)
+        }
+        if case .failure(.cancelled) = result { return .done(result, request: nil) }
+
+        for interceptor in responseInterceptors {
+            let decision: ResponseInterceptorResult
+            do {
+                switch result {
+                case .success(let response):
+                    decision = try await interceptor.intercept(response: response, for: prepared)
+                case .failure(let error): decision = try await interceptor.intercept(error: error, for: prepared)
+                }
+            } catch {
+                result = .failure(APIClientError(error))
+                continue
+            }
+            switch decision {
+            case .proceed(let response): result = .success(response)
+            case .fail(let error): result = .failure(error)
+            case .retry: return .retry(last: result, after: .zero)
+            }
+        }
+        return .done(result, request: prepared)
+    }
+
+    /// The onion: interceptor `index` wraps everything after it; past the last one is the transport.
+    private func proceed(_ request: HTTPRequest, index: Int, context: HTTPCallContext) async throws(APIClientError)
+        -> HTTPResponse
+    {
+        guard index < interceptors.count else {
+            if Task.isCancelled { throw .cancelled }
+            return try await transport.send(request)
+        }
+        let next = HTTPInterceptorNext { request async throws(APIClientError) in
+            try await proceed(request, index: index + 1, context: context)
+        }
+        do {
+            return try await interceptors[index].intercept(request, context: context, next: next)
+        } catch {
+            throw APIClientError(error)
+        }
+    }
+
+    private func validate(_ result: Result<HTTPResponse, APIClientError>) -> Result<HTTPResponse, APIClientError> {
+        guard case .success(let response) = result, !configuration.validation.accepts(response) else { return result }
+        return .failure(.httpResponseError(response))
+    }
+}

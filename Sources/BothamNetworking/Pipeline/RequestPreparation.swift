@@ -1,0 +1,22 @@
+/// Turns the request the interceptors produced into the one the transport sends, or explains why it cannot be sent.
+enum RequestPreparation {
+    /// Checks the method, URL and headers, and encodes the body into raw data with its `Content-Type` set.
+    static func prepare(_ request: HTTPRequest) throws(APIClientError) -> HTTPRequest {
+        guard request.method.isValidToken else {
+            throw .invalidRequest(reason: "invalid method \(DebugText.quoted(request.method.rawValue))")
+        }
+        _ = try request.resolvedURL()
+        if let failure = request.headers.validationFailure {
+            throw .invalidRequest(reason: failure)
+        }
+        guard let body = request.body else { return request }
+        if case .data(_, nil) = body.storage { return request }
+        let userContentType = request.headers[.contentType]
+        let (data, contentType) = try body.encoded(forContentType: userContentType)
+        var prepared = request.withBody(.data(data))
+        if userContentType == nil, let contentType {
+            prepared = prepared.withHeader(.contentType, contentType)
+        }
+        return prepared
+    }
+}

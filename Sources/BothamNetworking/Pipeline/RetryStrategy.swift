@@ -1,0 +1,43 @@
+/// What a retry strategy decided about one attempt's outcome.
+public enum RetryDecision: Sendable, Hashable {
+    /// Return the outcome to the caller.
+    case doNotRetry
+    /// Send the original request again after `delay`, within the call's retry budget.
+    case retry(after: Duration)
+}
+
+/// Decides whether a finished attempt should be sent again, and when.
+///
+/// The client's retry loop consults its strategy (``BothamAPIClient/Configuration/retryStrategy``) after the
+/// response interceptors and before validation. Retries it asks for share the call's one budget
+/// (``BothamAPIClient/Configuration/maxRetries``) with ``ResponseInterceptorResult/retry``; when the budget is
+/// spent the call ends with ``APIClientError/retryLimitExceeded(attempts:lastOutcome:)``. Cancelled calls are never
+/// retried, whatever the strategy says.
+public protocol RetryStrategy: Sendable {
+    /// The decision for `outcome`, produced by `request` (as sent) on the attempt described by `context`.
+    func decision(
+        for outcome: Result<HTTPResponse, APIClientError>,
+        request: HTTPRequest,
+        context: HTTPCallContext
+    ) async -> RetryDecision
+}
+
+/// Waits between attempts. Injectable so tests can record the schedule instead of sleeping.
+public struct RetrySleeper: Sendable {
+    private let sleep: @Sendable (Duration) async throws -> Void
+
+    /// A sleeper from a closure. It should throw `CancellationError` when the task is cancelled.
+    public init(_ sleep: @escaping @Sendable (Duration) async throws -> Void) {
+        self.sleep = sleep
+    }
+
+    /// Waits for `duration`.
+    public func callAsFunction(_ duration: Duration) async throws {
+        try await sleep(duration)
+    }
+
+    /// Sleeps on `ContinuousClock` (cancellable). The default.
+    public static let continuous = RetrySleeper { duration in
+        if duration > .zero { try await Task.sleep(for: duration) }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A request body and the way it is encoded.
+///
+/// A dictionary literal is a body whose encoding follows the request's `Content-Type`, as in Botham: JSON by
+/// default, `application/x-www-form-urlencoded` when that is the content type. Every other form is explicit:
+///
+/// ```swift
+/// apiClient.POST("/authorizations", body: ["scopes": ["repo_status", "user:email"], "id": 3])  // JSON
+/// apiClient.POST("/upload", body: .data(bytes, contentType: "image/png"))
+/// apiClient.POST("/login", body: .form(["user": "jane", "password": "s3cr3t"]))
+/// apiClient.POST("/todos", body: .json(Todo(title: "Ship it")))
+/// ```
+///
+/// A body is never silently dropped: one that cannot be encoded (NaN in JSON, a failing `Encodable`, a dictionary
+/// with a `Content-Type` that cannot express it) ends the call with ``APIClientError/invalidRequest(reason:)`` and
+/// nothing is sent.
+public struct HTTPBody: Sendable, Hashable {
+    enum Storage: Sendable, Hashable {
+        case data(Data, contentType: String?)
+        case json(JSONValue)
+        case parameters(JSONValue)
+        case form(HTTPParameters)
+        case failed(reason: String)
+    }
+
+    let storage: Storage
+
+    /// Raw bytes, sent as they are. `contentType` is set as `Content-Type` unless the request already has one.
+    public static func data(_ data: Data, contentType: String? = nil) -> HTTPBody {
+        HTTPBody(storage: .data(data, contentType: contentType))
+    }
+
+    /// UTF-8 text, sent as `text/plain; charset=utf-8` unless the request has a `Content-Type`.
+    public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> HTTPBody {
+        HTTPBody(storage: .data(Data(text.utf8), contentType: contentType))
+    }
+
+    /// A JSON value, sent as `application/json` unless the request has a `Content-Type`.
+    public static func json(_ value: JSONValue) -> HTTPBody {
+        HTTPBody(storage: .json(value))
+    }
+
+    /// Any `Encodable`, encoded now with `encoder` and sent as `application/json` unless the request has a
+    /// `Content-Type`. An encoding failure is kept and reported when the request is sent.
+    public static func json<Value: Encodable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) -> HTTPBody {
+        do {
+            return HTTPBody(storage: .data(try encoder.encode(value), contentType: MediaType.json))
+        } catch {
+            return HTTPBody(storage: .failed(reason: "the \(Value.self) body could not be encoded as JSON: \(error)"))
+        }
+    }
+
+    /// Form parameters, sent as `application/x-www-form-urlencoded` unless the request has a `Content-Type`.
+    public static func form(_ parameters: HTTPParameters) -> HTTPBody {
+        HTTPBody(storage: .form(parameters))
+    }
+
+    /// The bytes this body encodes to given the request's `Content-Type`, and the content type to set when the
+    /// request has none.
+    ///
+    /// - Throws: ``APIClientError/invalidRequest(reason:)`` when the body cannot be encoded.
+    public func encoded(forContentType contentType: String?) throws(APIClientError) -> (
+        data: Data, contentType: String?
+    ) {
+        switch storage {
+        case .data(let data, let type):
+            return (data, type)
+        case .json(let value):
+            return (try value.encoded(), MediaType.json)
+        case .form(let parameters):
+            return (Data(parameters.percentEncoded.utf8), MediaType.form)
+        case .failed(let reason):
+            throw .invalidRequest(reason: reason)
+        case .parameters(let value):
+            let mediaType = contentType.map(MediaType.essence)
+            if mediaType == MediaType.form {
+                return (Data(try FormEncoding.encode(value).utf8), MediaType.form)
+            }
+            if mediaType == nil || mediaType.map(MediaType.isJSON) == true {
+                return (try value.encoded(), MediaType.json)
+            }
+            throw .invalidRequest(
+                reason: "a dictionary body cannot be encoded as \(DebugText.printable(contentType ?? "")); "
+                    + "use HTTPBody.data(_:contentType:) or a JSON or form Content-Type"
+            )
+        }
+    }
+}
+
+extension HTTPBody: ExpressibleByDictionaryLiteral {
+    /// A Botham-style dictionary body: JSON unless the request's `Content-Type` is
+    /// `application/x-www-form-urlencoded`. Members keep the literal's order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        storage = .parameters(.object(elements.map { (key: $0.0, value: $0.1) }))
+    }
+}
+
+extension HTTPBody: CustomStringConvertible {
+    /// A description for people that never fails, whatever the bytes.
+    public var description: String {
+        switch storage {
+        case .data(let data, _): return DebugText.body(data)
+        case .json(let value), .parameters(let value):
+            return (try? value.encoded()).map { DebugText.body($0) } ?? "(JSON that cannot be encoded)"
+        case .form(let parameters): return DebugText.printable(parameters.percentEncoded)
+        case .failed(let reason): return "(invalid body: \(reason))"
+        }
+    }
+}

@@ -1,0 +1,96 @@
+/// The name of an HTTP header field, compared case-insensitively.
+///
+/// Well-known names are static members, in the style of swift-http-types:
+///
+/// ```swift
+/// let headers: HTTPHeaders = [.authorization: "Bearer t0k3n", .accept: "application/json"]
+/// ```
+///
+/// The name keeps the spelling it was created with (it is sent that way), while equality and hashing ignore case.
+public struct HTTPFieldName: Sendable {
+    /// The name as written, for example `"Content-Type"`.
+    public let rawName: String
+    /// The lower-cased name used for comparison.
+    public let canonicalName: String
+
+    /// Creates a field name. Invalid names (empty, or characters outside RFC 9110's `tchar`) are rejected by the
+    /// client with ``APIClientError/invalidRequest(reason:)`` before anything is sent.
+    public init(_ name: String) {
+        rawName = name
+        canonicalName = name.lowercased()
+    }
+
+    /// Whether the name is a valid RFC 9110 token.
+    public var isValid: Bool {
+        !rawName.isEmpty && rawName.utf8.allSatisfy(HTTPToken.isTokenCharacter)
+    }
+}
+
+extension HTTPFieldName: Hashable {
+    /// Field names are equal when they match ignoring ASCII case.
+    public static func == (lhs: HTTPFieldName, rhs: HTTPFieldName) -> Bool {
+        lhs.canonicalName == rhs.canonicalName
+    }
+
+    /// Hashes the lower-cased name.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(canonicalName)
+    }
+}
+
+extension HTTPFieldName: ExpressibleByStringLiteral {
+    /// Creates a field name from a string literal.
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+}
+
+extension HTTPFieldName: CustomStringConvertible {
+    /// The name as written.
+    public var description: String { rawName }
+}
+
+extension HTTPFieldName {
+    /// `Accept`
+    public static let accept = HTTPFieldName("Accept")
+    /// `Accept-Encoding`
+    public static let acceptEncoding = HTTPFieldName("Accept-Encoding")
+    /// `Accept-Language`
+    public static let acceptLanguage = HTTPFieldName("Accept-Language")
+    /// `Authorization`
+    public static let authorization = HTTPFieldName("Authorization")
+    /// `Cache-Control`
+    public static let cacheControl = HTTPFieldName("Cache-Control")
+    /// `Connection`
+    public static let connection = HTTPFieldName("Connection")
+    /// `Content-Disposition`
+    public static let contentDisposition = HTTPFieldName("Content-Disposition")
+    /// `Content-Encoding`
+    public static let contentEncoding = HTTPFieldName("Content-Encoding")
+    /// `Content-Length`
+    public static let contentLength = HTTPFieldName("Content-Length")
+    /// `Content-Type`
+    public static let contentType = HTTPFieldName("Content-Type")
+    /// `Cookie`
+    public static let cookie = HTTPFieldName("Cookie")
+    /// `ETag`
+    public static let eTag = HTTPFieldName("ETag")
+    /// `Host`
+    public static let host = HTTPFieldName("Host")
+    /// `If-None-Match`
+    public static let ifNoneMatch = HTTPFieldName("If-None-Match")
+    /// `Location`
+    public static let location = HTTPFieldName("Location")
+    /// `Proxy-Authorization`
+    public static let proxyAuthorization = HTTPFieldName("Proxy-Authorization")
+    /// `Retry-After`
+    public static let retryAfter = HTTPFieldName("Retry-After")
+    /// `Set-Cookie`
+    public static let setCookie = HTTPFieldName("Set-Cookie")
+    /// `Transfer-Encoding`
+    public static let transferEncoding = HTTPFieldName("Transfer-Encoding")
+    /// `User-Agent`
+    public static let userAgent = HTTPFieldName("User-Agent")
+    /// `WWW-Authenticate`
+    public static let wwwAuthenticate = HTTPFieldName("WWW-Authenticate")
+}

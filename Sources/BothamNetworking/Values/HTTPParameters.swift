@@ -1,0 +1,71 @@
+/// Ordered query (or form) parameters. Repeated names are allowed and kept in order.
+///
+/// ```swift
+/// apiClient.GET("/search", parameters: ["q": "swift", "page": "2"])   // ?q=swift&page=2
+/// ```
+public struct HTTPParameters: Sendable, Hashable {
+    /// One parameter.
+    public struct Item: Sendable, Hashable {
+        /// The parameter's name, not yet escaped.
+        public var name: String
+        /// The parameter's value, not yet escaped. An empty value is sent as `name=`.
+        public var value: String
+
+        /// Creates a parameter.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The parameters in order.
+    public private(set) var items: [Item]
+
+    /// Creates parameters from items, keeping their order.
+    public init(_ items: [Item] = []) {
+        self.items = items
+    }
+
+    /// Creates parameters from a dictionary, ordered by name so the URL is deterministic.
+    public init(_ dictionary: [String: String]) {
+        items = dictionary.sorted { $0.key < $1.key }.map { Item(name: $0.key, value: $0.value) }
+    }
+
+    /// Whether there are no parameters.
+    public var isEmpty: Bool { items.isEmpty }
+
+    /// The first value for a name, or `nil`.
+    public subscript(name: String) -> String? {
+        items.first { $0.name == name }?.value
+    }
+
+    /// Appends a parameter (repeats allowed).
+    public mutating func append(_ name: String, _ value: String) {
+        items.append(Item(name: name, value: value))
+    }
+
+    /// These parameters followed by `other`'s.
+    public func appending(_ other: HTTPParameters) -> HTTPParameters {
+        HTTPParameters(items + other.items)
+    }
+
+    /// The parameters as `name=value` pairs joined by `&`, RFC 3986-escaped (see ``URLEncoding``).
+    public var percentEncoded: String {
+        items.map { URLEncoding.escapeQueryComponent($0.name) + "=" + URLEncoding.escapeQueryComponent($0.value) }
+            .joined(separator: "&")
+    }
+}
+
+extension HTTPParameters: ExpressibleByDictionaryLiteral {
+    /// Creates parameters from a literal, keeping the literal's order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        items = elements.map { Item(name: $0.0, value: $0.1) }
+    }
+}
+
+extension HTTPParameters: Sequence {
+    /// Iterates the parameters in order.
+    public func makeIterator() -> IndexingIterator<[Item]> {
+        items.makeIterator()
+    }
+}

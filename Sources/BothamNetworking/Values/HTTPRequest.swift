@@ -1,0 +1,140 @@
+import Foundation
+
+/// An immutable description of one HTTP request.
+///
+/// Requests are values: interceptors never change a request in place, they return a changed copy made with the
+/// helpers below (``appendingHeaders(_:)``, ``appendingParameters(_:)``, ``withBody(_:)``, ``withMethod(_:)``, …).
+///
+/// The URL is the client's base endpoint joined with ``path`` (exactly one `/` between them; a query already in the
+/// path is kept) followed by ``parameters``. A path that is an absolute `http(s)://` URL is used as it is.
+public struct HTTPRequest: Sendable, Hashable {
+    /// The method, for example ``HTTPMethod/get``.
+    public internal(set) var method: HTTPMethod
+    /// The base endpoint the path is resolved against, for example `https://api.github.com`.
+    public internal(set) var baseEndpoint: String
+    /// The path relative to ``baseEndpoint`` (may carry its own query), or an absolute URL.
+    public internal(set) var path: String
+    /// Query parameters appended after any query the endpoint or path already has.
+    public internal(set) var parameters: HTTPParameters
+    /// The header fields.
+    public internal(set) var headers: HTTPHeaders
+    /// The body, or `nil`.
+    public internal(set) var body: HTTPBody?
+    /// How long one attempt may take before it fails with ``APIClientError/timeout``; `nil` uses the transport's
+    /// default.
+    public internal(set) var timeout: Duration?
+
+    /// Creates a request.
+    public init(
+        method: HTTPMethod,
+        baseEndpoint: String,
+        path: String = "",
+        parameters: HTTPParameters = [:],
+        headers: HTTPHeaders = [:],
+        body: HTTPBody? = nil,
+        timeout: Duration? = nil
+    ) {
+        self.method = method
+        self.baseEndpoint = baseEndpoint
+        self.path = path
+        self.parameters = parameters
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// Creates a request for an absolute URL.
+    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: HTTPBody? = nil) {
+        self.init(method: method, baseEndpoint: url.absoluteString, headers: headers, body: body)
+    }
+
+    /// The resolved URL, or `nil` when the endpoint or path is malformed (``resolvedURL()`` says why).
+    public var url: URL? { try? resolvedURL() }
+
+    /// The resolved URL.
+    ///
+    /// - Throws: ``APIClientError/unsupportedURLScheme(_:)`` for a scheme other than `http` or `https`, and
+    ///   ``APIClientError/invalidRequest(reason:)`` for a malformed endpoint or path.
+    public func resolvedURL() throws(APIClientError) -> URL {
+        try URLBuilder.url(baseEndpoint: baseEndpoint, path: path, parameters: parameters)
+    }
+
+    private func with(_ change: (inout HTTPRequest) -> Void) -> HTTPRequest {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+
+    /// A copy with `headers` applied: each name in `headers` replaces the fields of that name.
+    public func appendingHeaders(_ headers: HTTPHeaders) -> HTTPRequest {
+        with { $0.headers = $0.headers.merging(headers) }
+    }
+
+    /// A copy with one header set, replacing any field of that name.
+    public func withHeader(_ name: HTTPFieldName, _ value: String) -> HTTPRequest {
+        with { $0.headers[name] = value }
+    }
+
+    /// A copy without the fields named `name`.
+    public func removingHeader(_ name: HTTPFieldName) -> HTTPRequest {
+        with { $0.headers.remove(name) }
+    }
+
+    /// A copy with exactly these headers.
+    public func withHeaders(_ headers: HTTPHeaders) -> HTTPRequest {
+        with { $0.headers = headers }
+    }
+
+    /// A copy with `parameters` appended after the existing ones.
+    public func appendingParameters(_ parameters: HTTPParameters) -> HTTPRequest {
+        with { $0.parameters = $0.parameters.appending(parameters) }
+    }
+
+    /// A copy with exactly these parameters.
+    public func withParameters(_ parameters: HTTPParameters) -> HTTPRequest {
+        with { $0.parameters = parameters }
+    }
+
+    /// A copy with another body (or none).
+    public func withBody(_ body: HTTPBody?) -> HTTPRequest {
+        with { $0.body = body }
+    }
+
+    /// A copy with another method.
+    public func withMethod(_ method: HTTPMethod) -> HTTPRequest {
+        with { $0.method = method }
+    }
+
+    /// A copy with another path.
+    public func withPath(_ path: String) -> HTTPRequest {
+        with { $0.path = path }
+    }
+
+    /// A copy with another base endpoint.
+    public func withBaseEndpoint(_ baseEndpoint: String) -> HTTPRequest {
+        with { $0.baseEndpoint = baseEndpoint }
+    }
+
+    /// A copy with another per-attempt timeout.
+    public func withTimeout(_ timeout: Duration?) -> HTTPRequest {
+        with { $0.timeout = timeout }
+    }
+}
+
+extension HTTPRequest: CustomStringConvertible {
+    /// `GET https://host/path?query`, or the endpoint and path when they do not form a URL.
+    public var description: String {
+        let target = url?.absoluteString ?? DebugText.printable(baseEndpoint + path)
+        return "\(method) \(target)"
+    }
+}
+
+extension HTTPRequest: CustomDebugStringConvertible {
+    /// Method, URL, headers and body for people; binary bodies are shown as size and hex, never a crash.
+    public var debugDescription: String {
+        var lines = [description]
+        if !headers.isEmpty { lines.append(headers.description) }
+        if let body { lines.append(body.description) }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,151 @@
+import BothamNetworking
+import Foundation
+
+/// A transport for unit tests: answers from stubs, records every request, never touches the network.
+///
+/// ```swift
+/// let stubClient = StubHTTPClient()
+/// stubClient.stub(.method(.get) && .path("/issues"), with: .json([["id": 1, "title": "Crash on launch"]]))
+///
+/// let apiClient = BothamAPIClient(baseEndpoint: "https://api.github.com/repos/Karumi/BothamNetworking",
+///                                 httpClient: stubClient)
+/// let issues = GitHubIssuesClient(apiClient: apiClient)     // your per-service client
+/// let titles = try await issues.openIssueTitles()
+///
+/// #expect(titles == ["Crash on launch"])
+/// #expect(stubClient.receivedRequests.first?.parameters["state"] == "open")
+/// ```
+///
+/// - The most recently added stub whose matcher accepts a request answers it.
+/// - A stub's answers are served in order; after the last one it repeats the last (or, with
+///   ``Exhaustion/stop``, stops matching so an earlier stub or the failure below applies).
+/// - It fails closed: a request no stub matches fails with ``APIClientError/httpClientError(underlying:)`` holding
+///   an ``UnmatchedRequest`` that names the request and lists the stubs.
+/// - Latency is virtual by default: ``virtualTimeElapsed`` advances, nothing sleeps; a latency longer than the
+///   request's timeout ends with ``APIClientError/timeout`` at once.
+/// - Safe to use from concurrent calls.
+public final class StubHTTPClient: HTTPClient {
+    /// How latency is spent.
+    public enum LatencyMode: Sendable {
+        /// Latency advances ``StubHTTPClient/virtualTimeElapsed``; nothing sleeps.
+        case virtual
+        /// Latency really sleeps (cancellable).
+        case real
+    }
+
+    /// What a stub does after its last answer.
+    public enum Exhaustion: Sendable {
+        /// Keep answering with the last answer.
+        case repeatLast
+        /// Stop matching.
+        case stop
+    }
+
+    /// The error of a request no stub matches.
+    public struct UnmatchedRequest: Error, CustomStringConvertible {
+        /// The request, as sent.
+        public let request: HTTPRequest
+        /// The descriptions of the stubs that were tried.
+        public let stubs: [String]
+
+        /// Names the request and lists the stubs.
+        public var description: String {
+            let list = stubs.isEmpty ? "no stubs" : stubs.map { "  - \($0)" }.joined(separator: "\n")
+            return "StubHTTPClient: no stub matches \(request.debugDescription)\nstubs:\n\(list)"
+        }
+    }
+
+    private struct Entry {
+        let matcher: RequestMatcher
+        let responses: [StubResponse]
+        let exhaustion: Exhaustion
+        var served = 0
+
+        var isExhausted: Bool { exhaustion == .stop && served >= responses.count }
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var requests: [HTTPRequest] = []
+        var elapsed: Duration = .zero
+    }
+
+    private let state = Lock(State())
+    private let latencyMode: LatencyMode
+
+    /// Creates a stub transport with no stubs.
+    public init(latency: LatencyMode = .virtual) {
+        latencyMode = latency
+    }
+
+    /// Adds a stub answering requests that `matcher` accepts with `responses`, in order.
+    public func stub(_ matcher: RequestMatcher = .any, with responses: StubResponse..., then: Exhaustion = .repeatLast)
+    {
+        stub(matcher, with: responses, then: then)
+    }
+
+    /// Adds a stub answering requests that `matcher` accepts with `responses`, in order.
+    public func stub(_ matcher: RequestMatcher = .any, with responses: [StubResponse], then: Exhaustion = .repeatLast) {
+        state.withLock { $0.entries.append(Entry(matcher: matcher, responses: responses, exhaustion: then)) }
+    }
+
+    /// Removes every stub (recorded requests stay).
+    public func removeAllStubs() {
+        state.withLock { $0.entries.removeAll() }
+    }
+
+    /// Every request received, in order.
+    public var receivedRequests: [HTTPRequest] {
+        state.withLock { $0.requests }
+    }
+
+    /// The virtual time spent in latency so far.
+    public var virtualTimeElapsed: Duration {
+        state.withLock { $0.elapsed }
+    }
+
+    /// Answers from the matching stub.
+    public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        let answer: StubResponse? = state.withLock { state in
+            state.requests.append(request)
+            guard
+                let index = state.entries.lastIndex(where: {
+                    !$0.isExhausted && !$0.responses.isEmpty && $0.matcher.matches(request)
+                })
+            else { return nil }
+            let entry = state.entries[index]
+            let answer = entry.responses[min(entry.served, entry.responses.count - 1)]
+            state.entries[index].served += 1
+            return answer
+        }
+        guard let answer else {
+            let stubs = state.withLock { $0.entries.map(\.matcher.description) }
+            throw .httpClientError(underlying: UnmatchedRequest(request: request, stubs: stubs))
+        }
+        try await spend(answer.latency, timeout: request.timeout)
+        switch answer.outcome {
+        case .failure(let error):
+            throw error
+        case .response(let statusCode, let headers, let body):
+            let responseBody = request.method == .head ? Data() : body
+            return HTTPResponse(statusCode: statusCode, headers: headers, body: responseBody, request: request)
+        }
+    }
+
+    private func spend(_ latency: Duration, timeout: Duration?) async throws(APIClientError) {
+        let timesOut = timeout.map { latency > $0 } ?? false
+        let wait = timesOut ? (timeout ?? .zero) : latency
+        switch latencyMode {
+        case .virtual:
+            state.withLock { $0.elapsed += wait }
+            await Task.yield()
+            if Task.isCancelled { throw .cancelled }
+        case .real:
+            if wait > .zero {
+                do { try await Task.sleep(for: wait) } catch { throw .cancelled }
+            }
+            if Task.isCancelled { throw .cancelled }
+        }
+        if timesOut { throw .timeout }
+    }
+}
