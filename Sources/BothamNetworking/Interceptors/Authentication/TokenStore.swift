@@ -59,22 +59,31 @@ public actor TokenStore {
         refreshStarts.append(now)
         refreshCount += 1
 
+        // The task installs the outcome itself (on this actor) before anyone can see it, so no waiter retries
+        // with the old token.
         let task = Task {
-            try await TokenAuthenticator.$isRefreshing.withValue(true) { try await refresh(rejected) }
+            do {
+                let fresh = try await TokenAuthenticator.$isRefreshing.withValue(true) { try await refresh(rejected) }
+                finishRefresh(.success(fresh))
+                return fresh
+            } catch {
+                finishRefresh(.failure(error))
+                throw error
+            }
         }
         inFlight = task
-        do {
-            let fresh = try await task.value
+        return try await task.value
+    }
+
+    private func finishRefresh(_ outcome: Result<AuthToken, any Error>) {
+        generation &+= 1
+        inFlight = nil
+        switch outcome {
+        case .success(let fresh):
             token = fresh
-            generation &+= 1
             lastFailure = nil
-            inFlight = nil
-            return fresh
-        } catch {
-            generation &+= 1
+        case .failure(let error):
             lastFailure = (generation, error)
-            inFlight = nil
-            throw error
         }
     }
 }
