@@ -74,7 +74,8 @@ public struct LoggingInterceptor: HTTPInterceptor {
 
     /// The line logged when `request` is sent.
     func requestLine(_ request: HTTPRequest, context: HTTPCallContext) -> String {
-        var line = "--> \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) \(LogFormat.tag(context))"
+        var line =
+            "--> \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) \(LogFormat.tag(context))"
         if level >= .headers, !request.headers.isEmpty {
             line += " headers: " + LogFormat.headers(request.headers, redactor: redactor)
         }

@@ -55,7 +55,8 @@ public struct ValidationInterceptor: BothamResponseInterceptor {
         }
         return .fail(
             .interceptorError(
-                underlying: UnacceptableContentType(contentType: contentType, acceptable: acceptable, response: response)
+                underlying: UnacceptableContentType(
+                    contentType: contentType, acceptable: acceptable, response: response)
             )
         )
     }

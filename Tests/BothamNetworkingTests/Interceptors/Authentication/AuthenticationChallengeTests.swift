@@ -74,7 +74,8 @@ struct AuthenticationChallengeTests {
     func garbage() {
         let inputs = [
             "", ",", "=", "\"", "\\", "Basic realm=\"unterminated", "Basic realm=\"x\\", "===", "Basic @@@, Bearer",
-            "a=b=c", "Basic realm=\"x\" junk, Bearer realm=y", "\u{0}\u{1}\u{ff}", String(repeating: "\"\\,=", count: 500),
+            "a=b=c", "Basic realm=\"x\" junk, Bearer realm=y", "\u{0}\u{1}\u{ff}",
+            String(repeating: "\"\\,=", count: 500),
         ]
         for input in inputs {
             _ = AuthenticationChallenge.parse(input)

@@ -140,7 +140,11 @@ struct TokenAuthenticatorTests {
         stub.stub(with: .response(statusCode: 401))
         let counter = Lock(0)
         let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("t0"))) { _ in
-            AuthToken("t\(counter.withLock { $0 += 1; return $0 })")
+            let next = counter.withLock { count in
+                count += 1
+                return count
+            }
+            return AuthToken("t\(next)")
         }
         let result = await client(authenticator).GET("/me")
         guard case .httpResponseError(let response) = result.error else {
@@ -160,10 +164,15 @@ struct TokenAuthenticatorTests {
         let authenticator = TokenAuthenticator(
             store: TokenStore(token: AuthToken("t0")),
             refreshLimit: TokenRefreshLimit(maxRefreshes: 3, window: .seconds(60)),
-            now: { clock.now }
-        ) { _ in
-            AuthToken("t\(counter.withLock { $0 += 1; return $0 })")
-        }
+            now: { clock.now },
+            refresh: { _ in
+                let next = counter.withLock { count in
+                    count += 1
+                    return count
+                }
+                return AuthToken("t\(next)")
+            }
+        )
         let apiClient = client(authenticator)
         for _ in 0..<10 {
             let result = await apiClient.GET("/me")

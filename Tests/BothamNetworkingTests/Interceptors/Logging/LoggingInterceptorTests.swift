@@ -5,7 +5,9 @@ import Testing
 
 @Suite("LoggingInterceptor", .timeLimit(.minutes(1)))
 struct LoggingInterceptorTests {
-    static let secrets = ["SECRET-AUTH", "SECRET-COOKIE", "SECRET-KEY", "SECRET-QUERY", "SECRET-SETCOOKIE", "SECRET-PROXY"]
+    static let secrets = [
+        "SECRET-AUTH", "SECRET-COOKIE", "SECRET-KEY", "SECRET-QUERY", "SECRET-SETCOOKIE", "SECRET-PROXY",
+    ]
 
     let stub = StubHTTPClient()
     let lines = Recorder<(level: LogLevel, message: String)>()
@@ -122,7 +124,8 @@ struct LoggingInterceptorTests {
                 request: sent
             )
         }
-        _ = try await logging.intercept(request, context: HTTPCallContext(callID: 1, attempt: 1, maxAttempts: 1), next: next)
+        _ = try await logging.intercept(
+            request, context: HTTPCallContext(callID: 1, attempt: 1, maxAttempts: 1), next: next)
         let response = try #require(lines.values.last?.message)
         #expect(!response.contains("\n") && !response.contains("\r") && !response.contains("\u{1B}"))
         #expect(response.contains(#"X-Evil: a\r\nInjected: yes\u{1b}[31m"#))

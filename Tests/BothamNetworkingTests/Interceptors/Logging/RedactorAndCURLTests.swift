@@ -61,7 +61,8 @@ struct RedactorAndCURLTests {
         )
         let output = try runWithFakeCurl(request.cURLDescription(redactor: .none))
         let expected = [
-            "-X", "PUT", "https://api.example.com/it's", "-H", "X-Quote: a'b\"c $PATH", "-H", "Content-Type: text/plain",
+            "-X", "PUT", "https://api.example.com/it's", "-H", "X-Quote: a'b\"c $PATH", "-H",
+            "Content-Type: text/plain",
             "--data-binary", body,
         ].map { "<\($0)>\n" }.joined()
         #expect(String(decoding: output, as: UTF8.self) == expected)

@@ -19,7 +19,8 @@ struct MetricsInterceptorTests {
             )
         )
         let reports = self.reports
-        MetricsInterceptor(redactor: Redactor(queryParameterNames: ["key"])) { reports.append($0) }.install(on: apiClient)
+        MetricsInterceptor(redactor: Redactor(queryParameterNames: ["key"])) { reports.append($0) }.install(
+            on: apiClient)
         return apiClient
     }
 
@@ -47,7 +48,8 @@ struct MetricsInterceptorTests {
         _ = await apiClient.send(apiClient.request(.get, "/bad", headers: ["X-Bad": "a\nb"]))
         let values = reports.values
         #expect(values.count == 2)
-        guard case .failure(.networkError) = values[0].outcome, case .failure(.invalidRequest) = values[1].outcome else {
+        guard case .failure(.networkError) = values[0].outcome, case .failure(.invalidRequest) = values[1].outcome
+        else {
             Issue.record("unexpected outcomes: \(values.map(\.outcome))")
             return
         }

@@ -22,7 +22,8 @@ struct RetryPolicyTests {
         base: Duration = .seconds(1),
         max: Duration = .seconds(30)
     ) -> RetryPolicy {
-        RetryPolicy(backoff: RetryBackoff(baseDelay: base, multiplier: 2, maxDelay: max), jitter: jitter, random: random)
+        RetryPolicy(
+            backoff: RetryBackoff(baseDelay: base, multiplier: 2, maxDelay: max), jitter: jitter, random: random)
     }
 
     @Test("Without jitter the delays are base × 2^(n−1) and the call succeeds once the server recovers")
@@ -136,7 +137,8 @@ struct RetryPolicyTests {
             .text("late").delayed(by: .seconds(5)),
             .text("ok")
         )
-        let request = HTTPRequest(method: .get, baseEndpoint: "https://api.example.com", path: "/a", timeout: .seconds(1))
+        let request = HTTPRequest(
+            method: .get, baseEndpoint: "https://api.example.com", path: "/a", timeout: .seconds(1))
         let result = await client(exponential()).send(request)
         #expect(try result.get().statusCode == 200)
         #expect(stub.receivedRequests.count == 4)
