@@ -15,7 +15,9 @@ public actor TokenStore {
     public private(set) var refreshCount = 0
 
     private var generation: UInt64 = 0
-    private var inFlight: Task<AuthToken, any Error>?
+    private var inFlight: Task<Void, Never>?
+    private var waiters: [UInt64: CheckedContinuation<AuthToken, any Error>] = [:]
+    private var nextWaiterID: UInt64 = 0
     private var lastFailure: (generation: UInt64, error: any Error)?
     private var refreshStarts: [ContinuousClock.Instant] = []
 
@@ -45,7 +47,7 @@ public actor TokenStore {
         now: ContinuousClock.Instant,
         refresh: @escaping @Sendable (AuthToken?) async throws -> AuthToken
     ) async throws -> AuthToken {
-        if let inFlight { return try await inFlight.value }
+        if inFlight != nil { return try await join() }
         if let seenGeneration, seenGeneration != generation {
             if let lastFailure, lastFailure.generation == generation { throw lastFailure.error }
             if let token { return token }
@@ -59,20 +61,39 @@ public actor TokenStore {
         refreshStarts.append(now)
         refreshCount += 1
 
-        // The task installs the outcome itself (on this actor) before anyone can see it, so no waiter retries
-        // with the old token.
-        let task = Task {
+        // The task installs the outcome itself (on this actor) before resuming the waiters, so no waiter retries
+        // with the old token. Waiters are continuations, so a cancelled call stops waiting at once while the
+        // refresh goes on for the others.
+        inFlight = Task {
             do {
                 let fresh = try await TokenAuthenticator.$isRefreshing.withValue(true) { try await refresh(rejected) }
                 finishRefresh(.success(fresh))
-                return fresh
             } catch {
                 finishRefresh(.failure(error))
-                throw error
             }
         }
-        inFlight = task
-        return try await task.value
+        return try await join()
+    }
+
+    /// Waits for the refresh in flight; throws `CancellationError` as soon as the calling task is cancelled.
+    private func join() async throws -> AuthToken {
+        nextWaiterID &+= 1
+        let id = nextWaiterID
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else {
+                    waiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id) }
+        }
+    }
+
+    private func cancelWaiter(_ id: UInt64) {
+        waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
     }
 
     private func finishRefresh(_ outcome: Result<AuthToken, any Error>) {
@@ -85,5 +106,8 @@ public actor TokenStore {
         case .failure(let error):
             lastFailure = (generation, error)
         }
+        let resumed = waiters
+        waiters.removeAll()
+        for continuation in resumed.values { continuation.resume(with: outcome) }
     }
 }

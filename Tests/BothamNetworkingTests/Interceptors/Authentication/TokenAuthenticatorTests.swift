@@ -234,6 +234,33 @@ struct TokenAuthenticatorTests {
         #expect(stub.receivedRequests.map { $0.headers[.authorization] } == [nil, "Bearer first"])
     }
 
+    @Test("A call cancelled while waiting for the refresh ends at once; the refresh still serves the others")
+    func cancelledWaiter() async throws {
+        acceptOnly("new")
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let release = ArrivalGate(count: 1)
+        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("old"))) { _ in
+            startedContinuation.yield()
+            await release.wait()
+            return AuthToken("new")
+        }
+        let apiClient = client(authenticator)
+
+        let cancelled = Task { await apiClient.GET("/a") }
+        for await _ in started { break }
+        cancelled.cancel()
+        let result = await cancelled.value
+        guard case .cancelled = result.error else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
+
+        let other = Task { await apiClient.GET("/b") }
+        await release.arrive()
+        #expect(await other.value.statusCode == 200)
+        #expect(await authenticator.store.refreshCount == 1)
+    }
+
     @Test("Tokens never print their value")
     func tokenDescription() {
         #expect(!"\(AuthToken("s3cr3t"))".contains("s3cr3t"))
