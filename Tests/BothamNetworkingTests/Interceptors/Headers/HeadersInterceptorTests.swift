@@ -16,6 +16,11 @@ struct HeadersInterceptorTests {
             request: request.withHeader(.contentType, "image/png")
         )
         #expect(own.headers[.contentType] == "image/png")
+        let form = try await JSONHeadersRequestInterceptor().intercept(request: request.withBody(.form(["a": "b"])))
+        #expect(form.headers[.contentType] == nil)
+        #expect(form.headers[.accept] == "application/json")
+        let dictionary = try await JSONHeadersRequestInterceptor().intercept(request: request.withBody(["a": 1]))
+        #expect(dictionary.headers[.contentType] == "application/json")
     }
 
     @Test("Accept-Language lists the preferred languages with falling q-values")
