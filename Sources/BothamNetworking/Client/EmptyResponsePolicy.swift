@@ -11,8 +11,9 @@ public struct EmptyResponsePolicy: Sendable, Hashable {
     public var allowsEveryEmptyBody: Bool
 
     /// Creates a policy.
-    public init(statusCodes: Set<Int> = [204, 205], methods: Set<HTTPMethod> = [.head], allowsEveryEmptyBody: Bool = false)
-    {
+    public init(
+        statusCodes: Set<Int> = [204, 205], methods: Set<HTTPMethod> = [.head], allowsEveryEmptyBody: Bool = false
+    ) {
         self.statusCodes = statusCodes
         self.methods = methods
         self.allowsEveryEmptyBody = allowsEveryEmptyBody

@@ -28,7 +28,8 @@ extension HTTPResponse {
         let label: String
         if let named = charset {
             guard let known = TextCharset(label: named) else {
-                throw .parsingError(body: body, underlying: TextDecodingError(charset: named, isUnsupportedCharset: true))
+                throw .parsingError(
+                    body: body, underlying: TextDecodingError(charset: named, isUnsupportedCharset: true))
             }
             (textCharset, label) = (known, named)
         } else {

@@ -20,7 +20,8 @@ public enum TextCharset: Sendable, Hashable {
     /// The charset a label names (`utf-8`, `UTF8`, `us-ascii`, `ascii`, `iso-8859-1`, `latin1`, `utf-16`,
     /// `utf-16le`, `utf-16be`, …; case and surrounding quotes ignored), or `nil` for one not supported.
     public init?(label: String) {
-        let trimmed = label.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        let trimmed = label.trimmingCharacters(in: .whitespaces).trimmingCharacters(
+            in: CharacterSet(charactersIn: "\""))
         switch trimmed.lowercased() {
         case "utf-8", "utf8", "unicode-1-1-utf-8": self = .utf8
         case "us-ascii", "ascii", "ansi_x3.4-1968", "iso646-us", "us": self = .usASCII

@@ -1,5 +1,5 @@
 /// A value that describes an ``Endpoint``: write one type per operation, or an enum router whose cases share a
-/// response type, and send it with ``BothamAPIClient/send(_:)-(EndpointConvertible)``.
+/// response type, and send it with `apiClient.send(_:)` or `apiClient.value(for:)`.
 ///
 /// ```swift
 /// struct ListIssues: EndpointConvertible {

@@ -34,14 +34,16 @@ struct EncodingFailureTests {
         stub.stub(with: .text("ok"))
         expectInvalidRequest(await apiClient.send(Endpoint<String>(.get, "/x", parameters: ["x": .double(.nan)])))
         expectInvalidRequest(await apiClient.send(Endpoint<String>(.post, "/x", parameters: ["x": .double(.nan)])))
-        expectInvalidRequest(await apiClient.send(Endpoint<String>(.get, "/x", parameters: ["not", "a", "dictionary"])))
+        expectInvalidRequest(
+            await apiClient.send(Endpoint<String>(.get, "/x", parameters: ["not", "a", "dictionary"])))
         #expect(stub.receivedRequests.isEmpty)
     }
 
     @Test("an endpoint with a body and body parameters")
     func bodyAndParameters() async {
         stub.stub(with: .text("ok"))
-        expectInvalidRequest(await apiClient.send(Endpoint<String>(.post, "/x", parameters: ["a": 1], body: .text("b"))))
+        expectInvalidRequest(
+            await apiClient.send(Endpoint<String>(.post, "/x", parameters: ["a": 1], body: .text("b"))))
         #expect(stub.receivedRequests.isEmpty)
     }
 

@@ -37,7 +37,10 @@ struct ParameterEncodingTests {
             "items": [["id": 1], ["id": 2]],
         ]
         let items = try ParameterEncoding(arrayEncoding: .indexed).items(for: parameters)
-        #expect(items.map(\.name) == ["items[0][id]", "items[1][id]", "user[address][city]", "user[name]", "user[roles][0]"])
+        #expect(
+            items.map(\.name) == [
+                "items[0][id]", "items[1][id]", "user[address][city]", "user[name]", "user[roles][0]",
+            ])
         #expect(items.map(\.value) == ["1", "2", "Madrid", "Jane", "admin"])
     }
 
@@ -72,7 +75,8 @@ struct ParameterEncodingTests {
     @Test("reserved characters and Unicode are escaped per RFC 3986, leaving ? and / as they are")
     func escaping() throws {
         let parameters: JSONValue = [
-            "q": "a b&c=d+e#f", "path": "/dir/file?x", "emoji": "😀", "accent": "café", "ünï": "ok", "unreserved": "-._~",
+            "q": "a b&c=d+e#f", "path": "/dir/file?x", "emoji": "😀", "accent": "café", "ünï": "ok",
+            "unreserved": "-._~",
         ]
         #expect(
             try ParameterEncoding.default.percentEncoded(parameters)

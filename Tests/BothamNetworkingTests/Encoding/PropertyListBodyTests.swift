@@ -54,7 +54,9 @@ struct PropertyListBodyTests {
     @Test("a property list response decodes with decodedPropertyList")
     func response() async throws {
         let settings = Settings(volume: 1, name: "n", tags: [], ratio: 2)
-        stub.stub(with: .response(headers: [.contentType: "application/x-plist"], body: try PropertyListEncoder().encode(settings)))
+        stub.stub(
+            with: .response(
+                headers: [.contentType: "application/x-plist"], body: try PropertyListEncoder().encode(settings)))
         let result = try await apiClient.value(for: Endpoint<Settings>(.get, "/settings", decoding: .propertyList()))
         #expect(result == settings)
     }

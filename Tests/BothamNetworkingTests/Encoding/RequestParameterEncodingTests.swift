@@ -29,7 +29,8 @@ struct RequestParameterEncodingTests {
     @Test("POST parameters become a form body with the form content type")
     func postInBody() async throws {
         stub.stub(with: .text("ok"))
-        let request = try apiClient.request(.post, "/login", parameters: ["user": "jane", "remember": true], encoding: .default)
+        let request = try apiClient.request(
+            .post, "/login", parameters: ["user": "jane", "remember": true], encoding: .default)
         _ = try await apiClient.response(for: request)
         let sent = try #require(stub.receivedRequests.first)
         #expect(sent.url?.absoluteString == "https://api.example.com/v1/login")
@@ -68,7 +69,8 @@ struct RequestParameterEncodingTests {
         struct Page: Encodable { var perPage: Int }
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        let request = try apiClient.request(.get, "/x", parameters: Page(perPage: 50), encoding: .default, encoder: encoder)
+        let request = try apiClient.request(
+            .get, "/x", parameters: Page(perPage: 50), encoding: .default, encoder: encoder)
         #expect(request.url?.query == "per_page=50")
     }
 }

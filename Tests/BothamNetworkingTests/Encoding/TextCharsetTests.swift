@@ -19,7 +19,8 @@ struct TextCharsetTests {
 
     @Test("ISO-8859-1 and its latin1 alias map every byte")
     func latin1() throws {
-        #expect(try response([0x63, 0x61, 0x66, 0xE9], contentType: "text/plain; charset=ISO-8859-1").string() == "café")
+        #expect(
+            try response([0x63, 0x61, 0x66, 0xE9], contentType: "text/plain; charset=ISO-8859-1").string() == "café")
         #expect(try response([0xF1], contentType: "text/html;charset=\"latin1\"").string() == "ñ")
     }
 
@@ -33,7 +34,9 @@ struct TextCharsetTests {
 
     @Test("UTF-16 follows its byte order mark, is big-endian without one, and honours LE and BE labels")
     func utf16() throws {
-        #expect(try response([0xFF, 0xFE, 0x68, 0x00, 0xE9, 0x00], contentType: "text/plain; charset=utf-16").string() == "hé")
+        #expect(
+            try response([0xFF, 0xFE, 0x68, 0x00, 0xE9, 0x00], contentType: "text/plain; charset=utf-16").string()
+                == "hé")
         #expect(try response([0xFE, 0xFF, 0x00, 0x68], contentType: "text/plain; charset=utf-16").string() == "h")
         #expect(try response([0x00, 0x68, 0x00, 0x69], contentType: "text/plain; charset=UTF-16").string() == "hi")
         #expect(try response([0x68, 0x00, 0x69, 0x00], contentType: "text/plain; charset=utf-16le").string() == "hi")

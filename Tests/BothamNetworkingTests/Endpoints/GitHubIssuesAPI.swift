@@ -35,12 +35,12 @@ enum GitHubIssues {
         var labels: [String] = []
 
         var endpoint: Endpoint<[GitHubIssue]> {
-            var parameters: JSONValue = ["state": .string(state.rawValue)]
-            if !labels.isEmpty { parameters = ["state": .string(state.rawValue), "labels": .string(labels.joined(separator: ","))] }
+            // `null` parameters are left out, so no labels means no `labels=`.
+            let labelList: JSONValue = labels.isEmpty ? nil : .string(labels.joined(separator: ","))
             return Endpoint(
                 .get,
                 "/repos/\(owner)/\(repo)/issues",
-                parameters: parameters,
+                parameters: ["state": .string(state.rawValue), "labels": labelList],
                 headers: GitHubIssues.headers,
                 decoder: GitHubIssues.decoder
             )
@@ -54,7 +54,9 @@ enum GitHubIssues {
         var number: Int
 
         var endpoint: Endpoint<GitHubIssue> {
-            Endpoint(.get, "/repos/\(owner)/\(repo)/issues/\(number)", headers: GitHubIssues.headers, decoder: GitHubIssues.decoder)
+            Endpoint(
+                .get, "/repos/\(owner)/\(repo)/issues/\(number)", headers: GitHubIssues.headers,
+                decoder: GitHubIssues.decoder)
         }
     }
 

@@ -30,7 +30,8 @@ struct GitHubIssuesEndpointTests {
     @Test("getting one issue uses its number in the path")
     func get() async throws {
         stub.stub(.path("/repos/Karumi/BothamNetworking/issues/42"), with: .json(issueJSON))
-        let issue = try await apiClient.value(for: GitHubIssues.Get(owner: "Karumi", repo: "BothamNetworking", number: 42))
+        let issue = try await apiClient.value(
+            for: GitHubIssues.Get(owner: "Karumi", repo: "BothamNetworking", number: 42))
         #expect(issue.title == "Crash on launch")
     }
 
@@ -48,5 +49,18 @@ struct GitHubIssuesEndpointTests {
         #expect(sent.method == .post)
         let body = try #require(try sent.bodyData())
         #expect(JSONValue(jsonData: body) == ["labels": ["bug"], "title": "Crash on launch"])
+    }
+}
+
+@Suite("GitHub issue listing without labels", .timeLimit(.minutes(1)))
+struct GitHubIssuesListDefaultsTests {
+    @Test("no labels sends only the state")
+    func noLabels() async throws {
+        let stub = StubHTTPClient()
+        stub.stub(with: .json([]))
+        let apiClient = BothamAPIClient(baseEndpoint: "https://api.github.com", httpClient: stub)
+        let issues = try await apiClient.value(for: GitHubIssues.List(owner: "Karumi", repo: "BothamNetworking"))
+        #expect(issues.isEmpty)
+        #expect(stub.receivedRequests.first?.url?.query == "state=open")
     }
 }

@@ -53,7 +53,8 @@ enum TodoQuery: EndpointConvertible {
         switch self {
         case .all: return Endpoint(.get, "/todos")
         case .byUser(let userId): return Endpoint(.get, "/todos", parameters: ["userId": .int(userId)])
-        case .done: return Endpoint(.get, "/todos", parameters: ["completed": true], encoding: .init(boolEncoding: .literal))
+        case .done:
+            return Endpoint(.get, "/todos", parameters: ["completed": true], encoding: .init(boolEncoding: .literal))
         }
     }
 }

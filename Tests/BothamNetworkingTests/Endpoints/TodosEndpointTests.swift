@@ -19,7 +19,8 @@ struct TodosEndpointTests {
         stub.stub(.method(.get) && .path("/todos"), with: .json([first]))
         let todos = try await apiClient.value(for: TodosAPI.list(userId: 1))
         #expect(todos == [Todo(userId: 1, id: 1, title: "delectus aut autem", completed: false)])
-        #expect(stub.receivedRequests.first?.url?.absoluteString == "https://jsonplaceholder.typicode.com/todos?userId=1")
+        #expect(
+            stub.receivedRequests.first?.url?.absoluteString == "https://jsonplaceholder.typicode.com/todos?userId=1")
         _ = try await apiClient.value(for: TodosAPI.list())
         #expect(stub.receivedRequests.last?.url?.absoluteString == "https://jsonplaceholder.typicode.com/todos")
     }
@@ -41,18 +42,22 @@ struct TodosEndpointTests {
     func create() async throws {
         let created: JSONValue = ["userId": 1, "id": 201, "title": "Ship it", "completed": false]
         stub.stub(.method(.post) && .path("/todos"), with: .json(created, statusCode: 201))
-        let todo = try await apiClient.value(for: TodosAPI.create(NewTodo(userId: 1, title: "Ship it", completed: false)))
+        let todo = try await apiClient.value(
+            for: TodosAPI.create(NewTodo(userId: 1, title: "Ship it", completed: false)))
         #expect(todo.id == 201)
         let sent = try #require(stub.receivedRequests.first)
         #expect(sent.headers[.contentType] == "application/json")
         let body = try #require(try sent.bodyData())
-        #expect(try JSONDecoder().decode(NewTodo.self, from: body) == NewTodo(userId: 1, title: "Ship it", completed: false))
+        #expect(
+            try JSONDecoder().decode(NewTodo.self, from: body) == NewTodo(userId: 1, title: "Ship it", completed: false)
+        )
     }
 
     @Test("update PUTs the whole todo and complete PATCHes one field")
     func update() async throws {
         let done = Todo(userId: 1, id: 1, title: "delectus aut autem", completed: true)
-        stub.stub(.path("/todos/1"), with: .json(["userId": 1, "id": 1, "title": "delectus aut autem", "completed": true]))
+        stub.stub(
+            .path("/todos/1"), with: .json(["userId": 1, "id": 1, "title": "delectus aut autem", "completed": true]))
         #expect(try await apiClient.value(for: TodosAPI.update(done)) == done)
         #expect(try await apiClient.value(for: TodosAPI.complete(id: 1)).completed)
         let methods = stub.receivedRequests.map(\.method)
@@ -113,7 +118,8 @@ struct TodosEndpointTests {
 
     @Test("a String endpoint reads text in its charset")
     func stringEndpoint() async throws {
-        stub.stub(with: .response(headers: [.contentType: "text/plain; charset=iso-8859-1"], body: Data([0x6F, 0x6C, 0xE9])))
+        stub.stub(
+            with: .response(headers: [.contentType: "text/plain; charset=iso-8859-1"], body: Data([0x6F, 0x6C, 0xE9])))
         #expect(try await apiClient.value(for: Endpoint<String>(.get, "/motd")) == "olé")
     }
 }
