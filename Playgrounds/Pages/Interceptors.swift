@@ -42,6 +42,7 @@ public enum Interceptors: PlaygroundPage {
 
         BothamAPIClient.globalRequestInterceptors.remove(global)
         let afterRemoval = try await apiClient.GET("/headers").get().json()
-        try context.check(afterRemoval.header("X-Interceptor") == "local", "a removed global interceptor no longer runs")
+        try context.check(
+            afterRemoval.header("X-Interceptor") == "local", "a removed global interceptor no longer runs")
     }
 }

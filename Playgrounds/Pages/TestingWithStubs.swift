@@ -30,7 +30,8 @@ public enum TestingWithStubs: PlaygroundPage {
             .method(.get) && .path("/issues") && .query("state", "open"),
             with: StubResponse.json([["number": 1, "title": "Crash on launch"]]).delayed(by: .seconds(2))
         )
-        let apiClient = BothamAPIClient(baseEndpoint: "https://api.github.com/repos/Karumi/BothamNetworking", httpClient: stubClient)
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.github.com/repos/Karumi/BothamNetworking", httpClient: stubClient)
         let issues = try await IssuesClient(apiClient: apiClient).openIssues()
         context.say("decoded: \(issues)")
         try context.check(issues == [IssuesClient.Issue(number: 1, title: "Crash on launch")], "the stub answered")

@@ -5,7 +5,9 @@ import Foundation
 /// httpbin-like `/basic-auth/{user}/{password}` and `/bearer`, and a token service for the refresh page.
 enum Auth {
     static func basic(_ request: RecordedRequest, segments: [String]) -> MockResponse {
-        guard segments.count >= 3 else { return Routes.json(["error": "use /basic-auth/{user}/{password}"], status: 400) }
+        guard segments.count >= 3 else {
+            return Routes.json(["error": "use /basic-auth/{user}/{password}"], status: 400)
+        }
         let expected = "Basic " + Data("\(segments[1]):\(segments[2])".utf8).base64EncodedString()
         if request.header("Authorization") == expected {
             return Routes.json(["authenticated": true, "user": .string(segments[1])])

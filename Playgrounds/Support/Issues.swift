@@ -18,7 +18,9 @@ enum Issues {
                 return Routes.json(["message": "Validation Failed"], status: 422)
             }
             let issue = state.withLock { state -> JSONValue in
-                let issue: JSONValue = ["number": .int(state.issues.count + 1), "title": .string(title), "state": "open"]
+                let issue: JSONValue = [
+                    "number": .int(state.issues.count + 1), "title": .string(title), "state": "open",
+                ]
                 state.issues.append(issue)
                 return issue
             }

@@ -41,7 +41,9 @@ public enum PlaygroundRunner {
                 failed.append(page.name)
             }
         }
-        print("\n\(pages.count - failed.count) of \(pages.count) pages succeeded" + (failed.isEmpty ? "" : "; failing: \(failed.joined(separator: ", "))"))
+        print(
+            "\n\(pages.count - failed.count) of \(pages.count) pages succeeded"
+                + (failed.isEmpty ? "" : "; failing: \(failed.joined(separator: ", "))"))
         return failed.isEmpty ? 0 : 1
     }
 
