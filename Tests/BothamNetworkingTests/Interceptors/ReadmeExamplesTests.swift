@@ -65,7 +65,7 @@ struct ReadmeExamplesTests {
         apiClient.responseInterceptors.append(authenticator)
 
         // Headers and validation
-        apiClient.requestInterceptors.append(JSONHeadersRequestInterceptor())
+        apiClient.requestInterceptors.append(BothamNetworking.JSONHeadersRequestInterceptor())
         apiClient.requestInterceptors.append(DefaultHeadersInterceptor())
         apiClient.responseInterceptors.append(
             ValidationInterceptor(acceptableStatusCodes: [200...299], acceptableContentTypes: ["application/json"])

@@ -11,7 +11,8 @@ extension HTTPRequest {
     /// Every argument is single-quoted (a `'` inside becomes `'\''`), so the command is safe to paste whatever the
     /// values. The body is the one that would be sent (dictionary bodies encoded, `Content-Type` added). A body that
     /// is not UTF-8 text, or holds NUL bytes, is piped in with `printf '%b' … | curl … --data-binary @-` using octal
-    /// escapes. Pass ``Redactor/none`` to show secrets (only for local debugging).
+    /// escapes; a file body is referenced as `--data-binary '@/path'`, never read. Pass ``Redactor/none`` to show
+    /// secrets (only for local debugging).
     public func cURLDescription(redactor: Redactor = .default) -> String {
         let request = (try? RequestPreparation.prepare(self)) ?? self
         var arguments = ["curl"]
@@ -27,7 +28,11 @@ extension HTTPRequest {
         if let timeout = request.timeout {
             arguments += ["--max-time", ShellQuoting.quote(String(format: "%.3f", timeout.seconds))]
         }
-        guard let data = try? request.bodyData(), !data.isEmpty else {
+        if let url = request.body?.fileURL {
+            arguments += ["--data-binary", ShellQuoting.quote("@" + url.path)]
+            return arguments.joined(separator: " ")
+        }
+        guard let data = (try? request.bodyData()) ?? nil, !data.isEmpty else {
             return arguments.joined(separator: " ")
         }
         if !data.contains(0), let text = String(validating: data, as: UTF8.self) {

@@ -9,7 +9,8 @@
 /// - One line per event: request sent, response received, failure. Each names the call id, the attempt and, for
 ///   answers, how long the attempt took.
 /// - ``Level`` chooses the detail: nothing, the request line and status, plus headers, plus bodies (cut at
-///   ``bodyLimit`` bytes; non-UTF-8 bodies are shown as their size and a hex preview).
+///   ``bodyLimit`` bytes; non-UTF-8 bodies are shown as their size and a hex preview; file bodies by their path and
+///   size, never read).
 /// - The ``redactor`` hides `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and whatever else it
 ///   names, in headers and URLs; errors are described without their underlying messages. Bodies are not redacted.
 /// - Control characters in any printed value are escaped, so nothing can forge log lines.
@@ -79,8 +80,8 @@ public struct LoggingInterceptor: HTTPInterceptor {
         if level >= .headers, !request.headers.isEmpty {
             line += " headers: " + LogFormat.headers(request.headers, redactor: redactor)
         }
-        if level >= .body, let data = try? request.bodyData() {
-            line += " body: " + DebugText.body(data, limit: bodyLimit)
+        if level >= .body, let body = BodyPreview.text(of: request, limit: bodyLimit) {
+            line += " body: " + body
         }
         return line
     }

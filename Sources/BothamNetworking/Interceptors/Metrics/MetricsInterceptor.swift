@@ -65,7 +65,7 @@ extension MetricsInterceptor: HTTPInterceptor {
     public func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
         -> HTTPResponse
     {
-        let sent = ((try? request.bodyData()) ?? nil)?.count ?? 0
+        let sent = BodyPreview.byteCount(of: request)
         add(context.callID) { $0.bytesSent += sent }
         let response = try await next(request)
         add(context.callID) { $0.bytesReceived += response.body.count }

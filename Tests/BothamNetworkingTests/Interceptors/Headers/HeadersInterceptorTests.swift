@@ -9,17 +9,19 @@ struct HeadersInterceptorTests {
 
     @Test("JSON headers are added when missing and never replace the request's own")
     func jsonHeaders() async throws {
-        let added = try await JSONHeadersRequestInterceptor().intercept(request: request)
+        let added = try await BothamNetworking.JSONHeadersRequestInterceptor().intercept(request: request)
         #expect(added.headers[.contentType] == "application/json")
         #expect(added.headers[.accept] == "application/json")
-        let own = try await JSONHeadersRequestInterceptor().intercept(
+        let own = try await BothamNetworking.JSONHeadersRequestInterceptor().intercept(
             request: request.withHeader(.contentType, "image/png")
         )
         #expect(own.headers[.contentType] == "image/png")
-        let form = try await JSONHeadersRequestInterceptor().intercept(request: request.withBody(.form(["a": "b"])))
+        let form = try await BothamNetworking.JSONHeadersRequestInterceptor().intercept(
+            request: request.withBody(.form(["a": "b"])))
         #expect(form.headers[.contentType] == nil)
         #expect(form.headers[.accept] == "application/json")
-        let dictionary = try await JSONHeadersRequestInterceptor().intercept(request: request.withBody(["a": 1]))
+        let dictionary = try await BothamNetworking.JSONHeadersRequestInterceptor().intercept(
+            request: request.withBody(["a": 1]))
         #expect(dictionary.headers[.contentType] == "application/json")
     }
 

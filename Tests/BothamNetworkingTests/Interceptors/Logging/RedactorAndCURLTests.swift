@@ -79,6 +79,23 @@ struct RedactorAndCURLTests {
         #expect(head.cURLDescription() == "curl --head 'https://api.example.com'")
     }
 
+    @Test("File bodies are referenced, never read, by cURL and logging")
+    func fileBodies() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("botham-curl-\(UUID().uuidString)")
+        try Data([0xFF, 0x00, 0x41]).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let request = HTTPRequest(method: .put, baseEndpoint: "https://api.example.com", body: .file(url))
+        #expect(request.cURLDescription().hasSuffix("--data-binary '@\(url.path)'"))
+
+        let lines = Recorder<String>()
+        let logging = LoggingInterceptor(level: .body, sink: LogSink { lines.append($1) })
+        let next = HTTPInterceptorNext { HTTPResponse(statusCode: 204, request: $0) }
+        _ = try await logging.intercept(
+            request, context: HTTPCallContext(callID: 1, attempt: 1, maxAttempts: 1), next: next)
+        #expect(lines.values.first?.hasSuffix("(3 bytes)") == true)
+        #expect(lines.values.first?.contains(url.lastPathComponent) == true)
+    }
+
     @Test("Binary bodies reach curl's stdin byte for byte")
     func curlBinaryBody() throws {
         let bytes = Data([0, 1, 0x27, 0x5C, 0x0A, 0x7F, 0x80, 0xFF, 0x25, 0x62])
