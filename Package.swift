@@ -14,6 +14,7 @@ let package = Package(
         .target(name: "BothamNetworking"),
         .target(name: "BothamNetworkingTesting", dependencies: ["BothamNetworking"]),
         .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
+        .testTarget(name: "ReadmeTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .testTarget(
             name: "BothamNetworkingTestingTests",
             dependencies: ["BothamNetworking", "BothamNetworkingTesting"]
