@@ -37,7 +37,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BothamNetworkingNativeTests",
-            dependencies: ["BothamNetworking", "BothamNetworkingNative"]
+            dependencies: ["BothamNetworking", "BothamNetworkingNative", "CBothamZlib"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -35,7 +35,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         }
         lastActivity = MonotonicClock.now()
         armTimer()
-        pool.acquire(plan.origin, for: self, fresh: plan.freshConnection)
+        pool.acquire(plan.origin, tlsContext: plan.tlsContext, for: self, fresh: plan.freshConnection)
     }
 
     /// The calling task was cancelled: close the connection and end with ``APIClientError/cancelled``.

@@ -5,6 +5,8 @@ import Foundation
 struct ExchangePlan: Sendable {
     /// Where to connect.
     var origin: Origin
+    /// The TLS context for an `https` origin.
+    var tlsContext: TLSContext?
     /// The method token (HEAD responses have no body).
     var method: String
     /// The serialized request line and header fields.

@@ -22,25 +22,16 @@ public final class NativeHTTPClient: HTTPClient {
     public let configuration: Configuration
     private let loop: EventLoop?
     private let pool: ConnectionPool?
-    private let tlsFailure: NativeTLSError?
 
-    /// Creates a client. A TLS configuration that cannot be loaded (bad PEM, bad pin) makes every HTTPS call fail
-    /// with `secureConnectionFailed` carrying a ``NativeTLSError`` with code `configuration`; HTTP still works.
+    /// Creates a client. The TLS configuration is loaded on the first HTTPS request (and shared by clients with the
+    /// same configuration); one that cannot be loaded (bad PEM, bad pin) makes HTTPS calls fail with
+    /// `secureConnectionFailed` carrying a ``NativeTLSError`` with code `configuration`, while HTTP still works.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        var tlsContext: TLSContext?
-        var tlsFailure: NativeTLSError?
-        do {
-            tlsContext = try TLSContext(configuration: configuration.tls)
-        } catch {
-            tlsFailure = error
-        }
-        self.tlsFailure = tlsFailure
         loop = EventLoopGroup.shared
         pool = loop.map { loop in
             ConnectionPool(
                 loop: loop,
-                tlsContext: tlsContext,
                 maxConnectionsPerHost: configuration.maxConnectionsPerHost,
                 idleTimeout: MonotonicClock.nanoseconds(configuration.idleConnectionTimeout)
             )
@@ -127,8 +118,13 @@ public final class NativeHTTPClient: HTTPClient {
 
     private func makePlan(_ request: HTTPRequest, url: URL, deadline: UInt64?) throws(APIClientError) -> ExchangePlan {
         let origin = try Origin(url: url)
-        if origin.isTLS, let tlsFailure {
-            throw .networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: tlsFailure))
+        var tlsContext: TLSContext?
+        if origin.isTLS {
+            switch TLSContextCache.context(for: configuration.tls) {
+            case .success(let context): tlsContext = context
+            case .failure(let error):
+                throw .networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: error))
+            }
         }
         let body = try request.bodyData()
         let head = HTTPRequestSerializer.head(
@@ -142,6 +138,7 @@ public final class NativeHTTPClient: HTTPClient {
         let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
         return ExchangePlan(
             origin: origin,
+            tlsContext: tlsContext,
             method: request.method.rawValue,
             head: head,
             body: body,

@@ -15,18 +15,17 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
         var idle: [Connection] = []
         var open = 0
         var waiters: [any ConnectionPoolClient] = []
+        var tlsContext: TLSContext?
     }
 
     private let loop: EventLoop
-    private let tlsContext: TLSContext?
     private let maxConnectionsPerHost: Int
     private let idleTimeout: UInt64
     private var origins: [Origin: OriginState] = [:]
     private var connectionsOpened = 0
 
-    init(loop: EventLoop, tlsContext: TLSContext?, maxConnectionsPerHost: Int, idleTimeout: UInt64) {
+    init(loop: EventLoop, maxConnectionsPerHost: Int, idleTimeout: UInt64) {
         self.loop = loop
-        self.tlsContext = tlsContext
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.idleTimeout = idleTimeout
     }
@@ -34,10 +33,17 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
     /// How many connections this pool has opened so far (for tests and diagnostics).
     var openedCount: Int { connectionsOpened }
 
-    /// Gives `client` a connection to `origin` now or when one frees up. With `fresh`, idle connections of the
-    /// origin are closed first (they are suspected stale) so a new one is made.
-    func acquire(_ origin: Origin, for client: any ConnectionPoolClient, fresh: Bool) {
+    /// Gives `client` a connection to `origin` now or when one frees up; new connections to an `https` origin use
+    /// `tlsContext`. With `fresh`, idle connections of the origin are closed first (they are suspected stale) so a
+    /// new one is made.
+    func acquire(
+        _ origin: Origin,
+        tlsContext: TLSContext?,
+        for client: any ConnectionPoolClient,
+        fresh: Bool
+    ) {
         var state = origins[origin] ?? OriginState()
+        if tlsContext != nil { state.tlsContext = tlsContext }
         if fresh {
             for connection in state.idle { retire(connection, in: &state) }
             state.idle.removeAll()
@@ -124,7 +130,8 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
 
     private func makeConnection(_ origin: Origin) -> Connection {
         connectionsOpened += 1
-        let connection = Connection(origin: origin, loop: loop, tlsContext: origin.isTLS ? tlsContext : nil)
+        let tlsContext = origin.isTLS ? origins[origin]?.tlsContext : nil
+        let connection = Connection(origin: origin, loop: loop, tlsContext: tlsContext)
         connection.isCounted = true
         return connection
     }
