@@ -1,7 +1,7 @@
 // Sequential GETs with NativeHTTPClient and with URLSession, in one process, for a quick comparison.
 //
 //     swift build -c release --product NativeQuickBench
-//     .build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000
+//     .build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native]
 //
 // Prints requests per second (wall clock) and CPU microseconds per request (getrusage, user + system, the whole
 // process: the client's threads, not the server's).
@@ -34,8 +34,9 @@ func measure(_ name: String, count: Int, _ body: () async throws -> Void) async 
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let cpu = cpuMicroseconds() - cpuStart
     let rate = Double(count) / seconds
-    print("\(name): \(count) requests in \(String(format: "%.3f", seconds)) s = \(Int(rate)) req/s, "
-        + "\(Int(cpu / Double(count))) µs CPU/request")
+    print(
+        "\(name): \(count) requests in \(String(format: "%.3f", seconds)) s = \(Int(rate)) req/s, "
+            + "\(Int(cpu / Double(count))) µs CPU/request")
 }
 
 let arguments = CommandLine.arguments
@@ -49,6 +50,8 @@ try await measure("NativeHTTPClient", count: count) {
     let response = try await native.send(request)
     precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
 }
+
+if arguments.count > 3 && arguments[3] == "native" { exit(0) }
 
 let session = URLSession(configuration: .ephemeral)
 _ = try await session.data(for: URLRequest(url: url))

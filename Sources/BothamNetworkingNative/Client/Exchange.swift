@@ -89,7 +89,8 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
                 if try parser.finishAtEndOfStream() {
                     complete(reusable: false)
                 } else {
-                    finish(staleOr(NativeTransportError(code: .closedByPeer, reason: "the server closed the connection")))
+                    finish(
+                        staleOr(NativeTransportError(code: .closedByPeer, reason: "the server closed the connection")))
                 }
             } catch {
                 finish(.failure(Self.apiError(for: error)))

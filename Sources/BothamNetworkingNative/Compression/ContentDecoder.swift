@@ -25,7 +25,7 @@ enum ContentDecoder {
         case "deflate":
             do {
                 body = try inflate(response.body, windowBits: 15, limit: limit)
-            } catch where error.code == .decompression {
+            } catch  where error.code == .decompression {
                 body = try inflate(response.body, windowBits: -15, limit: limit)  // raw deflate, as some servers send
             }
         default:
@@ -46,8 +46,9 @@ enum ContentDecoder {
         }
         defer { inflateEnd(&stream) }
         var output = Data()
-        let chunkSize = 64 * 1024
+        let chunkSize = 16 * 1024
         var chunk = [UInt8](repeating: 0, count: chunkSize)
+        output.reserveCapacity(min(limit, max(chunkSize, input.count * 4)))
         let result: Result<Void, NativeTransportError> = input.withUnsafeBytes { inputBytes in
             guard let base = inputBytes.baseAddress?.assumingMemoryBound(to: Bytef.self) else { return .success(()) }
             stream.next_in = UnsafeMutablePointer(mutating: base)
@@ -60,7 +61,8 @@ enum ContentDecoder {
                 }
                 let produced = chunkSize - Int(stream.avail_out)
                 guard produced <= limit - output.count else {
-                    return .failure(NativeTransportError(code: .responseTooLarge, reason: "the decoded body exceeds the limit"))
+                    return .failure(
+                        NativeTransportError(code: .responseTooLarge, reason: "the decoded body exceeds the limit"))
                 }
                 output.append(contentsOf: chunk[0..<produced])
                 switch status {
@@ -71,7 +73,8 @@ enum ContentDecoder {
                     }
                 case Z_OK:
                     if stream.avail_in == 0 && produced < chunkSize {
-                        return .failure(NativeTransportError(code: .decompression, reason: "the compressed body is truncated"))
+                        return .failure(
+                            NativeTransportError(code: .decompression, reason: "the compressed body is truncated"))
                     }
                 case Z_BUF_ERROR where produced > 0:
                     continue

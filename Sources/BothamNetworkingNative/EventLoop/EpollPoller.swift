@@ -74,7 +74,9 @@ final class EpollPoller: Poller, @unchecked Sendable {
             }
             let failed = mask & (BOTHAM_POLL_ERR | BOTHAM_POLL_HUP) != 0
             events.append(
-                PollEvent(fd: fd, readable: failed || mask & BOTHAM_POLL_IN != 0, writable: failed || mask & BOTHAM_POLL_OUT != 0)
+                PollEvent(
+                    fd: fd, readable: failed || mask & BOTHAM_POLL_IN != 0,
+                    writable: failed || mask & BOTHAM_POLL_OUT != 0)
             )
         }
         return events

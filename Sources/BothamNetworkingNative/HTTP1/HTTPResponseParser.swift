@@ -229,7 +229,8 @@ struct HTTPResponseParser {
         }
         if let length = try contentLength() {
             guard length <= limits.maxBodyBytes else {
-                throw NativeTransportError(code: .responseTooLarge, reason: "Content-Length \(length) exceeds the limit")
+                throw NativeTransportError(
+                    code: .responseTooLarge, reason: "Content-Length \(length) exceeds the limit")
             }
             body.reserveCapacity(min(length, 1 << 20))
             remaining = length
@@ -241,11 +242,13 @@ struct HTTPResponseParser {
     }
 
     private func contentLength() throws(NativeTransportError) -> Int? {
-        let elements = headers.values(for: .contentLength).flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let elements = headers.values(for: .contentLength).flatMap {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
         guard !elements.isEmpty else { return nil }
         var result: Int?
         for element in elements {
-            let digits = element.trimmingCharacters(in: .whitespaces).utf8
+            let digits = HTTPSyntax.trimmed(element.utf8)
             guard !digits.isEmpty, digits.count <= 18,
                 digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
                 let value = Int(String(decoding: digits, as: UTF8.self))

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Byte classes of RFC 9110 / 9112 used by the parser and the serializer.
 enum HTTPSyntax {
     static let cr: UInt8 = 13
@@ -32,8 +30,17 @@ enum HTTPSyntax {
 
     /// The comma-separated, trimmed, lower-cased elements of a list-valued field (`Connection`, codings).
     static func listElements(_ value: String) -> [String] {
-        value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter {
-            !$0.isEmpty
+        value.utf8.split(separator: UInt8(ascii: ",")).compactMap { element in
+            let trimmed = trimmed(element)
+            return trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self).lowercased()
         }
+    }
+
+    /// `bytes` without leading and trailing spaces and tabs.
+    static func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
+        var bytes = bytes
+        while let first = bytes.first, first == space || first == tab { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == space || last == tab { bytes = bytes.dropLast() }
+        return bytes
     }
 }

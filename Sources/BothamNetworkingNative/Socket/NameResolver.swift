@@ -48,7 +48,8 @@ enum NameResolver {
             {
                 var storage = sockaddr_storage()
                 withUnsafeMutableBytes(of: &storage) { target in
-                    target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(entry.pointee.ai_addrlen)))
+                    target.copyMemory(
+                        from: UnsafeRawBufferPointer(start: address, count: Int(entry.pointee.ai_addrlen)))
                 }
                 addresses.append(SocketAddress(storage: storage, length: entry.pointee.ai_addrlen))
             }

@@ -23,7 +23,8 @@ final class TLSContext: @unchecked Sendable {
             for value in values {
                 let base64 = value.hasPrefix("sha256/") ? String(value.dropFirst(7)) : value
                 guard let digest = Data(base64Encoded: base64), digest.count == 32 else {
-                    throw NativeTLSError(code: .configuration, reason: "the pin \(value) is not a base64 SHA-256 digest")
+                    throw NativeTLSError(
+                        code: .configuration, reason: "the pin \(value) is not a base64 SHA-256 digest")
                 }
                 digests.insert(digest)
             }

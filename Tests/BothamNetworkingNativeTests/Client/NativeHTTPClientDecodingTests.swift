@@ -6,7 +6,8 @@ import Testing
 
 @Suite("NativeHTTPClient content decoding", .timeLimit(.minutes(1)))
 struct NativeHTTPClientDecodingTests {
-    private static let gzipHello = Data(base64Encoded: "H4sIAHVJDGsC/8tIzcnJV0ivyixQKM8vyklRVMgYFaGBCADJ265waAEAAA==") ?? Data()
+    private static let gzipHello =
+        Data(base64Encoded: "H4sIAHVJDGsC/8tIzcnJV0ivyixQKM8vyklRVMgYFaGBCADJ265waAEAAA==") ?? Data()
 
     /// zlib-wrapped deflate (Content-Encoding: deflate) of `data`.
     private static func deflate(_ data: Data) -> Data {

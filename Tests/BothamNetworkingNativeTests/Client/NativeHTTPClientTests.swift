@@ -71,7 +71,9 @@ struct NativeHTTPClientTests {
 
     @Test("A response with Connection: close is not reused")
     func connectionClose() async throws {
-        let server = try LoopbackServer { _ in .response(status: 200, headers: [("Connection", "close")], body: Data("x".utf8)) }
+        let server = try LoopbackServer { _ in
+            .response(status: 200, headers: [("Connection", "close")], body: Data("x".utf8))
+        }
         defer { server.stop() }
         let client = makeClient()
         for _ in 0..<3 {
@@ -83,7 +85,8 @@ struct NativeHTTPClientTests {
 
     @Test("Chunked responses are reassembled and their trailers dropped; the connection is reused")
     func chunked() async throws {
-        let wire = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n1\r\n \r\n6\r\nworld!\r\n0\r\nX-Trailer: t\r\n\r\n"
+        let wire =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n1\r\n \r\n6\r\nworld!\r\n0\r\nX-Trailer: t\r\n\r\n"
         let server = try LoopbackServer { _ in .raw(Data(wire.utf8), close: false) }
         defer { server.stop() }
         let client = makeClient()
@@ -118,7 +121,8 @@ struct NativeHTTPClientTests {
 
     @Test("1xx interim responses are skipped and close-delimited bodies read to the end")
     func interimAndCloseDelimited() async throws {
-        let wire = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.0 200 OK\r\n\r\nuntil close"
+        let wire =
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.0 200 OK\r\n\r\nuntil close"
         let server = try LoopbackServer { _ in .raw(Data(wire.utf8), close: true) }
         defer { server.stop() }
         let response = try await makeClient().send(get(server))

@@ -96,7 +96,8 @@ struct HTTPResponseParserTests {
     @Test("Random garbage never traps: it parses, needs more, or throws")
     func fuzz() {
         var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("HTTP/1.1 200 OK\r\n:;Content-Length:Transfer-Encoding: chunked0123456789abcdefxX -\t".utf8)
+        let alphabet = Array(
+            "HTTP/1.1 200 OK\r\n:;Content-Length:Transfer-Encoding: chunked0123456789abcdefxX -\t".utf8)
         for _ in 0..<2000 {
             var parser = HTTPResponseParser(method: "GET", limits: Self.limits)
             var bytes = Array("HTTP/1.1 200 OK\r\n".utf8)

@@ -32,7 +32,8 @@ struct RedirectRulesTests {
     @Test("Relative locations resolve against the current URL; non-HTTP and missing locations are not followed")
     func locations() throws {
         let request = HTTPRequest(method: .get, url: url, headers: [.authorization: "t"])
-        let next = try #require(RedirectRules.redirect(after: request, sentTo: url, statusCode: 302, location: "../v2/y"))
+        let next = try #require(
+            RedirectRules.redirect(after: request, sentTo: url, statusCode: 302, location: "../v2/y"))
         #expect(next.url.absoluteString == "https://api.example.com/v2/y")
         #expect(next.request.headers[.authorization] == "t")
         #expect(RedirectRules.redirect(after: request, sentTo: url, statusCode: 302, location: nil) == nil)

@@ -39,8 +39,10 @@ final class NginxTLSServer: Sendable {
             throw SetupError(description: "nginx or openssl is not installed")
         }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("native-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("html"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("html"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("logs"), withIntermediateDirectories: true)
         let dir = directory.path
         try Self.shell(
             """
