@@ -34,7 +34,17 @@ final class NginxTLSServer: Sendable {
         let description: String
     }
 
-    init() throws {
+    /// Makes the certificates and starts nginx on a dispatch thread: the set-up blocks on child processes, and
+    /// must not hold one of the few cooperative threads that timing-sensitive tests running in parallel need.
+    static func start() async throws -> NginxTLSServer {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try NginxTLSServer() })
+            }
+        }
+    }
+
+    private init() throws {
         guard let nginx = Self.nginxPath, Self.opensslPath != nil else {
             throw SetupError(description: "nginx or openssl is not installed")
         }

@@ -12,8 +12,8 @@ import Testing
 final class NativeTLSTests {
     private let server: NginxTLSServer
 
-    init() throws {
-        server = try NginxTLSServer()
+    init() async throws {
+        server = try await NginxTLSServer.start()
     }
 
     deinit {
