@@ -18,6 +18,8 @@ let package = Package(
             name: "BothamNetworkingTestingTests",
             dependencies: ["BothamNetworking", "BothamNetworkingTesting"]
         ),
+        // Runs against a live httpbin (scripts/httpbin.sh); skipped unless HTTPBIN_URL is set.
+        .testTarget(name: "BothamNetworkingInteropTests", dependencies: ["BothamNetworking"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -71,8 +71,8 @@ start() {
     for _ in 1 2 3; do
         port="$(free_port)"
         url="http://127.0.0.1:$port"
-        # Four sync workers so that slow endpoints (/delay) do not block the rest of the suite.
-        "$VENV/bin/gunicorn" --workers 4 --bind "127.0.0.1:$port" --chdir "$WORK" httpbin:app \
+        # Eight sync workers so that slow endpoints (/delay) do not block the rest of the suite.
+        "$VENV/bin/gunicorn" --workers 8 --bind "127.0.0.1:$port" --chdir "$WORK" httpbin:app \
             >"$LOG_FILE" 2>&1 &
         pid=$!
         echo "$pid" >"$PID_FILE"

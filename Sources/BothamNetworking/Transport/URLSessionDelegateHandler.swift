@@ -21,6 +21,7 @@ final class URLSessionDelegateHandler: NSObject, Sendable {
         if transfer.attach(task) {
             task.resume()
         } else {
+            // Never resumed, so no delegate decision is pending: cancelling here is safe.
             transfers.withLock { _ = $0.removeValue(forKey: identifier) }
             task.cancel()
         }
@@ -36,18 +37,21 @@ final class URLSessionDelegateHandler: NSObject, Sendable {
 }
 
 extension URLSessionDelegateHandler: URLSessionDataDelegate {
+    // A callback for a call that has ended does not answer URLSession: the call's task is being cancelled on this
+    // same serial queue (see `URLSessionTransfer`), and answering after that cancellation traps on Linux.
+
     func urlSession(
         _ session: URLSession,
         dataTask: URLSessionDataTask,
         didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        guard let transfer = transfer(for: dataTask) else { return completionHandler(.cancel) }
+        guard let transfer = transfer(for: dataTask) else { return completionHandler(.allow) }
         guard let httpResponse = response as? HTTPURLResponse else {
             transfer.finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse))))
-            return completionHandler(.cancel)
+            return
         }
-        completionHandler(transfer.didReceive(httpResponse) ? .allow : .cancel)
+        if case .answer = transfer.didReceive(httpResponse) { completionHandler(.allow) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -62,10 +66,26 @@ extension URLSessionDelegateHandler: URLSessionDataDelegate {
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
         guard let transfer = transfer(for: task) else { return completionHandler(nil) }
-        switch transfer.willRedirect(response, to: request) {
-        case .follow(let next): completionHandler(next)
-        case .stop: completionHandler(nil)
-        }
+        let answer = transfer.willRedirect(
+            response,
+            to: request,
+            storedCookies: Self.storedCookies(for: request.url, in: session)
+        )
+        if case .answer(let next) = answer { completionHandler(next) }
+    }
+
+    /// The `Cookie` field the session's cookie storage holds for `url`, on Linux only: FoundationNetworking leaves
+    /// stored cookies out of a redirect that a delegate approves (Apple platforms add them).
+    private static func storedCookies(for url: URL?, in session: URLSession) -> String? {
+        #if canImport(FoundationNetworking)
+            let configuration = session.configuration
+            guard let url, configuration.httpShouldSetCookies, let storage = configuration.httpCookieStorage,
+                let cookies = storage.cookies(for: url), !cookies.isEmpty
+            else { return nil }
+            return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+        #else
+            return nil
+        #endif
     }
 
     func urlSession(
@@ -75,8 +95,10 @@ extension URLSessionDelegateHandler: URLSessionDataDelegate {
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         // Answering is what keeps Linux from hanging on a 401 with `WWW-Authenticate` and no credential.
-        transfer(for: task)?.didReceiveAuthenticationChallenge()
-        completionHandler(.rejectProtectionSpace, nil)
+        guard let transfer = transfer(for: task) else { return completionHandler(.rejectProtectionSpace, nil) }
+        if case .answer = transfer.didReceiveAuthenticationChallenge() {
+            completionHandler(.rejectProtectionSpace, nil)
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

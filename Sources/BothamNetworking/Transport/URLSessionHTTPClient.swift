@@ -74,7 +74,14 @@ public final class URLSessionHTTPClient: HTTPClient {
         let timeLimit = configuration.timeLimit(for: request)
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
         let firstHop = try URLRequestBuilder.urlRequest(for: request, timeLimit: timeLimit)
-        let transfer = URLSessionTransfer(request: request, firstHop: firstHop, configuration: configuration)
+        let transfer = URLSessionTransfer(
+            request: request,
+            firstHop: firstHop,
+            configuration: configuration,
+            cancelOnDelegateQueue: { [delegateQueue = session.delegateQueue] task in
+                delegateQueue.addOperation { task.cancel() }
+            }
+        )
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 guard transfer.install(continuation) else { return }

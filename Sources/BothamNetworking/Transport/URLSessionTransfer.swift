@@ -9,16 +9,22 @@ import Foundation
 ///
 /// Every path that ends the call — the body completing, an error, a redirect limit, the size limit, the time limit,
 /// the caller's cancellation — goes through ``finish(_:)``, which resumes the caller exactly once, stops the timer
-/// and, on failure, cancels the `URLSessionTask`. Callbacks that arrive afterwards are ignored.
+/// and, on failure, has the `URLSessionTask` cancelled. Callbacks that arrive afterwards are ignored.
+///
+/// FoundationNetworking traps ("Received callback for HTTP redirection, but we're not waiting for it") when a task
+/// is cancelled while URLSession waits for a delegate's redirect or response decision and the decision arrives
+/// afterwards. So a started task is only ever cancelled on the session's serial delegate queue (through
+/// `cancelOnDelegateQueue`), and a delegate callback for a finished call never answers: the queued cancellation
+/// ends the task, whichever of the two runs first.
 final class URLSessionTransfer: Sendable {
     typealias Outcome = Result<HTTPResponse, APIClientError>
 
-    /// What a redirect callback should answer.
-    enum RedirectAnswer {
-        /// Let URLSession follow with this request.
-        case follow(URLRequest)
-        /// Tell URLSession not to follow (the 3xx completes the task).
-        case stop
+    /// What a delegate callback should answer URLSession.
+    enum Answer<Value> {
+        /// Answer with this value.
+        case answer(Value)
+        /// The call has ended: do not answer; the task is being cancelled on the delegate queue.
+        case abandon
     }
 
     private struct State {
@@ -32,6 +38,8 @@ final class URLSessionTransfer: Sendable {
         var body = Data()
         var redirects = 0
         var stripsCredentials = false
+        /// The caller's own `Cookie` field, until a redirect leaves its origin.
+        var callerCookie: String?
         /// A 307/308 with a body that URLSession would drop: sent again by us once the 3xx completes.
         var pendingReissue: URLRequest?
         var rejectedChallenge = false
@@ -41,13 +49,20 @@ final class URLSessionTransfer: Sendable {
     let request: HTTPRequest
     private let redirectPolicy: RedirectPolicy
     private let maxResponseBytes: Int?
+    private let cancelOnDelegateQueue: @Sendable (URLSessionDataTask) -> Void
     private let state: Lock<State>
 
-    init(request: HTTPRequest, firstHop: URLRequest, configuration: URLSessionHTTPClient.Configuration) {
+    init(
+        request: HTTPRequest,
+        firstHop: URLRequest,
+        configuration: URLSessionHTTPClient.Configuration,
+        cancelOnDelegateQueue: @escaping @Sendable (URLSessionDataTask) -> Void
+    ) {
         self.request = request
         redirectPolicy = configuration.redirectPolicy
         maxResponseBytes = configuration.maxResponseBytes
-        state = Lock(State(hop: firstHop))
+        self.cancelOnDelegateQueue = cancelOnDelegateQueue
+        state = Lock(State(hop: firstHop, callerCookie: firstHop.value(forHTTPHeaderField: "Cookie")))
     }
 
     // MARK: Caller side
@@ -65,7 +80,7 @@ final class URLSessionTransfer: Sendable {
         return false
     }
 
-    /// Makes `task` the current hop's task. Returns `false` when the call already ended: the caller must cancel it.
+    /// Makes `task` (not resumed yet) the current hop's task. Returns `false` when the call already ended.
     func attach(_ task: URLSessionDataTask) -> Bool {
         state.withLock { state in
             guard state.outcome == nil else { return false }
@@ -94,8 +109,8 @@ final class URLSessionTransfer: Sendable {
 
     /// Ends the call with `outcome` unless it already ended; the first outcome wins.
     func finish(_ outcome: Outcome) {
-        let ending = state.withLock {
-            state -> (CheckedContinuation<Outcome, Never>?, URLSessionDataTask?, Task<Void, Never>?)? in
+        typealias Ending = (CheckedContinuation<Outcome, Never>?, URLSessionDataTask?, Task<Void, Never>?)
+        let ending = state.withLock { state -> Ending? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
             let ending = (state.continuation, state.task, state.timer)
@@ -104,32 +119,35 @@ final class URLSessionTransfer: Sendable {
             state.timer = nil
             state.body = Data()
             state.response = nil
+            state.pendingReissue = nil
             return ending
         }
         guard let (continuation, task, timer) = ending else { return }
         timer?.cancel()
-        if case .failure = outcome { task?.cancel() }
+        if case .failure = outcome, let task { cancelOnDelegateQueue(task) }
         continuation?.resume(returning: outcome)
     }
 
-    // MARK: Session delegate side
+    // MARK: Session delegate side (all on the session's serial delegate queue)
 
-    /// A response head arrived. Returns whether to let the body come.
-    func didReceive(_ response: HTTPURLResponse) -> Bool {
-        let verdict = state.withLock { state -> Bool? in
-            guard state.outcome == nil else { return false }
-            guard state.pendingReissue == nil else { return true }
+    /// A response head arrived: whether to let the body come.
+    func didReceive(_ response: HTTPURLResponse) -> Answer<Void> {
+        let verdict = state.withLock { state -> Answer<Void>? in
+            guard state.outcome == nil else { return .abandon }
+            guard state.pendingReissue == nil else { return .answer(()) }
             state.response = response
             state.body = Data()
             let expected = response.expectedContentLength
             let isEncoded = response.value(forHTTPHeaderField: "Content-Encoding") != nil
             if let maxResponseBytes, expected > maxResponseBytes, !isEncoded { return nil }
-            if expected > 0 { state.body.reserveCapacity(Int(min(expected, Int64(maxResponseBytes ?? 64 << 20)))) }
-            return true
+            if expected > 0 {
+                state.body.reserveCapacity(Int(min(expected, Int64(maxResponseBytes ?? 64 << 20))))
+            }
+            return .answer(())
         }
         guard let verdict else {
             finish(.failure(.networkError(NetworkFailure(kind: .responseTooLarge))))
-            return false
+            return .abandon
         }
         return verdict
     }
@@ -145,76 +163,99 @@ final class URLSessionTransfer: Sendable {
         if tooLarge { finish(.failure(.networkError(NetworkFailure(kind: .responseTooLarge)))) }
     }
 
-    /// URLSession is about to follow a redirect from `response` to `proposed`.
-    func willRedirect(_ response: HTTPURLResponse, to proposed: URLRequest) -> RedirectAnswer {
-        let answer = state.withLock { state -> RedirectAnswer? in
-            guard state.outcome == nil, let target = proposed.url else { return .stop }
+    /// URLSession is about to follow a redirect from `response` to `proposed`: the request to follow with, or `nil`
+    /// not to follow (the 3xx then completes the task).
+    ///
+    /// `storedCookies` is the `Cookie` field the session's cookie storage has for the target, when URLSession does
+    /// not add it itself (FoundationNetworking leaves it out of a redirect a delegate approves).
+    func willRedirect(
+        _ response: HTTPURLResponse,
+        to proposed: URLRequest,
+        storedCookies: String? = nil
+    ) -> Answer<URLRequest?> {
+        let answer = state.withLock { state -> Answer<URLRequest?>? in
+            guard state.outcome == nil else { return .abandon }
+            guard let target = proposed.url else { return .answer(nil) }
             state.redirects += 1
             if state.redirects > redirectPolicy.maxRedirects {
                 // "Do not follow" hands back the 3xx; a spent limit is an error.
-                return redirectPolicy.followsRedirects ? nil : .stop
+                return redirectPolicy.followsRedirects ? nil : .answer(nil)
             }
             if RedirectRules.isCrossOrigin(response.url ?? state.hop.url, target) {
                 state.stripsCredentials = true
+                state.callerCookie = nil
             }
-            var next: URLRequest
-            let hasBody = !(state.hop.httpBody?.isEmpty ?? true)
-            if RedirectRules.keepsMethodAndBody(response.statusCode) && hasBody {
-                next = RedirectRules.reissue(state.hop, to: target)
-            } else {
-                next = proposed
-            }
+            let reissues =
+                RedirectRules.keepsMethodAndBody(response.statusCode) && !(state.hop.httpBody?.isEmpty ?? true)
+            var next = reissues ? RedirectRules.reissue(state.hop, to: target) : proposed
             if state.stripsCredentials { next = RedirectRules.strippingCredentials(next) }
-            if RedirectRules.keepsMethodAndBody(response.statusCode) && hasBody {
+            if !reissues, let storedCookies {
+                // A re-issued hop is a new task: URLSession adds the stored cookies to it by itself.
+                let cookie = [state.callerCookie, storedCookies].compactMap { $0 }.joined(separator: "; ")
+                next.setValue(cookie, forHTTPHeaderField: "Cookie")
+            }
+            if reissues {
                 // URLSession would send this hop without its body: let the 3xx complete and send it ourselves.
                 state.pendingReissue = next
-                return .stop
+                return .answer(nil)
             }
             state.hop = next
-            return .follow(next)
+            return .answer(next)
         }
         guard let answer else {
             finish(.failure(.networkError(NetworkFailure(kind: .tooManyRedirects))))
-            return .stop
+            return .abandon
         }
         return answer
     }
 
     /// The server asked for credentials. The transport has none to give (authentication is the interceptors'
-    /// job), so the challenge is rejected and the 401 or 407 is the response.
-    func didReceiveAuthenticationChallenge() {
-        state.withLock { $0.rejectedChallenge = true }
+    /// job): the challenge is rejected and the 401 or 407 becomes the response.
+    func didReceiveAuthenticationChallenge() -> Answer<Void> {
+        state.withLock { state in
+            guard state.outcome == nil else { return .abandon }
+            state.rejectedChallenge = true
+            return .answer(())
+        }
     }
 
     /// The current hop's task completed. Returns the next hop to send (a re-issued 307/308), or `nil` when the
     /// call ended.
     func didComplete(error: (any Error)?) -> URLRequest? {
-        let next = state.withLock { state -> URLRequest? in
-            guard state.outcome == nil, let reissue = state.pendingReissue else { return nil }
-            state.pendingReissue = nil
-            state.hop = reissue
-            state.task = nil
-            state.response = nil
-            state.body = Data()
-            return reissue
+        enum Step {
+            case next(URLRequest)
+            case end(Outcome)
+            case none
         }
-        if let next { return next }
-        let result = state.withLock { state -> Outcome? in
-            guard state.outcome == nil else { return nil }
+        let step = state.withLock { state -> Step in
+            guard state.outcome == nil else { return .none }
+            if let reissue = state.pendingReissue, error == nil {
+                state.pendingReissue = nil
+                state.hop = reissue
+                state.task = nil
+                state.response = nil
+                state.body = Data()
+                return .next(reissue)
+            }
             if let response = state.response {
                 // On Linux a rejected authentication challenge completes the task with `cancelled` after
                 // delivering the 401: that is the response.
                 let challengeEnded = state.rejectedChallenge && (error as? URLError)?.code == .cancelled
                 if error == nil || challengeEnded {
-                    return .success(makeResponse(response, body: state.body))
+                    return .end(.success(makeResponse(response, body: state.body)))
                 }
             }
             if let error {
-                return .failure(URLErrorMapping.apiClientError(for: error, afterResponseHead: state.response != nil))
+                return .end(
+                    .failure(URLErrorMapping.apiClientError(for: error, afterResponseHead: state.response != nil)))
             }
-            return .failure(.networkError(NetworkFailure(kind: .badServerResponse)))
+            return .end(.failure(.networkError(NetworkFailure(kind: .badServerResponse))))
         }
-        if let result { finish(result) }
+        switch step {
+        case .next(let request): return request
+        case .end(let outcome): finish(outcome)
+        case .none: break
+        }
         return nil
     }
 
