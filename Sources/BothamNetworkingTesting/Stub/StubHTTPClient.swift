@@ -19,10 +19,10 @@ import Foundation
 /// - The most recently added stub whose matcher accepts a request answers it.
 /// - A stub's answers are served in order; after the last one it repeats the last (or, with
 ///   ``Exhaustion/stop``, stops matching so an earlier stub or the failure below applies).
-/// - It fails closed: a request no stub matches fails with ``APIClientError/httpClientError(underlying:)`` holding
+/// - It fails closed: a request no stub matches fails with `APIClientError/httpClientError(underlying:)` holding
 ///   an ``UnmatchedRequest`` that names the request and lists the stubs.
 /// - Latency is virtual by default: ``virtualTimeElapsed`` advances, nothing sleeps; a latency longer than the
-///   request's timeout ends with ``APIClientError/timeout`` at once.
+///   request's timeout ends with `APIClientError/timeout` at once.
 /// - Safe to use from concurrent calls.
 public final class StubHTTPClient: HTTPClient {
     /// How latency is spent.
