@@ -1,0 +1,74 @@
+import Foundation
+
+/// Serves the requests of one accepted connection, one after another, until either side closes it or the server
+/// shuts down. Runs on the connection's own thread.
+struct ConnectionHandler {
+    let core: ServerCore
+    let descriptor: Int32
+    let connectionIndex: Int
+
+    func run() {
+        var io = ConnectionIO(descriptor: descriptor, wake: core.wake)
+        let parser = HTTPRequestParser(
+            maxHeaderBytes: core.configuration.maxHeaderBytes,
+            maxBodyBytes: core.configuration.maxBodyBytes
+        )
+        var sequenceNumber = 0
+        while true {
+            switch serveRequest(io: &io, parser: parser, sequenceNumber: sequenceNumber) {
+            case .keepAlive:
+                sequenceNumber += 1
+            case .close:
+                return
+            case .reset:
+                SystemCalls.enableResetOnClose(descriptor)
+                return
+            }
+        }
+    }
+
+    private func serveRequest(io: inout ConnectionIO, parser: HTTPRequestParser, sequenceNumber: Int) -> ResponseOutcome
+    {
+        let head: HTTPRequestHead
+        let framing: RequestBodyFraming
+        let body: (body: [UInt8], trailers: [MockWebServer.HeaderField], chunkSizes: [Int])
+        do {
+            guard let parsed = try parser.readHead(from: &io) else { return .close }
+            head = parsed
+            do {
+                framing = try parser.bodyFraming(of: head)
+            } catch {
+                throw HTTPRequestReadError.rejected(error)
+            }
+            if head.minorVersion >= 1, head.headers.contains(named: "Expect"), !head.expectsContinue {
+                throw HTTPRequestReadError.rejected(HTTPRequestRejection(status: 417, message: "Unsupported Expect"))
+            }
+            if head.expectsContinue, framing != .none {
+                do {
+                    try io.write(ResponseWriter.continueResponse)
+                } catch {
+                    return .close
+                }
+            }
+            body = try parser.readBody(framing, from: &io)
+        } catch HTTPRequestReadError.rejected(let rejection) {
+            return ResponseWriter.reject(rejection, over: io)
+        } catch {
+            return .close
+        }
+
+        let request = RecordedRequest(
+            method: head.method,
+            target: head.target,
+            version: head.version,
+            headers: head.headers,
+            trailers: body.trailers,
+            body: Data(body.body),
+            chunkSizes: body.chunkSizes,
+            sequenceNumber: sequenceNumber,
+            connectionIndex: connectionIndex
+        )
+        let response = core.record(request)
+        return ResponseWriter.send(response, for: head, over: io)
+    }
+}

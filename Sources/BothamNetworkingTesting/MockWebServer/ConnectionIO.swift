@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Why reading from or writing to a connection stopped.
+enum ConnectionIOError: Error, Equatable {
+    /// The peer closed its side before the expected bytes arrived.
+    case endOfStream
+    /// A line was longer than the caller allowed.
+    case lineTooLong
+    /// The server is shutting down.
+    case shutDown
+    /// The socket failed (reset by the peer, broken pipe, …).
+    case system(Int32)
+}
+
+/// Buffered, shutdown-aware reading and writing on one non-blocking connection socket.
+///
+/// Every wait goes through the server's `WakeSignal`, so a thread blocked here returns as soon as the server shuts
+/// down.
+struct ConnectionIO {
+    let descriptor: Int32
+    let wake: WakeSignal
+
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var scanned = 0
+
+    init(descriptor: Int32, wake: WakeSignal) {
+        self.descriptor = descriptor
+        self.wake = wake
+    }
+
+    /// Bytes received but not consumed yet.
+    private var buffered: Int { buffer.count - start }
+
+    /// Reads one line ended by LF (a CR before it is dropped). Returns `nil` at a clean end of stream before any
+    /// byte of the line; throws `.lineTooLong` once more than `maxLength` bytes arrive without a line end.
+    mutating func readLine(maxLength: Int) throws(ConnectionIOError) -> [UInt8]? {
+        while true {
+            if let end = buffer[(start + scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
+                var line = Array(buffer[start..<end])
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                guard line.count <= maxLength else { throw .lineTooLong }
+                start = end + 1
+                scanned = 0
+                return line
+            }
+            scanned = buffered
+            guard buffered <= maxLength + 1 else { throw .lineTooLong }
+            guard try fill() else {
+                if buffered == 0 { return nil }
+                throw .endOfStream
+            }
+        }
+    }
+
+    /// Reads exactly `count` bytes.
+    mutating func readBytes(_ count: Int) throws(ConnectionIOError) -> [UInt8] {
+        while buffered < count {
+            guard try fill() else { throw .endOfStream }
+        }
+        let bytes = Array(buffer[start..<(start + count)])
+        start += count
+        scanned = 0
+        return bytes
+    }
+
+    /// Receives more bytes into the buffer. Returns `false` at end of stream.
+    private mutating func fill() throws(ConnectionIOError) -> Bool {
+        if start > 0 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let received = chunk.withUnsafeMutableBytes { SystemCalls.receive(descriptor, into: $0) }
+            if received > 0 {
+                buffer.append(contentsOf: chunk[0..<received])
+                return true
+            }
+            if received == 0 { return false }
+            let code = SystemCalls.lastError
+            if code == EINTR { continue }
+            guard SystemCalls.wouldBlock(code) else { throw .system(code) }
+            if wake.wait(for: descriptor, events: Int16(POLLIN), timeout: nil) == .signalled {
+                throw .shutDown
+            }
+        }
+    }
+
+    /// Writes every byte of `bytes`.
+    func write(_ bytes: [UInt8]) throws(ConnectionIOError) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { raw in
+                SystemCalls.send(descriptor, UnsafeRawBufferPointer(rebasing: raw[offset...]))
+            }
+            if sent > 0 {
+                offset += sent
+                continue
+            }
+            let code = SystemCalls.lastError
+            if sent < 0, code == EINTR { continue }
+            guard sent < 0, SystemCalls.wouldBlock(code) else { throw .system(sent < 0 ? code : EPIPE) }
+            if wake.wait(for: descriptor, events: Int16(POLLOUT), timeout: nil) == .signalled {
+                throw .shutDown
+            }
+        }
+    }
+
+    /// Writes `bytes` in slices of `bytesPerPeriod`, pausing `period` between slices (`nil` writes at once).
+    func write(_ bytes: [UInt8], throttle: MockResponse.Throttle?) throws(ConnectionIOError) {
+        guard let throttle, throttle.bytesPerPeriod > 0, bytes.count > throttle.bytesPerPeriod else {
+            try write(bytes)
+            return
+        }
+        var offset = 0
+        while offset < bytes.count {
+            if offset > 0 { try pause(for: throttle.period) }
+            let end = min(bytes.count, offset + throttle.bytesPerPeriod)
+            try write(Array(bytes[offset..<end]))
+            offset = end
+        }
+    }
+
+    /// Sleeps for `duration`, throwing `.shutDown` if the server shuts down meanwhile.
+    func pause(for duration: Duration) throws(ConnectionIOError) {
+        guard duration > .zero else { return }
+        guard wake.sleep(for: duration) else { throw .shutDown }
+    }
+
+    /// A lingering close, used after an error response: stop sending, then read and discard what the client is
+    /// still sending (for up to `limit` bytes or `duration`), so the kernel does not answer unread data with a
+    /// reset that could destroy the response before the client reads it.
+    func drainAfterHalfClose(limit: Int = 1 << 20, duration: Duration = .seconds(1)) {
+        SystemCalls.shutdownWrites(descriptor)
+        let deadline = ContinuousClock.now + duration
+        var discarded = 0
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while discarded < limit {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return }
+            guard wake.wait(for: descriptor, events: Int16(POLLIN), timeout: remaining) == .ready else { return }
+            let received = chunk.withUnsafeMutableBytes { SystemCalls.receive(descriptor, into: $0) }
+            if received > 0 {
+                discarded += received
+            } else if received == 0 || !SystemCalls.wouldBlock(SystemCalls.lastError) {
+                return
+            }
+        }
+    }
+}

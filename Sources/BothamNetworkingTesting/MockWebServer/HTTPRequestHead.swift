@@ -1,0 +1,52 @@
+/// The request line and header section of one request.
+struct HTTPRequestHead {
+    var method: String
+    var target: String
+    /// The minor version of HTTP/1.x (0 or 1).
+    var minorVersion: Int
+    var headers: [MockWebServer.HeaderField]
+
+    var version: String { "HTTP/1.\(minorVersion)" }
+
+    /// Whether the client wants the connection kept open after the response.
+    var wantsKeepAlive: Bool {
+        let tokens = headers.tokens(named: "Connection")
+        if minorVersion == 0 {
+            return tokens.contains("keep-alive")
+        }
+        return !tokens.contains("close")
+    }
+
+    /// Whether the client asked for `100 Continue` before sending the body.
+    var expectsContinue: Bool {
+        minorVersion >= 1 && headers.tokens(named: "Expect").contains("100-continue")
+    }
+}
+
+/// How the body of a request is delimited.
+enum RequestBodyFraming: Equatable {
+    case none
+    case length(Int)
+    case chunked
+}
+
+/// A request the server refuses: answered with `status` and closed.
+struct HTTPRequestRejection: Error, Equatable {
+    var status: Int
+    var message: String
+
+    static func badRequest(_ message: String) -> HTTPRequestRejection {
+        HTTPRequestRejection(status: 400, message: message)
+    }
+
+    static let headersTooLarge = HTTPRequestRejection(status: 431, message: "Request header section too large")
+    static let bodyTooLarge = HTTPRequestRejection(status: 413, message: "Request body too large")
+}
+
+/// Why reading a request stopped.
+enum HTTPRequestReadError: Error {
+    /// The connection ended or the server is shutting down: close without answering.
+    case connectionEnded
+    /// The request is invalid or too large: answer with the rejection and close.
+    case rejected(HTTPRequestRejection)
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// A scripted HTTP response for ``MockWebServer``: status, headers, body, and how to deliver them.
+///
+/// Build one with the initializer and the `with…` methods, each of which returns a modified copy:
+///
+/// ```swift
+/// let response = MockResponse(statusCode: 201)
+///     .withHeader("Location", "/users/42")
+///     .withJSONBody(#"{"id": 42}"#)
+///     .chunked(chunkSize: 4)
+///     .withHeadersDelay(.milliseconds(50))
+/// ```
+///
+/// Unless the response is chunked or already has one, the server adds `Content-Length` for the body. Responses to
+/// `HEAD` requests, and `1xx`, `204` and `304` responses, are sent without a body. Header names and values are
+/// written exactly as given (no validation), so a test can also produce unusual headers on purpose.
+public struct MockResponse: Sendable {
+    /// The status code, written as is in the status line.
+    public var statusCode: Int
+    /// The reason phrase; `nil` (the default) uses the standard phrase for ``statusCode``.
+    public var reasonPhrase: String?
+    /// The header fields, in order, repeats allowed.
+    public var headers: [MockWebServer.HeaderField]
+    /// The body bytes.
+    public var body: Data
+    /// The chunk size for `Transfer-Encoding: chunked`, or `nil` to send the body with `Content-Length`.
+    public var chunkSize: Int?
+    /// How long to wait after reading the request before sending the status line and headers.
+    public var headersDelay: Duration
+    /// How fast to send the body, or `nil` for as fast as the socket allows.
+    public var throttle: Throttle?
+    /// The connection behaviour or fault to apply; ``SocketPolicy/keepOpen`` by default.
+    public var socketPolicy: SocketPolicy
+    /// Whether to send `Connection: close` and close the connection after this response.
+    public var closesConnectionAfterResponse: Bool
+
+    /// A body transfer rate: ``bytesPerPeriod`` bytes, then a pause of ``period``, and so on.
+    public struct Throttle: Sendable, Hashable {
+        /// How many bytes to send before each pause (at least 1).
+        public var bytesPerPeriod: Int
+        /// How long to pause between slices.
+        public var period: Duration
+
+        /// Creates a throttle of `bytesPerPeriod` bytes per `period`.
+        public init(bytesPerPeriod: Int, period: Duration) {
+            self.bytesPerPeriod = max(1, bytesPerPeriod)
+            self.period = period
+        }
+    }
+
+    /// Creates a response; with no arguments, an empty `200 OK`.
+    public init(
+        statusCode: Int = 200,
+        reasonPhrase: String? = nil,
+        headers: [MockWebServer.HeaderField] = [],
+        body: Data = Data()
+    ) {
+        self.statusCode = statusCode
+        self.reasonPhrase = reasonPhrase
+        self.headers = headers
+        self.body = body
+        self.chunkSize = nil
+        self.headersDelay = .zero
+        self.throttle = nil
+        self.socketPolicy = .keepOpen
+        self.closesConnectionAfterResponse = false
+    }
+
+    /// The reason phrase that will be sent: ``reasonPhrase`` or the standard one for ``statusCode``.
+    public var effectiveReasonPhrase: String {
+        reasonPhrase ?? HTTPReasonPhrase.phrase(for: statusCode)
+    }
+
+    /// The values of every header called `name` (case-insensitive), in order.
+    public func headers(named name: String) -> [String] {
+        headers.values(named: name)
+    }
+}

@@ -1,0 +1,38 @@
+extension MockWebServer {
+    /// How a ``MockWebServer`` listens and what it accepts.
+    public struct Configuration: Sendable {
+        /// The address to bind: an IPv4 or IPv6 literal, or `localhost` (meaning `127.0.0.1`).
+        /// The default is `127.0.0.1`; use `::1` for IPv6 loopback.
+        public var host: String
+        /// The port to bind; 0 (the default) lets the system pick a free one.
+        public var port: Int
+        /// The response sent when the queue is empty and no dispatcher is set: by default an empty
+        /// `404 Not Found`.
+        public var defaultResponse: MockResponse
+        /// The most bytes the request line and headers (and, separately, chunked trailers) may take; larger
+        /// requests are answered with `431 Request Header Fields Too Large`. 64 KiB by default.
+        public var maxHeaderBytes: Int
+        /// The most bytes a request body may have; larger bodies are answered with `413 Content Too Large`.
+        /// 16 MiB by default.
+        public var maxBodyBytes: Int
+        /// The listen backlog.
+        public var backlog: Int
+
+        /// Creates a configuration; every parameter has the default described on its property.
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 0,
+            defaultResponse: MockResponse = MockResponse(statusCode: 404),
+            maxHeaderBytes: Int = 64 * 1024,
+            maxBodyBytes: Int = 16 * 1024 * 1024,
+            backlog: Int = 128
+        ) {
+            self.host = host
+            self.port = port
+            self.defaultResponse = defaultResponse
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxBodyBytes = maxBodyBytes
+            self.backlog = backlog
+        }
+    }
+}
