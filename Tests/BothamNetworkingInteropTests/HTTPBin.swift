@@ -2,6 +2,13 @@ import BothamNetworking
 import Foundation
 import Testing
 
+/// The interop tests against a live httpbin, one nested suite per topic; skipped unless `HTTPBIN_URL` is set.
+///
+/// They run one at a time so that their timing assertions (timeouts, prompt 401s, cancellation) do not depend on
+/// how busy the machine's two cores are with the rest of the suite.
+@Suite("httpbin interop", .requiresHTTPBin, .serialized, .timeLimit(.minutes(1)))
+enum HTTPBinInteropTests {}
+
 /// The httpbin server the interop tests talk to, from `HTTPBIN_URL` (see scripts/httpbin.sh).
 enum HTTPBin {
     /// The server's URL, for example `http://127.0.0.1:53211`, or `nil` when the variable is not set.

@@ -3,6 +3,13 @@ import BothamNetworkingTesting
 import Foundation
 import Testing
 
+/// The integration tests of `URLSessionHTTPClient` against `MockWebServer`, one nested suite per topic.
+///
+/// They run one at a time: the 20 MiB transfers saturate both cores (more so under ThreadSanitizer) and would
+/// otherwise delay the timing assertions of the timeout and challenge tests by seconds.
+@Suite("URLSessionHTTPClient integration", .serialized, .timeLimit(.minutes(1)))
+enum URLSessionIntegrationTests {}
+
 /// Helpers for the `URLSessionHTTPClient` integration tests against `MockWebServer`.
 enum TransportTest {
     /// A client for `server` over a fresh `URLSessionHTTPClient`; every status is accepted and nothing is retried.
