@@ -14,6 +14,7 @@ let package = Package(
         .target(name: "BothamNetworking"),
         .target(name: "BothamNetworkingTesting", dependencies: ["BothamNetworking"]),
         .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
+        .testTarget(name: "ReadmeTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .testTarget(
             name: "BothamNetworkingTestingTests",
             dependencies: ["BothamNetworking", "BothamNetworkingTesting"]
@@ -23,3 +24,25 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The playground: the original Xcode playground's pages as runnable programs. `swift run Playgrounds` runs them all;
+// `swift run <Page>` runs one.
+let playgroundPages = [
+    "Home", "Headers", "Parameters", "Body", "Interceptors", "Retry", "TestingWithStubs",
+]
+package.targets += [
+    .target(
+        name: "PlaygroundSupport",
+        dependencies: ["BothamNetworking", "BothamNetworkingTesting"],
+        path: "Playgrounds/Support"
+    ),
+    .target(
+        name: "PlaygroundPages",
+        dependencies: ["BothamNetworking", "BothamNetworkingTesting", "PlaygroundSupport"],
+        path: "Playgrounds/Pages"
+    ),
+    .executableTarget(name: "Playgrounds", dependencies: ["PlaygroundPages", "PlaygroundSupport"], path: "Playgrounds/All"),
+]
+package.targets += playgroundPages.map { page in
+    .executableTarget(name: page, dependencies: ["PlaygroundPages", "PlaygroundSupport"], path: "Playgrounds/\(page)")
+}

@@ -1,18 +1,15 @@
 import Foundation
 
 extension HTTPResponse {
-    /// The body decoded as `Value` with `decoder`.
+    /// The body decoded as `Value` with `decoder`. An empty `204`, `205` or `HEAD` response decodes to ``Empty`` (or
+    /// `nil` for an `Optional`) as ``EmptyResponsePolicy/default`` says.
     ///
     /// - Throws: ``APIClientError/parsingError(body:underlying:)`` keeping the body, when it cannot be decoded.
     public func decoded<Value: Decodable>(
         as type: Value.Type = Value.self,
         decoder: JSONDecoder = JSONDecoder()
     ) throws(APIClientError) -> Value {
-        do {
-            return try decoder.decode(Value.self, from: body)
-        } catch {
-            throw .parsingError(body: body, underlying: error)
-        }
+        try decoded(as: type, decoder: decoder, emptyResponses: .default)
     }
 
     /// The body as a ``JSONValue``.

@@ -71,3 +71,19 @@ extension JSONValue {
         output += "\""
     }
 }
+
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON (NaN and infinities, which JSON cannot hold, are written as Swift prints them).
+    public var description: String {
+        if let data = try? encoded() { return String(decoding: data, as: UTF8.self) }
+        switch self {
+        case .double(let value): return "\(value)"
+        case .array(let values): return "[" + values.map(\.description).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{"
+                + members.map { "\(JSONValue.string($0.key).description):\($0.value.description)" }
+                .joined(separator: ",") + "}"
+        default: return "null"
+        }
+    }
+}

@@ -12,6 +12,12 @@ enum RequestPreparation {
         guard let body = request.body else { return request }
         if case .data(_, nil) = body.storage { return request }
         let userContentType = request.headers[.contentType]
+        if case .file(let url, let contentType, _) = body.storage {
+            // A file body stays a file so the transport can upload it without loading it into memory.
+            _ = try FileBody.size(of: url)
+            guard userContentType == nil, let contentType else { return request }
+            return request.withHeader(.contentType, contentType)
+        }
         let (data, contentType) = try body.encoded(forContentType: userContentType)
         var prepared = request.withBody(.data(data))
         if userContentType == nil, let contentType {

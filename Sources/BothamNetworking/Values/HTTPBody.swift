@@ -21,6 +21,7 @@ public struct HTTPBody: Sendable, Hashable {
         case json(JSONValue)
         case parameters(JSONValue)
         case form(HTTPParameters)
+        case file(URL, contentType: String?, temporary: TemporaryFile?)
         case failed(reason: String)
     }
 
@@ -56,6 +57,25 @@ public struct HTTPBody: Sendable, Hashable {
         HTTPBody(storage: .form(parameters))
     }
 
+    /// The contents of a file, sent as `contentType` unless the request already has a `Content-Type`.
+    ///
+    /// Transports that can upload from a file read it from ``fileURL`` as they send it, so a large body never has to
+    /// fit in memory. ``encoded(forContentType:)`` (and so `HTTPRequest.bodyData()`) reads the file only when it is
+    /// at most ``maximumFileSizeLoadedInMemory`` bytes long. The file must exist until the call ends; it is not
+    /// deleted.
+    public static func file(_ url: URL, contentType: String? = nil) -> HTTPBody {
+        HTTPBody(storage: .file(url, contentType: contentType, temporary: nil))
+    }
+
+    /// The file a ``file(_:contentType:)`` body (or a large multipart body) is read from, or `nil` for other bodies.
+    public var fileURL: URL? {
+        guard case .file(let url, _, _) = storage else { return nil }
+        return url
+    }
+
+    /// The largest file body that ``encoded(forContentType:)`` reads into memory: 16 MiB.
+    public static let maximumFileSizeLoadedInMemory = 16 * 1024 * 1024
+
     /// The bytes this body encodes to given the request's `Content-Type`, and the content type to set when the
     /// request has none.
     ///
@@ -72,6 +92,8 @@ public struct HTTPBody: Sendable, Hashable {
             return (Data(parameters.percentEncoded.utf8), MediaType.form)
         case .failed(let reason):
             throw .invalidRequest(reason: reason)
+        case .file(let url, let type, _):
+            return (try FileBody.contents(of: url, limit: Self.maximumFileSizeLoadedInMemory), type)
         case .parameters(let value):
             let mediaType = contentType.map(MediaType.essence)
             if mediaType == MediaType.form {
@@ -105,6 +127,7 @@ extension HTTPBody: CustomStringConvertible {
             return (try? value.encoded()).map { DebugText.body($0) } ?? "(JSON that cannot be encoded)"
         case .form(let parameters): return DebugText.printable(parameters.percentEncoded)
         case .failed(let reason): return "(invalid body: \(reason))"
+        case .file(let url, _, _): return "(contents of \(DebugText.printable(url.path)))"
         }
     }
 }

@@ -141,6 +141,7 @@ extension HTTPHeaders: Sequence {
 extension HTTPHeaders: CustomStringConvertible {
     /// One `Name: value` line per field.
     public var description: String {
-        fields.map { "\($0.name.rawName): \(DebugText.printable($0.value))" }.joined(separator: "\n")
+        fields.map { "\(DebugText.printable($0.name.rawName)): \(DebugText.printable($0.value))" }.joined(
+            separator: "\n")
     }
 }

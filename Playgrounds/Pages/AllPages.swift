@@ -1,0 +1,6 @@
+import PlaygroundSupport
+
+/// Every page, in the order `swift run Playgrounds` runs them.
+public let allPlaygroundPages: [any PlaygroundPage.Type] = [
+    Home.self, Headers.self, Parameters.self, Body.self, Interceptors.self, Retry.self, TestingWithStubs.self,
+]

@@ -1,0 +1,60 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import Foundation
+
+/// Routes a request of the embedded services to its handler.
+enum Routes {
+    static func answer(_ request: RecordedRequest, state: Lock<ServicesState>) -> MockResponse {
+        let segments = request.path.split(separator: "/").map(String.init)
+        switch segments.first {
+        case "get", "post", "put", "patch", "delete", "anything":
+            return Echo.echo(request)
+        case "headers":
+            return json(["headers": Echo.headers(request)])
+        case "status":
+            return MockResponse(statusCode: segments.count > 1 ? Int(segments[1]) ?? 400 : 400)
+        case "basic-auth":
+            return Auth.basic(request, segments: segments)
+        case "bearer":
+            return Auth.bearer(request, expected: nil)
+        case "protected":
+            return Auth.bearer(request, expected: state.withLock { $0.currentToken })
+        case "token":
+            return Auth.refresh(state: state)
+        case "flaky":
+            return flaky(request, key: segments.count > 1 ? segments[1] : "default", state: state)
+        case "repos":
+            return Issues.answer(request, state: state)
+        case "todos":
+            return Todos.answer(request, segments: segments, state: state)
+        case "bytes":
+            let count = min(max(segments.count > 1 ? Int(segments[1]) ?? 0 : 0, 0), 64 << 20)
+            let bytes = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+            return MockResponse(headers: [.init(name: "Content-Type", value: "application/octet-stream")], body: bytes)
+        default:
+            return json(["error": "not found"], status: 404)
+        }
+    }
+
+    /// Answers 503 (with `Retry-After: 0`) to the first `failures` requests for `key`, then 200.
+    static func flaky(_ request: RecordedRequest, key: String, state: Lock<ServicesState>) -> MockResponse {
+        let failures = request.queryItems.first { $0.name == "failures" }?.value.flatMap { Int($0) } ?? 2
+        let count = state.withLock { state -> Int in
+            state.flakyCounts[key, default: 0] += 1
+            return state.flakyCounts[key, default: 0]
+        }
+        if count <= failures {
+            return json(["error": "try again", "attempt": .int(count)], status: 503)
+                .withHeader("Retry-After", "0")
+        }
+        return json(["ok": true, "attempt": .int(count)])
+    }
+
+    static func json(_ value: JSONValue, status: Int = 200) -> MockResponse {
+        MockResponse(
+            statusCode: status,
+            headers: [.init(name: "Content-Type", value: "application/json")],
+            body: (try? value.encoded()) ?? Data()
+        )
+    }
+}

@@ -1,0 +1,41 @@
+/// Which responses may have an empty body that decodes to an ``EmptyResponse`` value (``Empty``, `Optional`).
+///
+/// By default an empty body is expected for `204 No Content`, `205 Reset Content` and any `HEAD` response. An
+/// empty body anywhere else is decoded as usual (and so is a parsing error for most types).
+public struct EmptyResponsePolicy: Sendable, Hashable {
+    /// Status codes whose responses may be empty. Default 204 and 205.
+    public var statusCodes: Set<Int>
+    /// Request methods whose responses may be empty. Default `HEAD`.
+    public var methods: Set<HTTPMethod>
+    /// Whether every empty body is allowed, whatever the status and method.
+    public var allowsEveryEmptyBody: Bool
+
+    /// Creates a policy.
+    public init(
+        statusCodes: Set<Int> = [204, 205], methods: Set<HTTPMethod> = [.head], allowsEveryEmptyBody: Bool = false
+    ) {
+        self.statusCodes = statusCodes
+        self.methods = methods
+        self.allowsEveryEmptyBody = allowsEveryEmptyBody
+    }
+
+    /// 204, 205 and `HEAD`.
+    public static let `default` = EmptyResponsePolicy()
+    /// Every empty body decodes to the empty value (for APIs that answer `200` with no body).
+    public static let anyEmptyBody = EmptyResponsePolicy(allowsEveryEmptyBody: true)
+    /// No empty body is special: it is decoded like any other.
+    public static let never = EmptyResponsePolicy(statusCodes: [], methods: [])
+
+    /// Whether `response` has an empty body this policy allows.
+    public func allowsEmptyBody(in response: HTTPResponse) -> Bool {
+        guard response.body.isEmpty else { return false }
+        return allowsEveryEmptyBody || statusCodes.contains(response.statusCode)
+            || methods.contains(response.request.method)
+    }
+
+    /// The empty value of `Value` when `response`'s empty body is allowed and `Value` has one.
+    func emptyValue<Value>(of type: Value.Type, for response: HTTPResponse) -> Value? {
+        guard allowsEmptyBody(in: response), let emptyType = Value.self as? any EmptyResponse.Type else { return nil }
+        return emptyType.emptyValue() as? Value
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+extension HTTPResponse {
+    /// The `charset` parameter of the response's `Content-Type`, without quotes, or `nil` when there is none.
+    public var charset: String? {
+        guard let contentType = headers[.contentType] else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else {
+                continue
+            }
+            return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        return nil
+    }
+
+    /// The body as text, in the charset the `Content-Type` names (`defaultCharset`, UTF-8 unless told, when it
+    /// names none).
+    ///
+    /// ```swift
+    /// let page = try await apiClient.response(for: apiClient.request(.get, "/legacy")).string()
+    /// ```
+    ///
+    /// - Throws: ``APIClientError/parsingError(body:underlying:)`` with a ``TextDecodingError`` and the body, when
+    ///   the charset is not supported or the bytes are not valid in it.
+    public func string(defaultCharset: TextCharset = .utf8) throws(APIClientError) -> String {
+        let textCharset: TextCharset
+        let label: String
+        if let named = charset {
+            guard let known = TextCharset(label: named) else {
+                throw .parsingError(
+                    body: body, underlying: TextDecodingError(charset: named, isUnsupportedCharset: true))
+            }
+            (textCharset, label) = (known, named)
+        } else {
+            (textCharset, label) = (defaultCharset, "\(defaultCharset)")
+        }
+        guard let text = textCharset.decode(body) else {
+            throw .parsingError(body: body, underlying: TextDecodingError(charset: label, isUnsupportedCharset: false))
+        }
+        return text
+    }
+}
