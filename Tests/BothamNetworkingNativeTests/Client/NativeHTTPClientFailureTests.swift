@@ -9,7 +9,7 @@ import Testing
 
 @Suite("NativeHTTPClient failures, timeouts and cancellation", .timeLimit(.minutes(1)))
 struct NativeHTTPClientFailureTests {
-    @Test("A 0.3 s idle timeout fires after 0.25 s and well before a whole-second timer would, as APIClientError.timeout")
+    @Test("A 0.3 s idle timeout fires after 0.25 s, not truncated to whole seconds, as APIClientError.timeout")
     func idleTimeout() async throws {
         let server = try LoopbackServer { _ in .hang }
         defer { server.stop() }
