@@ -49,7 +49,8 @@ let package = Package(
 // The playground: the original Xcode playground's pages as runnable programs. `swift run Playgrounds` runs them all;
 // `swift run <Page>` runs one.
 let playgroundPages = [
-    "Home", "Headers", "Parameters", "Body", "Interceptors", "Retry", "TestingWithStubs",
+    "Home", "Headers", "Parameters", "Body", "Interceptors", "BasicAuthentication", "Retry", "TokenRefresh",
+    "TypedEndpoints", "TestingWithStubs",
 ]
 package.targets += [
     .target(

@@ -1,13 +1,6 @@
 import BothamNetworking
 import PlaygroundSupport
 
-/// A request interceptor that adds JSON headers, exactly as in Botham's README, local and global.
-final class JSONHeadersRequestInterceptor: BothamRequestInterceptor {
-    func intercept(request: HTTPRequest) -> HTTPRequest {
-        request.appendingHeaders(["Content-Type": "application/json", "Accept": "application/json"])
-    }
-}
-
 /// Adds a header naming itself, to show the order.
 struct NamedInterceptor: BothamRequestInterceptor {
     let name: String
@@ -29,7 +22,7 @@ public enum Interceptors: PlaygroundPage {
     /// Runs the page.
     public static func run(_ context: PlaygroundContext) async throws {
         let apiClient = context.client(context.httpbinURL)
-        apiClient.requestInterceptors.append(JSONHeadersRequestInterceptor())
+        apiClient.requestInterceptors.append(JSONHeadersRequestInterceptor())  // shipped, as in Botham
         apiClient.requestInterceptors.append(NamedInterceptor(name: "local"))
         let global = BothamAPIClient.globalRequestInterceptors.append(NamedInterceptor(name: "global"))
         defer { BothamAPIClient.globalRequestInterceptors.remove(global) }

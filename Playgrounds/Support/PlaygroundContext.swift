@@ -28,10 +28,16 @@ public struct PlaygroundContext: Sendable {
         guard condition else { throw PlaygroundFailure(message) }
     }
 
-    /// A client for `baseEndpoint` that prints every request and response.
-    public func client(_ baseEndpoint: String) -> BothamAPIClient {
+    /// A client for `baseEndpoint` that logs every request and response to standard output, headers included
+    /// (credentials redacted).
+    public func client(_ baseEndpoint: String, logLevel: LoggingInterceptor.Level = .basic) -> BothamAPIClient {
         let apiClient = BothamAPIClient(baseEndpoint: baseEndpoint)
-        apiClient.interceptors.append(PrintingInterceptor())
+        apiClient.interceptors.append(LoggingInterceptor(level: logLevel, sink: Self.standardOutput))
         return apiClient
+    }
+
+    /// A log sink that prints each line, indented, to standard output.
+    public static let standardOutput = LogSink { _, message in
+        print("  " + message.replacingOccurrences(of: "\n", with: "\n  "))
     }
 }
