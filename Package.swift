@@ -31,7 +31,10 @@ let package = Package(
             path: "Benchmarks/NativeQuickBench"
         ),
         .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
-        .testTarget(name: "ReadmeTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
+        .testTarget(
+            name: "ReadmeTests",
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative"]
+        ),
         .testTarget(
             name: "BothamNetworkingTestingTests",
             dependencies: ["BothamNetworking", "BothamNetworkingTesting"]
