@@ -9,10 +9,18 @@ let package = Package(
     products: [
         .library(name: "BothamNetworking", targets: ["BothamNetworking"]),
         .library(name: "BothamNetworkingTesting", targets: ["BothamNetworkingTesting"]),
+        .executable(name: "BothamBenchmarks", targets: ["BothamBenchmarks"]),
     ],
     targets: [
         .target(name: "BothamNetworking"),
         .target(name: "BothamNetworkingTesting", dependencies: ["BothamNetworking"]),
+        // Benchmarks: built in release by scripts/bench.sh, never part of `swift test` (see BENCHMARKS.md).
+        .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
+        .executableTarget(
+            name: "BothamBenchmarks",
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "CMallocCounter"],
+            path: "Benchmarks/BothamBenchmarks"
+        ),
         .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .testTarget(
             name: "BothamNetworkingTestingTests",
