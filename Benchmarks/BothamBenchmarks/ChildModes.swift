@@ -29,19 +29,29 @@ enum ChildModes {
 
     static func failed(_ detail: String) -> ChildResult {
         ChildResult(
-            ok: false, maxRSSKiB: ResourceUsage.now().maxRSSKiB, cpuSeconds: .nan, wallSeconds: .nan, detail: detail)
+            ok: false,
+            maxRSSKiB: ResourceUsage.now().maxRSSKiB,
+            startRSSKiB: 0,
+            cpuSeconds: .nan,
+            wallSeconds: .nan,
+            detail: detail
+        )
     }
 
     /// Runs `work` and measures its CPU and wall time; the peak RSS is the whole process's.
     static func measured(_ work: () async -> (Bool, String)) async -> ChildResult {
+        let resetPeak = MemoryStatus.resetPeak()
+        let startRSS = MemoryStatus.kibibytes("VmRSS") ?? 0
         let before = ResourceUsage.now()
         let stopwatch = Stopwatch()
         let (ok, detail) = await work()
         let wall = stopwatch.seconds
         let after = ResourceUsage.now()
+        let peak = resetPeak ? (MemoryStatus.kibibytes("VmHWM") ?? after.maxRSSKiB) : after.maxRSSKiB
         return ChildResult(
             ok: ok,
-            maxRSSKiB: after.maxRSSKiB,
+            maxRSSKiB: peak,
+            startRSSKiB: startRSS,
             cpuSeconds: after.cpuSeconds - before.cpuSeconds,
             wallSeconds: wall,
             detail: detail

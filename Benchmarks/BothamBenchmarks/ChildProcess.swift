@@ -4,8 +4,11 @@ import Foundation
 struct ChildResult: Codable, Sendable {
     /// Whether the child did its job (the transfer completed, every call succeeded).
     var ok: Bool
-    /// The child's peak resident set, KiB (`getrusage(RUSAGE_SELF).ru_maxrss` at the end: the high-water mark).
+    /// The child's peak resident set during the measured window, KiB: the kernel's high-water mark (`VmHWM`) after
+    /// resetting it (`echo 5 > /proc/self/clear_refs`) when the window starts, so start-up peaks do not hide it.
     var maxRSSKiB: Int
+    /// The resident set when the measured window started, KiB (`VmRSS`): the process baseline.
+    var startRSSKiB: Int
     /// CPU seconds (user + system) spent in the measured window only.
     var cpuSeconds: Double
     /// Wall seconds of the measured window.
@@ -41,6 +44,6 @@ enum ChildProcess {
     }
 
     private static func failure(_ detail: String) -> ChildResult {
-        ChildResult(ok: false, maxRSSKiB: 0, cpuSeconds: .nan, wallSeconds: .nan, detail: detail)
+        ChildResult(ok: false, maxRSSKiB: 0, startRSSKiB: 0, cpuSeconds: .nan, wallSeconds: .nan, detail: detail)
     }
 }
