@@ -8,12 +8,13 @@ import Foundation
 enum ResponseHeaders {
     static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+        let fields = response.allHeaderFields.compactMap { key, value -> (HTTPFieldName, String)? in
             guard let name = key as? String else { return nil }
-            return (name, "\(value)")
+            return (HTTPFieldName(name), "\(value)")
         }
-        for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
-            headers.add(HTTPFieldName(name), value)
+        // Sorted by the lower-cased name computed once per field, not twice per comparison.
+        for (name, value) in fields.sorted(by: { $0.0.canonicalName < $1.0.canonicalName }) {
+            headers.add(name, value)
         }
         return headers
     }
