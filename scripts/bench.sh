@@ -36,8 +36,8 @@ nginx_bin="$(command -v nginx || true)"
 if [ -z "$nginx_bin" ] && [ -x /usr/sbin/nginx ]; then nginx_bin=/usr/sbin/nginx; fi
 
 echo "== build (release)"
-if ! nice swift build -c release --product BothamBenchmarks >"${TMPDIR:-/tmp}/botham-bench-build.log" 2>&1; then
-    grep -E "error|warning:" "${TMPDIR:-/tmp}/botham-bench-build.log" | sort -u
+if ! nice swift build -c release --product BothamBenchmarks >.build/bench-build.log 2>&1; then
+    grep -E "error|warning:" .build/bench-build.log | sort -u
     exit 1
 fi
 binary="$(swift build -c release --show-bin-path)/BothamBenchmarks"
