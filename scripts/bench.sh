@@ -36,6 +36,7 @@ nginx_bin="$(command -v nginx || true)"
 if [ -z "$nginx_bin" ] && [ -x /usr/sbin/nginx ]; then nginx_bin=/usr/sbin/nginx; fi
 
 echo "== build (release)"
+mkdir -p .build
 if ! nice swift build -c release --product BothamBenchmarks >.build/bench-build.log 2>&1; then
     grep -E "error|warning:" .build/bench-build.log | sort -u
     exit 1
