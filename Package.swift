@@ -49,7 +49,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BothamNetworkingNativeTests",
-            dependencies: ["BothamNetworking", "BothamNetworkingNative", "CBothamZlib"]
+            dependencies: ["BothamNetworking", "BothamNetworkingNative", "BothamNetworkingTesting", "CBothamZlib"]
         ),
         // Runs against a live httpbin (scripts/httpbin.sh); skipped unless HTTPBIN_URL is set.
         .testTarget(name: "BothamNetworkingInteropTests", dependencies: ["BothamNetworking"]),

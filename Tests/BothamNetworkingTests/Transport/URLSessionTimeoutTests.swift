@@ -24,7 +24,7 @@ extension URLSessionIntegrationTests {
             #expect(response.statusCode == 401)
             #expect(response.headers[.wwwAuthenticate] == challenge)
             #expect(response.body == Data("denied".utf8))
-            #expect(duration < .seconds(1))
+            #expect(duration < TestTimeScale.scaled(.seconds(1)))
             #expect(try await apiClient.GET("/next").get().body == Data("after".utf8))
         }
 
@@ -40,7 +40,7 @@ extension URLSessionIntegrationTests {
 
             #expect(result.isTimeout)
             #expect(duration >= .milliseconds(400))
-            #expect(duration < .milliseconds(1500))
+            #expect(duration < TestTimeScale.scaled(.milliseconds(1500)))
         }
 
         @Test("the timeout covers a body that trickles in")
@@ -55,7 +55,7 @@ extension URLSessionIntegrationTests {
             let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
 
             #expect(result.isTimeout)
-            #expect(duration < .milliseconds(1500))
+            #expect(duration < TestTimeScale.scaled(.milliseconds(1500)))
         }
 
         @Test("the transport's total deadline caps requests without their own timeout, and longer ones")
@@ -105,7 +105,7 @@ extension URLSessionIntegrationTests {
             let (result, duration) = await call.value
 
             #expect(result.isCancelled)
-            #expect(duration < .seconds(2))
+            #expect(duration < TestTimeScale.scaled(.seconds(5)))
             #expect(try await apiClient.GET("/after").get().body == Data("fine".utf8))
         }
 
