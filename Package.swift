@@ -9,14 +9,36 @@ let package = Package(
     products: [
         .library(name: "BothamNetworking", targets: ["BothamNetworking"]),
         .library(name: "BothamNetworkingTesting", targets: ["BothamNetworkingTesting"]),
+        .library(name: "BothamNetworkingNative", targets: ["BothamNetworkingNative"]),
     ],
     targets: [
         .target(name: "BothamNetworking"),
         .target(name: "BothamNetworkingTesting", dependencies: ["BothamNetworking"]),
+        .systemLibrary(
+            name: "CBothamOpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .systemLibrary(name: "CBothamZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "CBothamNativeShims", dependencies: ["CBothamOpenSSL", "CBothamZlib"]),
+        .target(
+            name: "BothamNetworkingNative",
+            dependencies: ["BothamNetworking", "CBothamOpenSSL", "CBothamZlib", "CBothamNativeShims"]
+        ),
+        .executableTarget(
+            name: "NativeQuickBench",
+            dependencies: ["BothamNetworking", "BothamNetworkingNative"],
+            path: "Benchmarks/NativeQuickBench"
+        ),
         .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
+        .testTarget(name: "ReadmeTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .testTarget(
             name: "BothamNetworkingTestingTests",
             dependencies: ["BothamNetworking", "BothamNetworkingTesting"]
+        ),
+        .testTarget(
+            name: "BothamNetworkingNativeTests",
+            dependencies: ["BothamNetworking", "BothamNetworkingNative", "CBothamZlib"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,13 +1,16 @@
 extension BothamAPIClient {
     /// Sends a request and calls `completion` exactly once with the result, Botham style.
     ///
+    /// Without a completion the call is fire-and-forget, as `apiClient.GET("/issues")` was in Botham; from `async`
+    /// code prefer the `async` overloads, which return the result.
+    ///
     /// The completion runs on the configuration's ``Configuration/completionQueue`` or, when that is `nil`, on the
     /// task that finished the call. Cancelling the returned handle ends the call with ``APIClientError/cancelled``
     /// (the completion is still called, once).
     @discardableResult
     public func send(
         _ request: HTTPRequest,
-        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
         let pipeline = makePipeline()
         let queue = pipeline.configuration.completionQueue
@@ -26,7 +29,7 @@ extension BothamAPIClient {
         _ path: String,
         parameters: HTTPParameters = [:],
         headers: HTTPHeaders = [:],
-        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
         send(request(.get, path, parameters: parameters, headers: headers), completion: completion)
     }
@@ -40,7 +43,7 @@ extension BothamAPIClient {
         parameters: HTTPParameters = [:],
         headers: HTTPHeaders = [:],
         body: HTTPBody? = nil,
-        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
         send(request(.post, path, parameters: parameters, headers: headers, body: body), completion: completion)
     }
@@ -54,7 +57,7 @@ extension BothamAPIClient {
         parameters: HTTPParameters = [:],
         headers: HTTPHeaders = [:],
         body: HTTPBody? = nil,
-        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
         send(request(.put, path, parameters: parameters, headers: headers, body: body), completion: completion)
     }
@@ -68,7 +71,7 @@ extension BothamAPIClient {
         parameters: HTTPParameters = [:],
         headers: HTTPHeaders = [:],
         body: HTTPBody? = nil,
-        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
         send(request(.delete, path, parameters: parameters, headers: headers, body: body), completion: completion)
     }
@@ -82,7 +85,7 @@ extension BothamAPIClient {
         parameters: HTTPParameters = [:],
         headers: HTTPHeaders = [:],
         body: HTTPBody? = nil,
-        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
         send(request(.patch, path, parameters: parameters, headers: headers, body: body), completion: completion)
     }
@@ -95,7 +98,7 @@ extension BothamAPIClient {
         _ path: String,
         parameters: HTTPParameters = [:],
         headers: HTTPHeaders = [:],
-        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
         send(request(.head, path, parameters: parameters, headers: headers), completion: completion)
     }
@@ -108,7 +111,7 @@ extension BothamAPIClient {
         _ path: String,
         parameters: HTTPParameters = [:],
         headers: HTTPHeaders = [:],
-        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void
+        completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
         send(request(.options, path, parameters: parameters, headers: headers), completion: completion)
     }

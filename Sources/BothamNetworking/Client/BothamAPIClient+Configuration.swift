@@ -17,6 +17,8 @@ extension BothamAPIClient {
         public var retryStrategy: (any RetryStrategy)?
         /// Waits between attempts. Default: ``RetrySleeper/continuous``; tests inject one that records delays.
         public var retrySleeper: RetrySleeper
+        /// Told once about every call when it ends (see ``HTTPCallObserver``), in order. Default: none.
+        public var callObservers: [any HTTPCallObserver]
 
         /// Creates a configuration.
         public init(
@@ -24,8 +26,10 @@ extension BothamAPIClient {
             validation: ResponseValidation = .successfulStatusCodes,
             completionQueue: DispatchQueue? = nil,
             retryStrategy: (any RetryStrategy)? = nil,
-            retrySleeper: RetrySleeper = .continuous
+            retrySleeper: RetrySleeper = .continuous,
+            callObservers: [any HTTPCallObserver] = []
         ) {
+            self.callObservers = callObservers
             self.retryStrategy = retryStrategy
             self.retrySleeper = retrySleeper
             self.maxRetries = maxRetries

@@ -24,6 +24,16 @@ struct CallPipeline: Sendable {
             attempt: 1,
             maxAttempts: max(0, configuration.maxRetries) + 1
         )
+        let result = await run(original, context: &context)
+        for observer in configuration.callObservers {
+            observer.callDidFinish(original, result: result, context: context)
+        }
+        return result
+    }
+
+    private func run(_ original: HTTPRequest, context: inout HTTPCallContext) async -> Result<
+        HTTPResponse, APIClientError
+    > {
         while true {
             if Task.isCancelled { return .failure(.cancelled) }
             let attemptContext = context

@@ -22,7 +22,7 @@ struct CompletionTests {
     @Test("Cancelling the handle ends the call with cancelled, and the completion still runs once")
     func cancellingTheHandle() async throws {
         let stub = StubHTTPClient(latency: .real)
-        stub.stub(with: StubResponse.text("late").delayed(by: .seconds(30)))
+        stub.stub(with: StubResponse.text("late").delayed(by: .seconds(3_600)))
         let apiClient = BothamAPIClient(baseEndpoint: "https://h.example", httpClient: stub)
         let results = Lock<[Result<HTTPResponse, APIClientError>]>([])
         let call = apiClient.GET("/x") { result in results.withLock { $0.append(result) } }

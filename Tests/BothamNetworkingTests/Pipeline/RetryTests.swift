@@ -127,7 +127,7 @@ struct RetryTests {
     @Test("Cancelling the calling task ends the call with cancelled and it is never retried")
     func cancellationIsNotRetried() async throws {
         let slow = StubHTTPClient(latency: .real)
-        slow.stub(with: StubResponse.text("late").delayed(by: .seconds(30)))
+        slow.stub(with: StubResponse.text("late").delayed(by: .seconds(3_600)))
         let apiClient = BothamAPIClient(baseEndpoint: "https://h.example", httpClient: slow)
         apiClient.responseInterceptors.append(RetryingResponseInterceptor(times: 100))
         let start = ContinuousClock.now
@@ -140,7 +140,8 @@ struct RetryTests {
             return
         }
         #expect(slow.receivedRequests.count == 1)
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(
+            ContinuousClock.now - start < .seconds(30), "an hour-long wait must end at once, even on a loaded machine")
     }
 
     @Test("Cancellation during a retry backoff ends promptly with cancelled")
@@ -160,7 +161,8 @@ struct RetryTests {
             Issue.record("expected cancelled, got \(result)")
             return
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(
+            ContinuousClock.now - start < .seconds(30), "an hour-long wait must end at once, even on a loaded machine")
     }
 
     struct FixedLongStrategy: RetryStrategy {
@@ -169,7 +171,7 @@ struct RetryTests {
             request: HTTPRequest,
             context: HTTPCallContext
         ) async -> RetryDecision {
-            .retry(after: .seconds(60))
+            .retry(after: .seconds(3_600))
         }
     }
 }

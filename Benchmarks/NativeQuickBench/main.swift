@@ -1,0 +1,61 @@
+// Sequential GETs with NativeHTTPClient and with URLSession, in one process, for a quick comparison.
+//
+//     swift build -c release --product NativeQuickBench
+//     .build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native]
+//
+// Prints requests per second (wall clock) and CPU microseconds per request (getrusage, user + system, the whole
+// process: the client's threads, not the server's).
+import BothamNetworking
+import BothamNetworkingNative
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+func cpuMicroseconds() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    let user = Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec)
+    let system = Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec)
+    return user + system
+}
+
+func measure(_ name: String, count: Int, _ body: () async throws -> Void) async rethrows {
+    let clock = ContinuousClock()
+    let cpuStart = cpuMicroseconds()
+    let start = clock.now
+    for _ in 0..<count { try await body() }
+    let elapsed = clock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let cpu = cpuMicroseconds() - cpuStart
+    let rate = Double(count) / seconds
+    print(
+        "\(name): \(count) requests in \(String(format: "%.3f", seconds)) s = \(Int(rate)) req/s, "
+            + "\(Int(cpu / Double(count))) µs CPU/request")
+}
+
+let arguments = CommandLine.arguments
+let url = URL(string: arguments.count > 1 ? arguments[1] : "http://127.0.0.1:8080/") ?? URL(fileURLWithPath: "/")
+let count = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
+
+let native = NativeHTTPClient()
+let request = HTTPRequest(method: .get, url: url)
+_ = try await native.send(request)  // warm up: connect once
+try await measure("NativeHTTPClient", count: count) {
+    let response = try await native.send(request)
+    precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+}
+
+if arguments.count > 3 && arguments[3] == "native" { exit(0) }
+
+let session = URLSession(configuration: .ephemeral)
+_ = try await session.data(for: URLRequest(url: url))
+try await measure("URLSession data(for:)", count: count) {
+    let (_, response) = try await session.data(for: URLRequest(url: url))
+    precondition((response as? HTTPURLResponse)?.statusCode == 200, "unexpected status")
+}

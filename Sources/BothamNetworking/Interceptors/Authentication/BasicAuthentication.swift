@@ -1,0 +1,47 @@
+/// Botham's Basic authentication, as a protocol with default implementations: provide the credentials and what to
+/// do when the server rejects them.
+///
+/// ```swift
+/// final class GitHubBasicAuthentication: BasicAuthentication {
+///     let credentials = BasicAuthCredentials(username: "user", password: "pass")
+///     func onAuthenticationError(realm: String) {
+///         print("The credentials for \(realm) were rejected")
+///     }
+/// }
+///
+/// let basicAuth = GitHubBasicAuthentication()
+/// apiClient.requestInterceptors.append(basicAuth)
+/// apiClient.responseInterceptors.append(basicAuth)
+/// ```
+///
+/// - As a request interceptor it sets `Authorization: Basic base64(username:password)` (UTF-8), replacing any
+///   `Authorization` already there.
+/// - As a response interceptor, on a `401` whose `WWW-Authenticate` carries a `Basic` challenge it calls
+///   ``onAuthenticationError(realm:)`` with the challenge's realm (`""` when it has none) and passes the response on
+///   unchanged, so the call still ends with the 401.
+///
+/// Conforming types must be `Sendable`: a `final class` with `let` properties or a `struct`.
+public protocol BasicAuthentication: BothamRequestInterceptor, BothamResponseInterceptor {
+    /// The credentials sent with every request.
+    var credentials: BasicAuthCredentials { get }
+
+    /// Called when the server answers 401 with a Basic challenge for `realm`. May be synchronous.
+    func onAuthenticationError(realm: String) async
+}
+
+extension BasicAuthentication {
+    /// Adds the `Authorization: Basic …` header.
+    public func intercept(request: HTTPRequest) async throws -> HTTPRequest {
+        request.withHeader(.authorization, credentials.authorizationHeaderValue)
+    }
+
+    /// Calls ``onAuthenticationError(realm:)`` on a 401 with a Basic challenge, then passes the response on.
+    public func intercept(response: HTTPResponse, for request: HTTPRequest) async throws -> ResponseInterceptorResult {
+        if response.statusCode == 401,
+            let challenge = response.authenticationChallenges.first(where: { $0.hasScheme("Basic") })
+        {
+            await onAuthenticationError(realm: challenge.realm ?? "")
+        }
+        return .proceed(response)
+    }
+}

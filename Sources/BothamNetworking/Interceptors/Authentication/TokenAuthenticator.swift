@@ -1,0 +1,163 @@
+/// Bearer (OAuth-style) authentication with single-flight token refresh.
+///
+/// ```swift
+/// let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken(savedToken))) { rejected in
+///     // Runs at most once at a time. Calls made from here skip the authenticator, so they cannot recurse.
+///     let response = try await apiClient.response(
+///         for: apiClient.request(.post, "/oauth/token", body: ["refresh_token": .string(refreshToken)]))
+///     return AuthToken(try response.decoded(as: TokenResponse.self).accessToken)
+/// }
+/// apiClient.requestInterceptors.append(authenticator)
+/// apiClient.responseInterceptors.append(authenticator)
+/// ```
+///
+/// - Every request gets `Authorization: Bearer <token>` (when the store has a token).
+/// - A response for which ``isAuthenticationFailure`` holds (default: status 401) refreshes the token and returns
+///   ``ResponseInterceptorResult/retry``, so the client sends the call again through the request interceptors with
+///   the new token. Each call is retried this way at most once; a second rejection is passed on.
+/// - Concurrent rejections share one refresh. A rejection of a token that was already replaced does not refresh
+///   again. When the refresh throws, every call waiting for it fails with that same error (as
+///   ``APIClientError/interceptorError(underlying:)``, or as it is when it is an ``APIClientError``).
+/// - ``refreshLimit`` bounds refreshes per time window (measured with ``now``); beyond it the 401 is passed on, and
+///   the client's validation turns it into ``APIClientError/httpResponseError(_:)``.
+/// - A request opts out with ``HTTPRequest/skippingTokenAuthentication()`` or ``requiresAuthentication``; calls made
+///   inside the refresh closure always skip the authenticator.
+///
+/// Retries spend the call's retry budget (``BothamAPIClient/Configuration/maxRetries``), which must be at least 1.
+public struct TokenAuthenticator: Sendable {
+    /// The marker header of ``HTTPRequest/skippingTokenAuthentication()``; the authenticator removes it before the
+    /// request is sent.
+    public static let skipAuthenticationHeader: HTTPFieldName = "X-Botham-Skip-Authentication"
+
+    /// Set while a refresh closure runs, so calls made from it skip the authenticator.
+    @TaskLocal static var isRefreshing = false
+
+    /// Holds the token.
+    public let store: TokenStore
+    /// The authorization scheme. Default `Bearer`.
+    public let scheme: String
+    /// At most this many refreshes per window.
+    public let refreshLimit: TokenRefreshLimit
+    /// Which responses mean "the token was rejected". Default: status 401.
+    public let isAuthenticationFailure: @Sendable (HTTPResponse) -> Bool
+    /// Which requests carry the token. Default: all.
+    public let requiresAuthentication: @Sendable (HTTPRequest) -> Bool
+    /// The clock of the refresh limit.
+    public let now: @Sendable () -> ContinuousClock.Instant
+    private let refresh: @Sendable (AuthToken?) async throws -> AuthToken
+    private let calls = Lock(CallRegistry())
+
+    /// Creates an authenticator.
+    ///
+    /// - Parameters:
+    ///   - store: Holds the current token; share one store between authenticators of the same account.
+    ///   - scheme: The `Authorization` scheme, `Bearer` by default.
+    ///   - refreshLimit: How many refreshes may start per window.
+    ///   - isAuthenticationFailure: Which responses trigger a refresh; status 401 by default.
+    ///   - requiresAuthentication: Which requests carry the token; all by default.
+    ///   - now: The clock of the refresh limit.
+    ///   - refresh: Produces a new token given the rejected one (`nil` when there was none).
+    public init(
+        store: TokenStore = TokenStore(),
+        scheme: String = "Bearer",
+        refreshLimit: TokenRefreshLimit = TokenRefreshLimit(),
+        isAuthenticationFailure: @escaping @Sendable (HTTPResponse) -> Bool = { $0.statusCode == 401 },
+        requiresAuthentication: @escaping @Sendable (HTTPRequest) -> Bool = { _ in true },
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        refresh: @escaping @Sendable (_ rejectedToken: AuthToken?) async throws -> AuthToken
+    ) {
+        self.store = store
+        self.scheme = scheme
+        self.refreshLimit = refreshLimit
+        self.isAuthenticationFailure = isAuthenticationFailure
+        self.requiresAuthentication = requiresAuthentication
+        self.now = now
+        self.refresh = refresh
+    }
+
+    private func forget(_ callID: UInt64?) {
+        guard let callID else { return }
+        calls.withLock { $0.remove(callID) }
+    }
+}
+
+extension TokenAuthenticator: BothamRequestInterceptor {
+    /// Attaches the current token, unless the request opted out.
+    public func intercept(request: HTTPRequest) async throws -> HTTPRequest {
+        let callID = HTTPCallContext.current?.callID
+        if request.headers.contains(Self.skipAuthenticationHeader) {
+            forget(callID)
+            return request.removingHeader(Self.skipAuthenticationHeader)
+        }
+        guard !Self.isRefreshing, requiresAuthentication(request) else {
+            forget(callID)
+            return request
+        }
+        let (token, generation) = await store.current()
+        if let callID {
+            calls.withLock { $0.record(callID, token: token, generation: generation) }
+        }
+        guard let token else { return request }
+        return request.withHeader(.authorization, "\(scheme) \(token.value)")
+    }
+}
+
+extension TokenAuthenticator: BothamResponseInterceptor {
+    /// Refreshes and retries on an authentication failure; passes everything else on.
+    public func intercept(response: HTTPResponse, for request: HTTPRequest) async throws -> ResponseInterceptorResult {
+        let callID = HTTPCallContext.current?.callID
+        guard !Self.isRefreshing, isAuthenticationFailure(response) else {
+            forget(callID)
+            return .proceed(response)
+        }
+        let rejected: AuthToken?
+        let seenGeneration: UInt64?
+        if let callID {
+            guard let state = calls.withLock({ $0.state(of: callID) }), !state.retried else {
+                forget(callID)
+                return .proceed(response)
+            }
+            rejected = state.token
+            seenGeneration = state.generation
+        } else {
+            // Used outside a client call: judge by the header the request carried.
+            let prefix = scheme + " "
+            guard let header = request.headers[.authorization], header.hasPrefix(prefix) else {
+                return .proceed(response)
+            }
+            rejected = AuthToken(String(header.dropFirst(prefix.count)))
+            seenGeneration = nil
+        }
+        do {
+            _ = try await store.token(
+                replacing: rejected,
+                seenGeneration: seenGeneration,
+                limit: refreshLimit,
+                now: now(),
+                refresh: refresh
+            )
+        } catch TokenAuthenticationError.refreshLimitExceeded {
+            forget(callID)
+            return .proceed(response)
+        } catch {
+            forget(callID)
+            return .fail(APIClientError(error))
+        }
+        if let callID { calls.withLock { $0.markRetried(callID) } }
+        return .retry
+    }
+
+    /// Forgets the call and passes the error on.
+    public func intercept(error: APIClientError, for request: HTTPRequest) async throws -> ResponseInterceptorResult {
+        forget(HTTPCallContext.current?.callID)
+        return .fail(error)
+    }
+}
+
+extension HTTPRequest {
+    /// A copy that ``TokenAuthenticator`` leaves alone: no token is attached and a 401 does not refresh. The marker
+    /// header is removed before sending (it would be sent if no authenticator is installed).
+    public func skippingTokenAuthentication() -> HTTPRequest {
+        withHeader(TokenAuthenticator.skipAuthenticationHeader, "1")
+    }
+}

@@ -1,0 +1,115 @@
+/// Logs every attempt: the successor of Botham's `NSLogInterceptor`, safe with any bytes and secrets.
+///
+/// ```swift
+/// apiClient.interceptors.append(LoggingInterceptor(level: .headers))
+/// // [BothamNetworking] [info] --> GET https://api.github.com/user [call 1, attempt 1/4] headers: Authorization: REDACTED
+/// // [BothamNetworking] [info] <-- 200 GET https://api.github.com/user (84.2 ms, 1532 bytes) [call 1, attempt 1/4]
+/// ```
+///
+/// - One line per event: request sent, response received, failure. Each names the call id, the attempt and, for
+///   answers, how long the attempt took.
+/// - ``Level`` chooses the detail: nothing, the request line and status, plus headers, plus bodies (cut at
+///   ``bodyLimit`` bytes; non-UTF-8 bodies are shown as their size and a hex preview; file bodies by their path and
+///   size, never read).
+/// - The ``redactor`` hides `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and whatever else it
+///   names, in headers and URLs; errors are described without their underlying messages. Bodies are not redacted.
+/// - Control characters in any printed value are escaped, so nothing can forge log lines.
+///
+/// Severities: requests and 1xx–3xx responses are ``LogLevel/info``, 4xx–5xx ``LogLevel/warning``, failures
+/// ``LogLevel/error`` (cancellation ``LogLevel/notice``).
+public struct LoggingInterceptor: HTTPInterceptor {
+    /// How much is logged.
+    public enum Level: Sendable, Hashable, Comparable {
+        /// Nothing.
+        case none
+        /// Request lines, statuses, durations and sizes.
+        case basic
+        /// Also every header (redacted).
+        case headers
+        /// Also bodies, up to ``LoggingInterceptor/bodyLimit`` bytes each.
+        case body
+    }
+
+    /// How much is logged. Default ``Level/basic``.
+    public var level: Level
+    /// Where lines go. Default ``LogSink/standardError``.
+    public var sink: LogSink
+    /// What is hidden. Default ``Redactor/default``.
+    public var redactor: Redactor
+    /// The most body bytes shown per body. Default 4096.
+    public var bodyLimit: Int
+
+    /// Creates a logging interceptor.
+    public init(
+        level: Level = .basic,
+        sink: LogSink = .standardError,
+        redactor: Redactor = .default,
+        bodyLimit: Int = 4_096
+    ) {
+        self.level = level
+        self.sink = sink
+        self.redactor = redactor
+        self.bodyLimit = bodyLimit
+    }
+
+    /// Logs the request, passes it on and logs the response or the failure.
+    public func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
+        -> HTTPResponse
+    {
+        guard level > .none else { return try await next(request) }
+        sink(.info, requestLine(request, context: context))
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request)
+            let level: LogLevel = response.statusCode >= 400 ? .warning : .info
+            sink(level, responseLine(response, for: request, context: context, duration: .now - start))
+            return response
+        } catch {
+            let message =
+                "<-- FAILED \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) "
+                + "(\(LogFormat.milliseconds(.now - start))): \(LogFormat.error(error)) \(LogFormat.tag(context))"
+            sink(error.isCancellation ? .notice : .error, message)
+            throw error
+        }
+    }
+
+    /// The line logged when `request` is sent.
+    func requestLine(_ request: HTTPRequest, context: HTTPCallContext) -> String {
+        var line =
+            "--> \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) \(LogFormat.tag(context))"
+        if level >= .headers, !request.headers.isEmpty {
+            line += " headers: " + LogFormat.headers(request.headers, redactor: redactor)
+        }
+        if level >= .body, let body = BodyPreview.text(of: request, limit: bodyLimit) {
+            line += " body: " + body
+        }
+        return line
+    }
+
+    /// The line logged when `response` arrives.
+    func responseLine(
+        _ response: HTTPResponse,
+        for request: HTTPRequest,
+        context: HTTPCallContext,
+        duration: Duration
+    ) -> String {
+        var line =
+            "<-- \(response.statusCode) \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) "
+            + "(\(LogFormat.milliseconds(duration)), \(response.body.count) bytes) \(LogFormat.tag(context))"
+        if level >= .headers, !response.headers.isEmpty {
+            line += " headers: " + LogFormat.headers(response.headers, redactor: redactor)
+        }
+        if level >= .body {
+            line += " body: " + DebugText.body(response.body, limit: bodyLimit)
+        }
+        return line
+    }
+}
+
+extension APIClientError {
+    /// Whether this is ``cancelled``.
+    var isCancellation: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+}

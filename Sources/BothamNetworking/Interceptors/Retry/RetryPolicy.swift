@@ -1,0 +1,143 @@
+import Foundation
+
+/// The shipped ``RetryStrategy``: retries transient failures with exponential backoff and jitter, and honours
+/// `Retry-After`.
+///
+/// ```swift
+/// apiClient.configuration.retryStrategy = RetryPolicy()
+/// apiClient.configuration.maxRetries = 2          // the call's one retry budget
+/// ```
+///
+/// An attempt is retried when all of these hold:
+/// - it ended with a status in ``retryableStatusCodes`` (default 408, 429, 500, 502, 503, 504), a
+///   ``APIClientError/networkError(_:)`` whose kind is in ``retryableNetworkFailures`` (default `cannotConnect`,
+///   `connectionLost`, `cannotFindHost`), or ``APIClientError/timeout`` when ``retriesTimeouts`` is on;
+/// - the method is idempotent (``HTTPMethod/isIdempotent``), or ``retriesNonIdempotentMethods`` is on;
+/// - ``additionalCondition`` (if any) agrees.
+///
+/// Cancellation is never retried. The number of retries is not the policy's business: the client's
+/// ``BothamAPIClient/Configuration/maxRetries`` is the single budget per call, shared with response interceptors
+/// that return ``ResponseInterceptorResult/retry``; when it is spent the call ends with
+/// ``APIClientError/retryLimitExceeded(attempts:lastOutcome:)``.
+///
+/// The delay before retry *n* is ``backoff`` (`baseDelay × multiplier^(n−1)`, at most `maxDelay`) randomised by
+/// ``jitter`` with ``random``. When the response carries `Retry-After` (seconds or an HTTP-date, read against
+/// ``now``) and ``honorsRetryAfter`` is on, that delay is used instead, without jitter, capped at
+/// ``retryAfterLimit`` (default: the backoff's `maxDelay`).
+public struct RetryPolicy: Sendable {
+    /// The statuses Alamofire and Ktor retry by default, plus 429: 408, 429, 500, 502, 503, 504.
+    public static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    /// Failures where the request most likely never reached the server or the connection broke:
+    /// `cannotConnect`, `connectionLost`, `cannotFindHost`.
+    public static let defaultRetryableNetworkFailures: Set<NetworkFailure.Kind> = [
+        .cannotConnect, .connectionLost, .cannotFindHost,
+    ]
+
+    /// The exponential backoff.
+    public var backoff: RetryBackoff
+    /// How the backoff delay is randomised. Default ``RetryJitter/full``.
+    public var jitter: RetryJitter
+    /// Where jitter's random numbers come from. Default ``RandomSource/system``.
+    public var random: RandomSource
+    /// Response statuses that are retried.
+    public var retryableStatusCodes: Set<Int>
+    /// Network failure kinds that are retried.
+    public var retryableNetworkFailures: Set<NetworkFailure.Kind>
+    /// Whether ``APIClientError/timeout`` is retried. Default `true`.
+    public var retriesTimeouts: Bool
+    /// Whether `POST`, `PATCH` and other non-idempotent methods are retried too. Default `false`: repeating them
+    /// may repeat their effect.
+    public var retriesNonIdempotentMethods: Bool
+    /// Whether `Retry-After` replaces the backoff delay. Default `true`.
+    public var honorsRetryAfter: Bool
+    /// The longest `Retry-After` delay obeyed; longer ones are cut to this. `nil` (the default) uses
+    /// ``RetryBackoff/maxDelay``.
+    public var retryAfterLimit: Duration?
+    /// The current time, used to turn a `Retry-After` HTTP-date into a delay. Default: the system clock.
+    public var now: @Sendable () -> Date
+    /// An extra condition every retry must pass, given the outcome and the request; `nil` (the default) adds none.
+    public var additionalCondition: (@Sendable (Result<HTTPResponse, APIClientError>, HTTPRequest) -> Bool)?
+
+    /// Creates a policy; every argument has a sensible default.
+    public init(
+        backoff: RetryBackoff = RetryBackoff(),
+        jitter: RetryJitter = .full,
+        random: RandomSource = .system,
+        retryableStatusCodes: Set<Int> = RetryPolicy.defaultRetryableStatusCodes,
+        retryableNetworkFailures: Set<NetworkFailure.Kind> = RetryPolicy.defaultRetryableNetworkFailures,
+        retriesTimeouts: Bool = true,
+        retriesNonIdempotentMethods: Bool = false,
+        honorsRetryAfter: Bool = true,
+        retryAfterLimit: Duration? = nil,
+        now: @escaping @Sendable () -> Date = { Date() },
+        additionalCondition: (@Sendable (Result<HTTPResponse, APIClientError>, HTTPRequest) -> Bool)? = nil
+    ) {
+        self.backoff = backoff
+        self.jitter = jitter
+        self.random = random
+        self.retryableStatusCodes = retryableStatusCodes
+        self.retryableNetworkFailures = retryableNetworkFailures
+        self.retriesTimeouts = retriesTimeouts
+        self.retriesNonIdempotentMethods = retriesNonIdempotentMethods
+        self.honorsRetryAfter = honorsRetryAfter
+        self.retryAfterLimit = retryAfterLimit
+        self.now = now
+        self.additionalCondition = additionalCondition
+    }
+
+    /// Whether `outcome` of `request` should be retried (ignoring the budget, which the client owns).
+    public func shouldRetry(_ outcome: Result<HTTPResponse, APIClientError>, request: HTTPRequest) -> Bool {
+        guard request.method.isIdempotent || retriesNonIdempotentMethods else { return false }
+        guard isRetryable(outcome) else { return false }
+        return additionalCondition?(outcome, request) ?? true
+    }
+
+    /// The delay before the retry that follows attempt `attempt` (1-based) which ended with `outcome`.
+    public func delay(afterAttempt attempt: Int, outcome: Result<HTTPResponse, APIClientError>) -> Duration {
+        let limit = max(.zero, retryAfterLimit ?? backoff.maxDelay)
+        if honorsRetryAfter, let response = Self.response(of: outcome),
+            let value = response.headers[.retryAfter],
+            let requested = RetryAfter.delay(from: value, now: now())
+        {
+            return min(requested, limit)
+        }
+        let jittered = jitter.apply(to: backoff.delay(beforeRetry: attempt), random: random())
+        return min(max(.zero, jittered), max(.zero, backoff.maxDelay))
+    }
+
+    private func isRetryable(_ outcome: Result<HTTPResponse, APIClientError>) -> Bool {
+        switch outcome {
+        case .success(let response):
+            return retryableStatusCodes.contains(response.statusCode)
+        case .failure(.httpResponseError(let response)):
+            return retryableStatusCodes.contains(response.statusCode)
+        case .failure(.networkError(let failure)):
+            return retryableNetworkFailures.contains(failure.kind)
+        case .failure(.timeout):
+            return retriesTimeouts
+        case .failure:
+            return false
+        }
+    }
+
+    private static func response(of outcome: Result<HTTPResponse, APIClientError>) -> HTTPResponse? {
+        switch outcome {
+        case .success(let response), .failure(.httpResponseError(let response)): return response
+        case .failure: return nil
+        }
+    }
+}
+
+extension RetryPolicy: RetryStrategy {
+    /// Retries after ``delay(afterAttempt:outcome:)`` when ``shouldRetry(_:request:)`` says so; never retries a
+    /// cancelled call.
+    public func decision(
+        for outcome: Result<HTTPResponse, APIClientError>,
+        request: HTTPRequest,
+        context: HTTPCallContext
+    ) async -> RetryDecision {
+        if case .failure(.cancelled) = outcome { return .doNotRetry }
+        guard shouldRetry(outcome, request: request) else { return .doNotRetry }
+        return .retry(after: delay(afterAttempt: context.attempt, outcome: outcome))
+    }
+}

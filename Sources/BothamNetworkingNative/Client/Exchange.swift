@@ -1,0 +1,183 @@
+import BothamNetworking
+
+/// One request/response on one connection, run on the event loop and bridged to the caller's task by a
+/// continuation that is resumed exactly once.
+///
+/// `@unchecked Sendable` so the caller can hand it to ``EventLoop/execute(_:)`` (to start and to cancel): every
+/// stored property is only read or written on the loop thread.
+final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Sendable {
+    private let plan: ExchangePlan
+    private let pool: ConnectionPool
+    private let loop: EventLoop
+    private var parser: HTTPResponseParser
+    private var continuation: CheckedContinuation<ExchangeOutcome, Never>?
+    private var connection: Connection?
+    private var reused = false
+    private var cancelledEarly = false
+    private var finished = false
+    private var timer: UInt64?
+    private var lastActivity: UInt64 = 0
+    private var connectDeadline: UInt64?
+
+    init(plan: ExchangePlan, pool: ConnectionPool, loop: EventLoop) {
+        self.plan = plan
+        self.pool = pool
+        self.loop = loop
+        parser = HTTPResponseParser(method: plan.method, limits: plan.limits)
+    }
+
+    /// Starts the exchange; `continuation` is resumed once with the outcome.
+    func start(_ continuation: CheckedContinuation<ExchangeOutcome, Never>) {
+        self.continuation = continuation
+        if cancelledEarly {
+            finish(.failure(.cancelled))
+            return
+        }
+        lastActivity = MonotonicClock.now()
+        armTimer()
+        pool.acquire(plan.origin, tlsContext: plan.tlsContext, for: self, fresh: plan.freshConnection)
+    }
+
+    /// The calling task was cancelled: close the connection and end with ``APIClientError/cancelled``.
+    func cancel() {
+        guard continuation != nil else {
+            cancelledEarly = true
+            return
+        }
+        finish(.failure(.cancelled))
+    }
+
+    // MARK: ConnectionPoolClient
+
+    func assign(_ connection: Connection, reused: Bool) {
+        guard !finished else {
+            if reused { pool.release(connection) } else { pool.discard(connection) }
+            return
+        }
+        self.connection = connection
+        self.reused = reused
+        connection.delegate = self
+        if connection.isReady {
+            send(on: connection)
+        } else {
+            connectDeadline = MonotonicClock.now() &+ plan.connectTimeout
+            armTimer()
+        }
+    }
+
+    // MARK: ConnectionDelegate
+
+    func connectionIsReady(_ connection: Connection) {
+        connectDeadline = nil
+        send(on: connection)
+    }
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        lastActivity = MonotonicClock.now()
+        do {
+            guard let used = try parser.feed(bytes) else { return }
+            complete(reusable: used == bytes.count)
+        } catch {
+            finish(.failure(Self.apiError(for: error)))
+        }
+    }
+
+    func connection(_ connection: Connection, didFail failure: ConnectionFailure) {
+        switch failure {
+        case .endOfStream:
+            do {
+                if try parser.finishAtEndOfStream() {
+                    complete(reusable: false)
+                } else {
+                    finish(
+                        staleOr(NativeTransportError(code: .closedByPeer, reason: "the server closed the connection")))
+                }
+            } catch {
+                finish(.failure(Self.apiError(for: error)))
+            }
+        case .socket(let error):
+            finish(staleOr(error))
+        case .resolve(let error):
+            finish(.failure(.networkError(NetworkFailure(kind: .cannotFindHost, underlying: error))))
+        case .connect(let error):
+            finish(.failure(.networkError(NetworkFailure(kind: .cannotConnect, underlying: error))))
+        case .tls(let error):
+            finish(.failure(.networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: error))))
+        }
+    }
+
+    // MARK: Private
+
+    private func send(on connection: Connection) {
+        lastActivity = MonotonicClock.now()
+        connection.write(plan.head)
+        if let body = plan.body { connection.write(body) }
+    }
+
+    private func staleOr(_ error: NativeTransportError) -> ExchangeOutcome {
+        if reused && !parser.hasReceivedBytes { return .staleConnection }
+        return .failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: error)))
+    }
+
+    private func complete(reusable: Bool) {
+        let response = parser.response
+        if let connection {
+            self.connection = nil
+            connection.delegate = nil
+            if reusable && response.keepAlive && !plan.requestCloses {
+                pool.release(connection)
+            } else {
+                pool.discard(connection)
+            }
+        }
+        finish(.response(response))
+    }
+
+    private func finish(_ outcome: ExchangeOutcome) {
+        guard !finished else { return }
+        finished = true
+        if let timer { loop.cancelTimer(timer) }
+        timer = nil
+        if let connection {
+            self.connection = nil
+            connection.delegate = nil
+            pool.discard(connection)
+        } else {
+            pool.removeWaiter(self, origin: plan.origin)
+        }
+        continuation?.resume(returning: outcome)
+        continuation = nil
+    }
+
+    /// The earliest instant a timeout could fire; the timer re-checks when it fires (progress moves it).
+    private func nextExpiry() -> UInt64 {
+        let progress = max(lastActivity, connection?.lastProgress ?? 0)
+        var expiry = progress &+ plan.idleTimeout
+        if let deadline = plan.deadline { expiry = min(expiry, deadline) }
+        if let connectDeadline { expiry = min(expiry, connectDeadline) }
+        return expiry
+    }
+
+    private func armTimer() {
+        guard !finished else { return }
+        if let timer { loop.cancelTimer(timer) }
+        timer = loop.scheduleTimer(at: nextExpiry()) { [weak self] in self?.timerFired() }
+    }
+
+    private func timerFired() {
+        timer = nil
+        if MonotonicClock.now() >= nextExpiry() {
+            finish(.failure(.timeout))
+        } else {
+            armTimer()
+        }
+    }
+
+    private static func apiError(for error: NativeTransportError) -> APIClientError {
+        switch error.code {
+        case .responseTooLarge: return .networkError(NetworkFailure(kind: .responseTooLarge, underlying: error))
+        case .closedByPeer, .socket: return .networkError(NetworkFailure(kind: .connectionLost, underlying: error))
+        default: return .networkError(NetworkFailure(kind: .badServerResponse, underlying: error))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import BothamNetworking
+import Foundation
+
+/// Everything the event loop needs to run one request/response exchange, computed on the caller's task.
+struct ExchangePlan: Sendable {
+    /// Where to connect.
+    var origin: Origin
+    /// The TLS context for an `https` origin.
+    var tlsContext: TLSContext?
+    /// The method token (HEAD responses have no body).
+    var method: String
+    /// The serialized request line and header fields.
+    var head: Data
+    /// The body, sent after the head.
+    var body: Data?
+    /// Whether the request asked for `Connection: close` (the connection is not reused).
+    var requestCloses: Bool
+    /// Response limits.
+    var limits: HTTPParserLimits
+    /// Nanoseconds without progress (bytes written or read) before the exchange times out.
+    var idleTimeout: UInt64
+    /// Nanoseconds a new connection may take to connect and finish its TLS handshake.
+    var connectTimeout: UInt64
+    /// The monotonic instant (nanoseconds) the whole call must end by, if any.
+    var deadline: UInt64?
+    /// Whether to skip idle connections (a retry after a stale one).
+    var freshConnection = false
+}
+
+/// How an exchange ended.
+enum ExchangeOutcome: Sendable {
+    /// A whole response.
+    case response(ParsedResponse)
+    /// A reused connection failed before any response byte: it had gone stale; the request may be replayed.
+    case staleConnection
+    /// Any other failure.
+    case failure(APIClientError)
+}

@@ -1,0 +1,37 @@
+extension NativeHTTPClient {
+    /// The settings of a ``NativeHTTPClient``; every value has a sensible default.
+    ///
+    /// ```swift
+    /// var configuration = NativeHTTPClient.Configuration()
+    /// configuration.requestTimeout = .milliseconds(800)
+    /// configuration.maxResponseBytes = 2 << 20
+    /// let client = NativeHTTPClient(configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The most connections open at once to one scheme, host and port (8). Further requests wait.
+        public var maxConnectionsPerHost = 8
+        /// How long an unused keep-alive connection stays in the pool (60 s).
+        public var idleConnectionTimeout = Duration.seconds(60)
+        /// How long connecting (TCP and the TLS handshake) may take (10 s).
+        public var connectTimeout = Duration.seconds(10)
+        /// How long an exchange may go without progress when the request has no `timeout` of its own (60 s).
+        /// Sub-second values work.
+        public var requestTimeout = Duration.seconds(60)
+        /// A deadline for the whole call, redirects included, or `nil` for none.
+        public var totalTimeout: Duration?
+        /// The largest body accepted, on the wire and after decompression (64 MiB); more fails the call with
+        /// `NetworkFailure.Kind.responseTooLarge`.
+        public var maxResponseBytes = 64 << 20
+        /// The largest status line plus header fields accepted (64 KiB); trailers have the same limit.
+        public var maxHeaderBytes = 64 << 10
+        /// Whether to ask for and decode `gzip` and `deflate` bodies (on).
+        public var decompression = true
+        /// Whether to follow redirects (``NativeRedirectPolicy/standard``: up to 10).
+        public var redirectPolicy = NativeRedirectPolicy.standard
+        /// How HTTPS servers are verified.
+        public var tls = NativeTLSConfiguration()
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+}

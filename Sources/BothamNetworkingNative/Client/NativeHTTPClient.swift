@@ -1,0 +1,165 @@
+import BothamNetworking
+import Foundation
+
+/// An HTTP/1.1 client on its own event loop: non-blocking sockets with epoll, keep-alive pooling, OpenSSL 3 for
+/// HTTPS and zlib for `gzip`/`deflate`. A drop-in ``HTTPClient`` for `BothamAPIClient`:
+///
+/// ```swift
+/// let api = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: NativeHTTPClient())
+/// ```
+///
+/// A waiting call costs no CPU and holds no thread: the loop thread sleeps in `epoll_wait` and the calling task is
+/// suspended on a continuation. Cancelling the task closes its connection at once and ends the call with
+/// `APIClientError.cancelled`. Failures map to `APIClientError` as the other transports do: `networkError` with
+/// `cannotConnect`, `cannotFindHost`, `connectionLost`, `secureConnectionFailed`, `badServerResponse`,
+/// `responseTooLarge` or `tooManyRedirects` (the `underlying` error is a ``NativeTransportError`` or
+/// ``NativeTLSError``), and `timeout`.
+///
+/// Bodies are held in memory (bounded by ``Configuration/maxResponseBytes``); streaming to and from files is not
+/// supported yet.
+public final class NativeHTTPClient: HTTPClient {
+    /// The settings this client was made with.
+    public let configuration: Configuration
+    private let loop: EventLoop?
+    private let pool: ConnectionPool?
+
+    /// Creates a client. The TLS configuration is loaded on the first HTTPS request (and shared by clients with the
+    /// same configuration); one that cannot be loaded (bad PEM, bad pin) makes HTTPS calls fail with
+    /// `secureConnectionFailed` carrying a ``NativeTLSError`` with code `configuration`, while HTTP still works.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        loop = EventLoopGroup.shared
+        pool = loop.map { loop in
+            ConnectionPool(
+                loop: loop,
+                maxConnectionsPerHost: configuration.maxConnectionsPerHost,
+                idleTimeout: MonotonicClock.nanoseconds(configuration.idleConnectionTimeout)
+            )
+        }
+    }
+
+    deinit {
+        if let loop, let pool { loop.execute { pool.shutdown() } }
+    }
+
+    /// Sends `request`, following redirects as ``Configuration/redirectPolicy`` says.
+    public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        let deadline = configuration.totalTimeout.map { MonotonicClock.now() &+ MonotonicClock.nanoseconds($0) }
+        var current = request
+        var url = try request.resolvedURL()
+        var visited: Set<String> = ["\(request.method.rawValue) \(url.absoluteString)"]
+        while true {
+            let parsed = try await exchange(current, url: url, deadline: deadline)
+            if case .follow(let maximum) = configuration.redirectPolicy,
+                let next = RedirectRules.redirect(
+                    after: current,
+                    sentTo: url,
+                    statusCode: parsed.statusCode,
+                    location: parsed.headers[.location]
+                )
+            {
+                let key = "\(next.request.method.rawValue) \(next.url.absoluteString)"
+                guard visited.count <= maximum, visited.insert(key).inserted else {
+                    let reason = visited.count > maximum ? "more than \(maximum) redirects" : "a redirect loop"
+                    let error = NativeTransportError(code: .redirect, reason: "\(reason) at \(next.url)")
+                    throw .networkError(NetworkFailure(kind: .tooManyRedirects, underlying: error))
+                }
+                (current, url) = next
+                continue
+            }
+            let decoded = try decode(parsed)
+            return HTTPResponse(
+                statusCode: decoded.statusCode,
+                headers: decoded.headers,
+                body: decoded.body,
+                request: request,
+                url: url
+            )
+        }
+    }
+
+    // MARK: One hop
+
+    private func exchange(_ request: HTTPRequest, url: URL, deadline: UInt64?) async throws(APIClientError)
+        -> ParsedResponse
+    {
+        guard let loop, let pool else {
+            let error = NativeTransportError(code: .socket, reason: "the event loop could not be started")
+            throw .networkError(NetworkFailure(kind: .other, underlying: error))
+        }
+        var plan = try makePlan(request, url: url, deadline: deadline)
+        for attempt in 0..<2 {
+            if Task.isCancelled { throw .cancelled }
+            let exchange = Exchange(plan: plan, pool: pool, loop: loop)
+            let outcome = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    loop.execute { exchange.start(continuation) }
+                }
+            } onCancel: {
+                loop.execute { exchange.cancel() }
+            }
+            switch outcome {
+            case .response(let response):
+                return response
+            case .failure(let error):
+                throw error
+            case .staleConnection:
+                if attempt == 0 && request.method.isIdempotent {
+                    plan.freshConnection = true
+                    continue
+                }
+                let error = NativeTransportError(code: .closedByPeer, reason: "the kept-alive connection was closed")
+                throw .networkError(NetworkFailure(kind: .connectionLost, underlying: error))
+            }
+        }
+        let error = NativeTransportError(code: .closedByPeer, reason: "the kept-alive connection was closed")
+        throw .networkError(NetworkFailure(kind: .connectionLost, underlying: error))
+    }
+
+    private func makePlan(_ request: HTTPRequest, url: URL, deadline: UInt64?) throws(APIClientError) -> ExchangePlan {
+        let origin = try Origin(url: url)
+        var tlsContext: TLSContext?
+        if origin.isTLS {
+            switch TLSContextCache.context(for: configuration.tls) {
+            case .success(let context): tlsContext = context
+            case .failure(let error):
+                throw .networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: error))
+            }
+        }
+        let body = try request.bodyData()
+        let head = HTTPRequestSerializer.head(
+            method: request.method.rawValue,
+            target: Origin.requestTarget(of: url),
+            origin: origin,
+            headers: request.headers,
+            bodyLength: body?.count,
+            acceptEncoding: configuration.decompression ? ContentDecoder.acceptEncoding : nil
+        )
+        let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
+        return ExchangePlan(
+            origin: origin,
+            tlsContext: tlsContext,
+            method: request.method.rawValue,
+            head: head,
+            body: body,
+            requestCloses: connectionTokens.contains("close"),
+            limits: HTTPParserLimits(
+                maxHeadBytes: max(1024, configuration.maxHeaderBytes),
+                maxBodyBytes: max(0, configuration.maxResponseBytes)
+            ),
+            idleTimeout: MonotonicClock.nanoseconds(request.timeout ?? configuration.requestTimeout),
+            connectTimeout: MonotonicClock.nanoseconds(configuration.connectTimeout),
+            deadline: deadline
+        )
+    }
+
+    private func decode(_ response: ParsedResponse) throws(APIClientError) -> ParsedResponse {
+        guard configuration.decompression else { return response }
+        do {
+            return try ContentDecoder.decode(response, limit: max(0, configuration.maxResponseBytes))
+        } catch {
+            let kind: NetworkFailure.Kind = error.code == .responseTooLarge ? .responseTooLarge : .badServerResponse
+            throw .networkError(NetworkFailure(kind: kind, underlying: error))
+        }
+    }
+}

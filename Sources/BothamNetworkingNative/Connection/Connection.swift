@@ -1,0 +1,301 @@
+import BothamNetworking
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One non-blocking TCP connection to an origin, optionally with TLS, driven by the event loop.
+///
+/// It resolves the host off the loop, tries each address in turn, runs the TLS handshake, then moves bytes:
+/// writes are queued and flushed as the socket accepts them, reads go to the ``delegate``.
+///
+/// `@unchecked Sendable` so that the resolver can hand the addresses back through ``EventLoop/execute(_:)``:
+/// every stored property is only read or written on the loop thread (the resolver callback only captures the
+/// reference and hops to the loop).
+final class Connection: EventLoopHandler, @unchecked Sendable {
+    /// Where the connection is in its life.
+    enum State {
+        case idle
+        case resolving
+        case connecting
+        case handshaking
+        case ready
+        case closed
+    }
+
+    let origin: Origin
+    private let loop: EventLoop
+    private let tlsContext: TLSContext?
+    private(set) var state = State.idle
+    private var fd: Int32 = -1
+    private var addresses: [SocketAddress] = []
+    private var nextAddress = 0
+    private var lastConnectError: Int32 = 0
+    private var tls: TLSSession?
+    private var wire = ByteQueue()
+    private var plaintext = ByteQueue()
+    private var interest = PollInterest(readable: true, writable: false)
+
+    /// Who hears about reads and failures.
+    var delegate: (any ConnectionDelegate)?
+    /// Pool bookkeeping: whether this connection counts against its origin's limit.
+    var isCounted = false
+    /// Pool bookkeeping: the idle-expiry timer while pooled.
+    var idleTimer: UInt64?
+    /// Whether a request has already completed on this connection (so a failure may mean it went stale).
+    var hasCarriedRequest = false
+    /// When bytes last moved on the socket (monotonic nanoseconds), for idle timeouts during long transfers.
+    private(set) var lastProgress: UInt64 = 0
+
+    init(origin: Origin, loop: EventLoop, tlsContext: TLSContext?) {
+        self.origin = origin
+        self.loop = loop
+        self.tlsContext = tlsContext
+    }
+
+    /// Whether the connection can carry a request now.
+    var isReady: Bool { state == .ready }
+
+    /// Resolves and connects. Loop thread only.
+    func start() {
+        guard state == .idle else { return }
+        state = .resolving
+        NameResolver.resolve(host: origin.host, port: origin.port) { [self] result in
+            loop.execute { [self] in resolved(result) }
+        }
+    }
+
+    /// Queues `data` for sending and flushes what the socket takes. Loop thread only.
+    func write(_ data: Data) {
+        guard state == .ready else { return }
+        if tls != nil { plaintext.append(data) } else { wire.append(data) }
+        flush()
+    }
+
+    /// Closes the socket without telling the delegate. Loop thread only; idempotent.
+    func close() {
+        guard state != .closed else { return }
+        state = .closed
+        delegate = nil
+        if let timer = idleTimer {
+            loop.cancelTimer(timer)
+            idleTimer = nil
+        }
+        closeSocket()
+        tls = nil
+    }
+
+    // MARK: EventLoopHandler
+
+    func handle(readable: Bool, writable: Bool) {
+        switch state {
+        case .connecting:
+            let error = Socket.pendingError(fd)
+            if error == 0 {
+                connected()
+            } else {
+                lastConnectError = error
+                closeSocket()
+                connectNext()
+            }
+        case .handshaking, .ready:
+            if writable { flush() }
+            if readable && state != .closed { readAvailable() }
+        default:
+            break
+        }
+    }
+
+    // MARK: Connecting
+
+    private func resolved(_ result: Result<[SocketAddress], NativeTransportError>) {
+        guard state == .resolving else { return }
+        switch result {
+        case .failure(let error):
+            fail(.resolve(error))
+        case .success(let addresses):
+            self.addresses = addresses
+            state = .connecting
+            connectNext()
+        }
+    }
+
+    private func connectNext() {
+        while nextAddress < addresses.count {
+            let address = addresses[nextAddress]
+            nextAddress += 1
+            switch Socket.connect(to: address) {
+            case .connected(let socket):
+                guard adopt(socket, interest: PollInterest(readable: true, writable: false)) else { continue }
+                connected()
+                return
+            case .inProgress(let socket):
+                guard adopt(socket, interest: PollInterest(readable: false, writable: true)) else { continue }
+                return
+            case .failed(let error):
+                lastConnectError = error
+            }
+        }
+        let reason = "cannot connect to \(origin.host):\(origin.port): \(String(cString: strerror(lastConnectError)))"
+        fail(.connect(NativeTransportError(code: .connect, reason: reason, systemErrno: lastConnectError)))
+    }
+
+    private func adopt(_ socket: Int32, interest: PollInterest) -> Bool {
+        guard loop.register(socket, interest: interest, handler: self) else {
+            lastConnectError = errno
+            Socket.closeDescriptor(socket)
+            return false
+        }
+        fd = socket
+        self.interest = interest
+        return true
+    }
+
+    private func connected() {
+        setInterest(PollInterest(readable: true, writable: false))
+        guard let tlsContext else {
+            state = .ready
+            delegate?.connectionIsReady(self)
+            return
+        }
+        do {
+            tls = try TLSSession(context: tlsContext, origin: origin)
+        } catch {
+            fail(.tls(error))
+            return
+        }
+        state = .handshaking
+        driveHandshake()
+    }
+
+    private func driveHandshake() {
+        guard let tls else { return }
+        let step = tls.handshake()
+        moveTLSOutput()
+        flush()
+        guard state == .handshaking else { return }
+        switch step {
+        case .needMore:
+            break
+        case .done:
+            state = .ready
+            delegate?.connectionIsReady(self)
+        case .failed(let error):
+            fail(.tls(error))
+        }
+    }
+
+    // MARK: Reading
+
+    private func readAvailable() {
+        let buffer = loop.scratch
+        while state == .handshaking || state == .ready {
+            let count = Socket.receive(fd, into: buffer)
+            if count < 0 {
+                let error = errno
+                if error == EINTR { continue }
+                if error == EAGAIN || error == EWOULDBLOCK { return }
+                fail(.socket(Self.socketError("read", error)))
+                return
+            }
+            if count == 0 {
+                fail(.endOfStream)
+                return
+            }
+            lastProgress = MonotonicClock.now()
+            if let tls {
+                tls.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                if state == .handshaking { driveHandshake() }
+                if state == .ready { drainTLS(tls) }
+            } else {
+                delegate?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            }
+            if count < buffer.count { return }
+        }
+    }
+
+    private func drainTLS(_ tls: TLSSession) {
+        let buffer = loop.scratch
+        while state == .ready {
+            switch tls.read(into: buffer) {
+            case .bytes(let count):
+                delegate?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            case .needMore:
+                moveTLSOutput()
+                if !wire.isEmpty { flush() }
+                return
+            case .closed:
+                fail(.endOfStream)
+                return
+            case .failed(let error):
+                fail(.tls(error))
+                return
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    private func flush() {
+        while state == .handshaking || state == .ready {
+            if !wire.isEmpty {
+                let fd = self.fd
+                let sent = wire.writeFirst { bytes in Socket.send(fd, bytes) }
+                if sent < 0 {
+                    let error = errno
+                    if error == EINTR { continue }
+                    if error == EAGAIN || error == EWOULDBLOCK { break }
+                    fail(.socket(Self.socketError("write", error)))
+                    return
+                }
+                if sent == 0 { break }
+                lastProgress = MonotonicClock.now()
+                continue
+            }
+            guard let tls, let piece = plaintext.take(upTo: 16 * 1024) else { break }
+            if let error = piece.withUnsafeBytes({ tls.write($0) }) {
+                fail(.tls(error))
+                return
+            }
+            moveTLSOutput()
+        }
+        if state == .handshaking || state == .ready {
+            setInterest(PollInterest(readable: true, writable: !wire.isEmpty))
+        }
+    }
+
+    private func moveTLSOutput() {
+        while let output = tls?.takeOutput() { wire.append(output) }
+    }
+
+    // MARK: Closing
+
+    private func fail(_ failure: ConnectionFailure) {
+        let delegate = self.delegate
+        close()
+        delegate?.connection(self, didFail: failure)
+    }
+
+    private func setInterest(_ newInterest: PollInterest) {
+        guard fd >= 0, newInterest != interest else { return }
+        interest = newInterest
+        loop.modify(fd, interest: newInterest)
+    }
+
+    private func closeSocket() {
+        guard fd >= 0 else { return }
+        loop.unregister(fd)
+        Socket.closeDescriptor(fd)
+        fd = -1
+    }
+
+    private static func socketError(_ operation: String, _ error: Int32) -> NativeTransportError {
+        let reason = "\(operation) failed: \(String(cString: strerror(error)))"
+        return NativeTransportError(code: .socket, reason: reason, systemErrno: error)
+    }
+}

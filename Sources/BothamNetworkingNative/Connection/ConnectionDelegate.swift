@@ -1,0 +1,24 @@
+/// Why a connection ended.
+enum ConnectionFailure {
+    /// The server closed the connection (TCP FIN or TLS `close_notify`).
+    case endOfStream
+    /// The host name did not resolve.
+    case resolve(NativeTransportError)
+    /// No address accepted the connection.
+    case connect(NativeTransportError)
+    /// A read or write failed (reset, broken pipe).
+    case socket(NativeTransportError)
+    /// TLS failed (handshake, verification, pins, protocol).
+    case tls(NativeTLSError)
+}
+
+/// The current user of a ``Connection``: an exchange while a request is in flight, the pool while it is idle.
+/// Called on the loop thread.
+protocol ConnectionDelegate: AnyObject {
+    /// The connection finished connecting (and its TLS handshake) and can carry a request.
+    func connectionIsReady(_ connection: Connection)
+    /// Bytes (plaintext) arrived; they are only valid during the call.
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer)
+    /// The connection failed or was closed by the server; it is already closed.
+    func connection(_ connection: Connection, didFail failure: ConnectionFailure)
+}

@@ -1,0 +1,124 @@
+import BothamNetworking
+import Foundation
+
+/// Readiness callbacks for a registered descriptor, called on the loop thread.
+protocol EventLoopHandler: AnyObject {
+    /// The descriptor is readable, writable, or failed (both flags set).
+    func handle(readable: Bool, writable: Bool)
+}
+
+/// One event-loop thread: waits on non-blocking sockets with a ``Poller``, runs timers and submitted work.
+///
+/// Submitted work and the wake-up flag are guarded by a ``Lock``; descriptor handlers and timers are confined to
+/// the loop thread (only touched by work running on it). Nothing busy-waits: with no work and no due timer the
+/// thread sleeps in the poller.
+///
+/// `@unchecked Sendable`: `pending` is a `Lock`; `poller.wake()` is thread-safe; `handlers` and `timers` are only
+/// read or written by code running on the loop thread (callers reach them through ``execute(_:)``).
+final class EventLoop: @unchecked Sendable {
+    private struct Pending {
+        var work: [@Sendable () -> Void] = []
+        var sleeping = false
+    }
+
+    private let poller: any Poller
+    private let pending = Lock(Pending())
+    private var handlers: [Int32: any EventLoopHandler] = [:]
+    private var timers = TimerHeap()
+
+    /// A 64 KiB read buffer for code running on the loop thread (never deallocated: the loop lives as long as the
+    /// process). Loop thread only; its contents are only valid until the next read.
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    /// Starts a loop on a new thread named `name`; `nil` when the poller cannot be created.
+    init?(name: String) {
+        guard let poller = PollerFactory.make() else { return nil }
+        self.poller = poller
+        let thread = Thread { [self] in run() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Runs `work` on the loop thread, in submission order.
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        let mustWake = pending.withLock { state -> Bool in
+            state.work.append(work)
+            if state.sleeping {
+                state.sleeping = false
+                return true
+            }
+            return false
+        }
+        if mustWake { poller.wake() }
+    }
+
+    // MARK: Loop-thread API
+
+    /// Starts delivering readiness of `fd` to `handler`. Loop thread only.
+    func register(_ fd: Int32, interest: PollInterest, handler: any EventLoopHandler) -> Bool {
+        guard poller.register(fd, interest: interest) else { return false }
+        handlers[fd] = handler
+        return true
+    }
+
+    /// Changes what `fd` waits for. Loop thread only.
+    func modify(_ fd: Int32, interest: PollInterest) {
+        poller.modify(fd, interest: interest)
+    }
+
+    /// Stops delivering readiness of `fd`; call before closing it. Loop thread only.
+    func unregister(_ fd: Int32) {
+        poller.unregister(fd)
+        handlers[fd] = nil
+    }
+
+    /// Runs `action` on the loop thread at `deadline` (monotonic nanoseconds) unless cancelled. Loop thread only.
+    func scheduleTimer(at deadline: UInt64, _ action: @escaping () -> Void) -> UInt64 {
+        timers.schedule(at: deadline, action)
+    }
+
+    /// Cancels a timer. Loop thread only.
+    func cancelTimer(_ id: UInt64) {
+        timers.cancel(id)
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        while true {
+            let timeout = waitTimeout()
+            let events = poller.wait(timeoutMillis: timeout)
+            pending.withLock { $0.sleeping = false }
+            for event in events {
+                handlers[event.fd]?.handle(readable: event.readable, writable: event.writable)
+            }
+            for action in timers.takeDue(now: MonotonicClock.now()) { action() }
+            let work = pending.withLock { state -> [@Sendable () -> Void] in
+                let work = state.work
+                state.work.removeAll(keepingCapacity: true)
+                return work
+            }
+            for item in work { item() }
+        }
+    }
+
+    /// How long the poller may sleep: 0 when work is pending, until the next timer, or forever. Marks the loop as
+    /// sleeping so that ``execute(_:)`` wakes it.
+    private func waitTimeout() -> Int32 {
+        var timeout: Int32 = -1
+        if let deadline = timers.nextDeadline() {
+            let now = MonotonicClock.now()
+            if deadline <= now {
+                timeout = 0
+            } else {
+                let millis = (deadline - now + 999_999) / 1_000_000
+                timeout = Int32(clamping: millis)
+            }
+        }
+        return pending.withLock { state -> Int32 in
+            if !state.work.isEmpty { return 0 }
+            state.sleeping = timeout != 0
+            return timeout
+        }
+    }
+}

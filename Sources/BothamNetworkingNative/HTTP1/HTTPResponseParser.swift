@@ -1,0 +1,296 @@
+import BothamNetworking
+import Foundation
+
+/// An incremental HTTP/1.1 response parser for a client: feed it bytes as they arrive, in any split.
+///
+/// It skips 1xx responses, knows that HEAD, 204 and 304 responses have no body, reads `Content-Length`, chunked
+/// (trailers are read and dropped) and close-delimited bodies, and enforces ``HTTPParserLimits``. Sizes use checked
+/// arithmetic; malformed input throws ``NativeTransportError`` and never traps.
+struct HTTPResponseParser {
+    private enum State {
+        case statusLine
+        case headerLines
+        case fixedBody
+        case closeDelimitedBody
+        case chunkSizeLine
+        case chunkData
+        case chunkDataEnd
+        case trailerLines
+        case complete
+    }
+
+    private let limits: HTTPParserLimits
+    private let isHeadRequest: Bool
+    private var state = State.statusLine
+    private var line: [UInt8] = []
+    private var headBytes = 0
+    private var statusCode = 0
+    private var isHTTP11 = true
+    private var headers = HTTPHeaders()
+    private var body = Data()
+    private var remaining = 0
+    private var keepAlive = true
+
+    /// Whether any byte has been fed: a pooled connection that fails before this is stale, not broken mid-response.
+    private(set) var hasReceivedBytes = false
+
+    /// Creates a parser for the response to a request with method `method`.
+    init(method: String, limits: HTTPParserLimits) {
+        self.limits = limits
+        isHeadRequest = method == "HEAD"
+    }
+
+    /// Whether a whole response has been parsed.
+    var isComplete: Bool {
+        if case .complete = state { return true }
+        return false
+    }
+
+    /// The response, once ``isComplete``.
+    var response: ParsedResponse {
+        ParsedResponse(statusCode: statusCode, headers: headers, body: body, keepAlive: keepAlive)
+    }
+
+    /// Parses `bytes`. Returns how many bytes were used once the response is complete (any rest belongs to no
+    /// request and makes the connection unusable), or `nil` when more bytes are needed (all were used).
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(NativeTransportError) -> Int? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            return isComplete ? 0 : nil
+        }
+        if !bytes.isEmpty { hasReceivedBytes = true }
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            switch state {
+            case .complete:
+                return index
+            case .fixedBody, .chunkData:
+                let take = min(remaining, count - index)
+                try appendBody(base + index, count: take)
+                remaining -= take
+                index += take
+                if remaining == 0 {
+                    if case .fixedBody = state { state = .complete } else { state = .chunkDataEnd }
+                }
+            case .closeDelimitedBody:
+                try appendBody(base + index, count: count - index)
+                index = count
+            case .statusLine, .headerLines, .chunkSizeLine, .chunkDataEnd, .trailerLines:
+                var end = index
+                while end < count && base[end] != HTTPSyntax.lf { end += 1 }
+                try appendLine(base + index, count: end - index)
+                if end == count { return nil }
+                index = end + 1
+                if line.last == HTTPSyntax.cr { line.removeLast() }
+                try handleLine()
+                line.removeAll(keepingCapacity: true)
+            }
+        }
+        return isComplete ? index : nil
+    }
+
+    /// Tells the parser the server closed the connection. Returns `true` when that completed the response (a
+    /// close-delimited body), `false` when nothing had arrived at all.
+    ///
+    /// - Throws: ``NativeTransportError`` with code `closedByPeer` when the response was cut short.
+    mutating func finishAtEndOfStream() throws(NativeTransportError) -> Bool {
+        switch state {
+        case .complete:
+            return true
+        case .closeDelimitedBody:
+            state = .complete
+            keepAlive = false
+            return true
+        case .statusLine where !hasReceivedBytes:
+            return false
+        default:
+            throw NativeTransportError(code: .closedByPeer, reason: "the connection closed in the middle of a response")
+        }
+    }
+
+    // MARK: Lines
+
+    private mutating func appendLine(_ start: UnsafePointer<UInt8>, count: Int) throws(NativeTransportError) {
+        let limit: Int
+        switch state {
+        case .chunkSizeLine, .chunkDataEnd: limit = limits.maxChunkLineBytes
+        default: limit = limits.maxHeadBytes - headBytes
+        }
+        guard count <= limit - line.count else {
+            throw NativeTransportError(code: .responseTooLarge, reason: "the response head exceeds the size limit")
+        }
+        line.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+    }
+
+    private mutating func handleLine() throws(NativeTransportError) {
+        switch state {
+        case .statusLine:
+            headBytes += line.count + 2
+            if line.isEmpty { return }  // tolerate stray blank lines before a status line
+            try parseStatusLine()
+            state = .headerLines
+        case .headerLines:
+            headBytes += line.count + 2
+            if line.isEmpty {
+                try finishHead()
+            } else {
+                let (name, value) = try parseField()
+                headers.add(HTTPFieldName(name), value)
+            }
+        case .chunkSizeLine:
+            try parseChunkSize()
+        case .chunkDataEnd:
+            guard line.isEmpty else { throw malformed("missing CRLF after chunk data") }
+            state = .chunkSizeLine
+        case .trailerLines:
+            headBytes += line.count + 2
+            if line.isEmpty {
+                state = .complete
+            } else {
+                _ = try parseField()
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func parseStatusLine() throws(NativeTransportError) {
+        let prefix = Array("HTTP/1.".utf8)
+        guard line.count >= 12, Array(line[0..<7]) == prefix, line[8] == HTTPSyntax.space else {
+            throw malformed("invalid status line")
+        }
+        switch line[7] {
+        case UInt8(ascii: "1"): isHTTP11 = true
+        case UInt8(ascii: "0"): isHTTP11 = false
+        default: throw malformed("unsupported HTTP version")
+        }
+        var code = 0
+        for byte in line[9..<12] {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { throw malformed("invalid status code") }
+            code = code * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        guard code >= 100, line.count == 12 || line[12] == HTTPSyntax.space else {
+            throw malformed("invalid status code")
+        }
+        statusCode = code
+    }
+
+    private func parseField() throws(NativeTransportError) -> (String, String) {
+        guard let first = line.first, first != HTTPSyntax.space, first != HTTPSyntax.tab else {
+            throw malformed("obsolete line folding in a header field")
+        }
+        guard let colon = line.firstIndex(of: HTTPSyntax.colon), colon > 0 else {
+            throw malformed("header field without a name")
+        }
+        let nameBytes = line[0..<colon]
+        guard nameBytes.allSatisfy(HTTPSyntax.isTokenCharacter) else { throw malformed("invalid header field name") }
+        var valueStart = colon + 1
+        var valueEnd = line.count
+        while valueStart < valueEnd && (line[valueStart] == HTTPSyntax.space || line[valueStart] == HTTPSyntax.tab) {
+            valueStart += 1
+        }
+        while valueEnd > valueStart && (line[valueEnd - 1] == HTTPSyntax.space || line[valueEnd - 1] == HTTPSyntax.tab)
+        {
+            valueEnd -= 1
+        }
+        let valueBytes = line[valueStart..<valueEnd]
+        guard !valueBytes.contains(where: { $0 == 0 || $0 == HTTPSyntax.cr }) else {
+            throw malformed("invalid character in a header field value")
+        }
+        return (String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
+    }
+
+    // MARK: Framing
+
+    private mutating func finishHead() throws(NativeTransportError) {
+        if statusCode < 200 {
+            guard statusCode != 101 else { throw malformed("unexpected 101 Switching Protocols") }
+            headers = HTTPHeaders()
+            headBytes = 0
+            state = .statusLine
+            return
+        }
+        let connection = headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
+        keepAlive = isHTTP11 ? !connection.contains("close") : connection.contains("keep-alive")
+        if isHeadRequest || statusCode == 204 || statusCode == 304 {
+            state = .complete
+            return
+        }
+        let transferCodings = headers.values(for: .transferEncoding).flatMap(HTTPSyntax.listElements)
+        if !transferCodings.isEmpty {
+            if headers.contains(.contentLength) { keepAlive = false }
+            if transferCodings.last == "chunked" {
+                state = .chunkSizeLine
+            } else {
+                keepAlive = false
+                state = .closeDelimitedBody
+            }
+            return
+        }
+        if let length = try contentLength() {
+            guard length <= limits.maxBodyBytes else {
+                throw NativeTransportError(
+                    code: .responseTooLarge, reason: "Content-Length \(length) exceeds the limit")
+            }
+            body.reserveCapacity(min(length, 1 << 20))
+            remaining = length
+            state = length == 0 ? .complete : .fixedBody
+            return
+        }
+        keepAlive = false
+        state = .closeDelimitedBody
+    }
+
+    private func contentLength() throws(NativeTransportError) -> Int? {
+        let elements = headers.values(for: .contentLength).flatMap {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        guard !elements.isEmpty else { return nil }
+        var result: Int?
+        for element in elements {
+            let digits = HTTPSyntax.trimmed(element.utf8)
+            guard !digits.isEmpty, digits.count <= 18,
+                digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                let value = Int(String(decoding: digits, as: UTF8.self))
+            else { throw malformed("invalid Content-Length") }
+            if let result, result != value { throw malformed("conflicting Content-Length values") }
+            result = value
+        }
+        return result
+    }
+
+    private mutating func parseChunkSize() throws(NativeTransportError) {
+        var size = 0
+        var digits = 0
+        for byte in line {
+            if byte == HTTPSyntax.semicolon || byte == HTTPSyntax.space || byte == HTTPSyntax.tab { break }
+            guard let digit = HTTPSyntax.hexValue(byte) else { throw malformed("invalid chunk size") }
+            let (shifted, overflow) = size.multipliedReportingOverflow(by: 16)
+            guard !overflow, digits < 15 else { throw malformed("chunk size too large") }
+            size = shifted + digit
+            digits += 1
+        }
+        guard digits > 0 else { throw malformed("missing chunk size") }
+        if size == 0 {
+            headBytes = 0
+            state = .trailerLines
+            return
+        }
+        guard size <= limits.maxBodyBytes - body.count else {
+            throw NativeTransportError(code: .responseTooLarge, reason: "the chunked body exceeds the size limit")
+        }
+        remaining = size
+        state = .chunkData
+    }
+
+    private mutating func appendBody(_ start: UnsafePointer<UInt8>, count: Int) throws(NativeTransportError) {
+        guard count <= limits.maxBodyBytes - body.count else {
+            throw NativeTransportError(code: .responseTooLarge, reason: "the response body exceeds the size limit")
+        }
+        body.append(start, count: count)
+    }
+
+    private func malformed(_ reason: String) -> NativeTransportError {
+        NativeTransportError(code: .malformedResponse, reason: reason)
+    }
+}

@@ -1,0 +1,172 @@
+/// Something that waits for a connection from the pool (an exchange). Called on the loop thread.
+protocol ConnectionPoolClient: AnyObject {
+    /// Here is a connection: `reused` when it already carried a request (it may have gone stale), otherwise a new
+    /// one that is still connecting unless ``Connection/isReady``.
+    func assign(_ connection: Connection, reused: Bool)
+}
+
+/// Keep-alive connections per origin: at most `maxConnectionsPerHost` open (connecting, busy or idle), idle ones
+/// reused most-recent-first and closed after `idleTimeout`, waiters served in order.
+///
+/// `@unchecked Sendable` so the client can reach it through ``EventLoop/execute(_:)``: all state is only read or
+/// written on the loop thread.
+final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
+    private struct OriginState {
+        var idle: [Connection] = []
+        var open = 0
+        var waiters: [any ConnectionPoolClient] = []
+        var tlsContext: TLSContext?
+    }
+
+    private let loop: EventLoop
+    private let maxConnectionsPerHost: Int
+    private let idleTimeout: UInt64
+    private var origins: [Origin: OriginState] = [:]
+    private var connectionsOpened = 0
+
+    init(loop: EventLoop, maxConnectionsPerHost: Int, idleTimeout: UInt64) {
+        self.loop = loop
+        self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
+        self.idleTimeout = idleTimeout
+    }
+
+    /// How many connections this pool has opened so far (for tests and diagnostics).
+    var openedCount: Int { connectionsOpened }
+
+    /// Gives `client` a connection to `origin` now or when one frees up; new connections to an `https` origin use
+    /// `tlsContext`. With `fresh`, idle connections of the origin are closed first (they are suspected stale) so a
+    /// new one is made.
+    func acquire(
+        _ origin: Origin,
+        tlsContext: TLSContext?,
+        for client: any ConnectionPoolClient,
+        fresh: Bool
+    ) {
+        var state = origins[origin] ?? OriginState()
+        if tlsContext != nil { state.tlsContext = tlsContext }
+        if fresh {
+            for connection in state.idle { retire(connection, in: &state) }
+            state.idle.removeAll()
+        }
+        if let connection = state.idle.popLast() {
+            origins[origin] = state
+            takeFromIdle(connection)
+            client.assign(connection, reused: true)
+            return
+        }
+        if state.open < maxConnectionsPerHost {
+            state.open += 1
+            origins[origin] = state
+            let connection = makeConnection(origin)
+            client.assign(connection, reused: false)
+            connection.start()
+            return
+        }
+        state.waiters.append(client)
+        origins[origin] = state
+    }
+
+    /// Forgets a waiting client (it timed out or was cancelled).
+    func removeWaiter(_ client: any ConnectionPoolClient, origin: Origin) {
+        origins[origin]?.waiters.removeAll { $0 === client }
+    }
+
+    /// Takes back a connection that finished a response and may be reused.
+    func release(_ connection: Connection) {
+        connection.hasCarriedRequest = true
+        guard connection.isReady, var state = origins[connection.origin] else {
+            discard(connection)
+            return
+        }
+        if !state.waiters.isEmpty {
+            let client = state.waiters.removeFirst()
+            origins[connection.origin] = state
+            client.assign(connection, reused: true)
+            return
+        }
+        connection.delegate = self
+        let deadline = MonotonicClock.now() &+ idleTimeout
+        connection.idleTimer = loop.scheduleTimer(at: deadline) { [weak self, weak connection] in
+            guard let self, let connection else { return }
+            connection.idleTimer = nil
+            self.dropIdle(connection)
+        }
+        state.idle.append(connection)
+        origins[connection.origin] = state
+    }
+
+    /// Closes a connection that cannot be reused and lets a waiter open a new one.
+    func discard(_ connection: Connection) {
+        connection.close()
+        guard connection.isCounted, var state = origins[connection.origin] else { return }
+        connection.isCounted = false
+        state.open -= 1
+        origins[connection.origin] = state
+        serveWaiters(connection.origin)
+    }
+
+    /// Closes every idle connection (the client is going away). In-flight exchanges finish normally.
+    func shutdown() {
+        for (origin, var state) in origins {
+            for connection in state.idle { retire(connection, in: &state) }
+            state.idle.removeAll()
+            origins[origin] = state
+        }
+    }
+
+    // MARK: ConnectionDelegate (idle connections)
+
+    func connectionIsReady(_ connection: Connection) {}
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        dropIdle(connection)  // a server may not send anything between responses
+    }
+
+    func connection(_ connection: Connection, didFail failure: ConnectionFailure) {
+        dropIdle(connection)
+    }
+
+    // MARK: Private
+
+    private func makeConnection(_ origin: Origin) -> Connection {
+        connectionsOpened += 1
+        let tlsContext = origin.isTLS ? origins[origin]?.tlsContext : nil
+        let connection = Connection(origin: origin, loop: loop, tlsContext: tlsContext)
+        connection.isCounted = true
+        return connection
+    }
+
+    private func takeFromIdle(_ connection: Connection) {
+        if let timer = connection.idleTimer {
+            loop.cancelTimer(timer)
+            connection.idleTimer = nil
+        }
+        connection.delegate = nil
+    }
+
+    private func dropIdle(_ connection: Connection) {
+        origins[connection.origin]?.idle.removeAll { $0 === connection }
+        takeFromIdle(connection)
+        discard(connection)
+    }
+
+    private func retire(_ connection: Connection, in state: inout OriginState) {
+        takeFromIdle(connection)
+        connection.close()
+        if connection.isCounted {
+            connection.isCounted = false
+            state.open -= 1
+        }
+    }
+
+    private func serveWaiters(_ origin: Origin) {
+        while var state = origins[origin], !state.waiters.isEmpty, state.open < maxConnectionsPerHost {
+            let client = state.waiters.removeFirst()
+            state.open += 1
+            origins[origin] = state
+            let connection = makeConnection(origin)
+            client.assign(connection, reused: false)
+            connection.start()
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import CBothamNativeShims
+import CBothamOpenSSL
+import Foundation
+
+/// An OpenSSL `SSL_CTX` configured from a ``NativeTLSConfiguration``, shared by a client's connections.
+///
+/// `@unchecked Sendable`: the context is fully configured in `init` and never changed afterwards; OpenSSL allows
+/// `SSL_new` on a configured context from any thread. `pins` is immutable.
+final class TLSContext: @unchecked Sendable {
+    let context: OpaquePointer
+    /// Pinned SPKI SHA-256 digests by lower-cased host.
+    let pins: [String: Set<Data>]
+
+    init(configuration: NativeTLSConfiguration) throws(NativeTLSError) {
+        ERR_clear_error()
+        guard let context = SSL_CTX_new(TLS_client_method()) else {
+            throw TLSContext.error(.configuration, "SSL_CTX_new failed")
+        }
+        self.context = context
+        var pins: [String: Set<Data>] = [:]
+        for (host, values) in configuration.pinnedPublicKeys {
+            var digests = Set<Data>()
+            for value in values {
+                let base64 = value.hasPrefix("sha256/") ? String(value.dropFirst(7)) : value
+                guard let digest = Data(base64Encoded: base64), digest.count == 32 else {
+                    throw NativeTLSError(
+                        code: .configuration, reason: "the pin \(value) is not a base64 SHA-256 digest")
+                }
+                digests.insert(digest)
+            }
+            pins[host.lowercased(), default: []].formUnion(digests)
+        }
+        self.pins = pins
+        guard botham_ssl_ctx_set_min_tls12(context) == 1 else {
+            throw TLSContext.error(.configuration, "cannot require TLS 1.2")
+        }
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
+        guard SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count)) == 0 else {
+            throw TLSContext.error(.configuration, "cannot set ALPN")
+        }
+        try loadTrustRoots(configuration.trustRoots)
+    }
+
+    deinit {
+        SSL_CTX_free(context)
+    }
+
+    private func loadTrustRoots(_ roots: NativeTLSConfiguration.TrustRoots) throws(NativeTLSError) {
+        let pem: Data
+        switch roots {
+        case .system:
+            guard SSL_CTX_set_default_verify_paths(context) == 1 else {
+                throw TLSContext.error(.configuration, "cannot load the system trust store")
+            }
+            return
+        case .pem(let data):
+            pem = data
+        case .pemFile(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw NativeTLSError(code: .configuration, reason: "cannot read the trust roots file \(path)")
+            }
+            pem = data
+        }
+        let added = pem.withUnsafeBytes { bytes in
+            botham_ssl_ctx_add_pem_roots(context, bytes.baseAddress, Int32(clamping: bytes.count))
+        }
+        guard added > 0 else {
+            throw NativeTLSError(code: .configuration, reason: "no certificate found in the trust roots PEM")
+        }
+    }
+
+    /// An error with OpenSSL's queued reason appended (and the queue cleared).
+    static func error(_ code: NativeTLSError.Code, _ message: String) -> NativeTLSError {
+        let reason = openSSLReason()
+        return NativeTLSError(code: code, reason: reason.isEmpty ? message : "\(message): \(reason)")
+    }
+
+    /// The reasons in OpenSSL's error queue of this thread, joined; empties the queue.
+    static func openSSLReason() -> String {
+        var reasons: [String] = []
+        while true {
+            let code = ERR_get_error()
+            if code == 0 { break }
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &buffer, buffer.count)
+            reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return reasons.joined(separator: "; ")
+    }
+}

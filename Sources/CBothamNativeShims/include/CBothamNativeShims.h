@@ -1,0 +1,48 @@
+// Small C helpers for BothamNetworkingNative: wrappers for things Swift cannot import (macros, packed structs).
+#ifndef C_BOTHAM_NATIVE_SHIMS_H
+#define C_BOTHAM_NATIVE_SHIMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/ssl.h>
+#include <zlib.h>
+
+// ---- Readiness polling (epoll on Linux; the functions return -1 with errno ENOSYS elsewhere). ----
+
+#define BOTHAM_POLL_IN 0x001u
+#define BOTHAM_POLL_OUT 0x004u
+#define BOTHAM_POLL_ERR 0x008u
+#define BOTHAM_POLL_HUP 0x010u
+
+/// Whether this build has epoll and eventfd.
+int botham_has_epoll(void);
+/// epoll_create1(EPOLL_CLOEXEC).
+int botham_epoll_create(void);
+/// Adds (op 1), modifies (op 3) or deletes (op 2) `fd` with `events`; the event's data is the fd.
+int botham_epoll_ctl(int epfd, int op, int fd, uint32_t events);
+/// Waits for events; writes up to `max` fds and their event masks. Returns the count, or -1.
+int botham_epoll_wait(int epfd, int32_t *fds, uint32_t *events, int max, int timeout_ms);
+/// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC).
+int botham_eventfd(void);
+
+// ---- OpenSSL macros and stack helpers. ----
+
+/// SSL_set_tlsext_host_name (a macro).
+long botham_ssl_set_sni(SSL *ssl, const char *name);
+/// SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) (a macro).
+long botham_ssl_ctx_set_min_tls12(SSL_CTX *ctx);
+/// The number of certificates in the verified chain (0 when there is none).
+int botham_ssl_verified_chain_count(const SSL *ssl);
+/// SHA-256 of the DER SubjectPublicKeyInfo of certificate `index` in the verified chain into `out` (32 bytes).
+/// Returns 1 on success, 0 on failure.
+int botham_ssl_verified_chain_spki_sha256(const SSL *ssl, int index, unsigned char *out);
+/// Adds every certificate in the PEM bytes to the context's trust store. Returns the number added, or -1.
+int botham_ssl_ctx_add_pem_roots(SSL_CTX *ctx, const void *pem, int length);
+
+// ---- zlib macros. ----
+
+/// inflateInit2(stream, windowBits) (a macro).
+int botham_inflate_init2(z_stream *stream, int windowBits);
+
+#endif

@@ -1,0 +1,172 @@
+import BothamNetworking
+import BothamNetworkingNative
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("NativeHTTPClient failures, timeouts and cancellation", .timeLimit(.minutes(1)))
+struct NativeHTTPClientFailureTests {
+    @Test("A 0.3 s idle timeout fires between 0.25 s and 1 s with APIClientError.timeout")
+    func idleTimeout() async throws {
+        let server = try LoopbackServer { _ in .hang }
+        defer { server.stop() }
+        let client = makeClient()
+        let start = ContinuousClock.now
+        let error = await failure(of: get(server).withTimeout(.milliseconds(300)), with: client)
+        let elapsed = seconds(since: start)
+        guard case .timeout = error else {
+            Issue.record("expected a timeout, got \(String(describing: error))")
+            return
+        }
+        #expect(elapsed >= 0.25 && elapsed < 1.0, "took \(elapsed) s")
+    }
+
+    @Test("The total deadline ends a call whose server keeps it waiting")
+    func totalTimeout() async throws {
+        let server = try LoopbackServer { _ in .hang }
+        defer { server.stop() }
+        let client = makeClient { $0.totalTimeout = .milliseconds(200) }
+        let start = ContinuousClock.now
+        let error = await failure(of: get(server), with: client)
+        guard case .timeout = error else {
+            Issue.record("expected a timeout, got \(String(describing: error))")
+            return
+        }
+        #expect(seconds(since: start) < 1.0)
+    }
+
+    @Test("Cancelling the calling task closes the connection promptly and ends with .cancelled")
+    func cancellation() async throws {
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        let server = try LoopbackServer { _ in
+            arrived.yield()
+            return .hang
+        }
+        defer { server.stop() }
+        let client = makeClient()
+        let task = Task { await failure(of: get(server), with: client) }
+        var iterator = arrivals.makeAsyncIterator()
+        await iterator.next()
+        let start = ContinuousClock.now
+        task.cancel()
+        let error = await task.value
+        guard case .cancelled = error else {
+            Issue.record("expected .cancelled, got \(String(describing: error))")
+            return
+        }
+        #expect(seconds(since: start) < 0.5)
+    }
+
+    @Test("A task cancelled before sending ends with .cancelled and sends nothing")
+    func cancelledBeforeSending() async throws {
+        let server = try LoopbackServer { _ in .response(status: 200) }
+        defer { server.stop() }
+        let client = makeClient()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await failure(of: get(server), with: client)
+        }
+        guard case .cancelled = await task.value else {
+            Issue.record("expected .cancelled")
+            return
+        }
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test("A port nobody listens on fails with cannotConnect")
+    func connectionRefused() async throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
+            }
+        }
+        let port = UInt16(bigEndian: address.sin_port)
+        let request = HTTPRequest(method: .get, baseEndpoint: "http://127.0.0.1:\(port)")
+        let error = await failure(of: request, with: makeClient())
+        #expect(error.flatMap(failureKind) == .cannotConnect)
+    }
+
+    @Test("An unknown host fails with cannotFindHost")
+    func unknownHost() async {
+        let request = HTTPRequest(method: .get, baseEndpoint: "http://does-not-exist.invalid")
+        let error = await failure(of: request, with: makeClient())
+        #expect(error.flatMap(failureKind) == .cannotFindHost)
+    }
+
+    @Test(
+        "Malformed responses fail with badServerResponse",
+        arguments: [
+            "garbage\r\n\r\n",
+            "HTTP/1.1 2x0 OK\r\n\r\n",
+            "HTTP/2 200\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello",
+            "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nX: a\r\n folded\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n",
+            "HTTP/1.1 101 Switching Protocols\r\n\r\n",
+        ]
+    )
+    func malformed(_ wire: String) async throws {
+        let server = try LoopbackServer { _ in .raw(Data(wire.utf8), close: true) }
+        defer { server.stop() }
+        let error = await failure(of: get(server), with: makeClient())
+        #expect(error.flatMap(failureKind) == .badServerResponse, "\(String(describing: error))")
+    }
+
+    @Test("A response cut short fails with connectionLost")
+    func truncated() async throws {
+        let server = try LoopbackServer { _ in
+            .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly a bit".utf8), close: true)
+        }
+        defer { server.stop() }
+        let error = await failure(of: get(server), with: makeClient())
+        #expect(error.flatMap(failureKind) == .connectionLost)
+    }
+
+    @Test("Bodies and heads above the limits fail with responseTooLarge")
+    func sizeLimits() async throws {
+        let big = Data(repeating: 65, count: 5000)
+        let server = try LoopbackServer { request in
+            switch request.target {
+            case "/length": return .response(status: 200, body: big)
+            case "/chunked":
+                let chunk = "3e8\r\n" + String(repeating: "a", count: 1000) + "\r\n"
+                let wire = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: chunk, count: 5)
+                return .raw(Data((wire + "0\r\n\r\n").utf8), close: false)
+            case "/close": return .raw(Data("HTTP/1.1 200 OK\r\n\r\n".utf8) + big, close: true)
+            default:
+                let header = "X-Big: " + String(repeating: "h", count: 3000) + "\r\n"
+                return .raw(Data(("HTTP/1.1 200 OK\r\n" + header + "\r\n").utf8), close: true)
+            }
+        }
+        defer { server.stop() }
+        let client = makeClient {
+            $0.maxResponseBytes = 1000
+            $0.maxHeaderBytes = 2048
+        }
+        for path in ["/length", "/chunked", "/close", "/head"] {
+            let error = await failure(of: get(server, path), with: client)
+            #expect(error.flatMap(failureKind) == .responseTooLarge, "\(path): \(String(describing: error))")
+        }
+    }
+
+    @Test("An unsupported scheme is rejected before connecting")
+    func unsupportedScheme() async {
+        let error = await failure(of: HTTPRequest(method: .get, baseEndpoint: "ftp://127.0.0.1/"), with: makeClient())
+        guard case .unsupportedURLScheme = error else {
+            Issue.record("expected unsupportedURLScheme, got \(String(describing: error))")
+            return
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import BothamNetworking
+import Foundation
+import Testing
+
+@testable import BothamNetworkingNative
+
+@Suite("HTTPResponseParser", .timeLimit(.minutes(1)))
+struct HTTPResponseParserTests {
+    private static let limits = HTTPParserLimits(maxHeadBytes: 4096, maxBodyBytes: 1 << 16)
+
+    private static let samples: [String] = [
+        "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-A: 1\r\n\r\nhello",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n10;x=y\r\n0123456789abcdef\r\n0\r\nT: 1\r\n\r\n",
+        "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok",
+        "HTTP/1.1 204 No Content\r\nContent-Length: 3\r\n\r\n",
+        "HTTP/1.1 200 OK\nContent-Length: 3\n\nabc",
+    ]
+
+    private static let expectedBodies = ["hello", "abc0123456789abcdef", "ok", "", "abc"]
+
+    /// Feeds `wire` in the given piece sizes and returns the response and how many bytes were left over.
+    private func parse(_ wire: [UInt8], pieces: [Int], method: String = "GET") throws -> (ParsedResponse, Int)? {
+        var parser = HTTPResponseParser(method: method, limits: Self.limits)
+        var offset = 0
+        var pieceIndex = 0
+        while offset < wire.count {
+            let size = min(max(1, pieces[pieceIndex % pieces.count]), wire.count - offset)
+            pieceIndex += 1
+            let used = try wire[offset..<offset + size].withUnsafeBytes { try parser.feed($0) }
+            if let used { return (parser.response, wire.count - offset - used) }
+            offset += size
+        }
+        return nil
+    }
+
+    @Test("Each sample parses the same fed byte by byte, whole, and in random splits")
+    func splits() throws {
+        var generator = SystemRandomNumberGenerator()
+        for (sample, body) in zip(Self.samples, Self.expectedBodies) {
+            let wire = Array(sample.utf8)
+            var splits: [[Int]] = [[1], [wire.count]]
+            for _ in 0..<20 { splits.append((0..<8).map { _ in Int.random(in: 1...12, using: &generator) }) }
+            for pieces in splits {
+                let result = try #require(try parse(wire, pieces: pieces), "\(sample.debugDescription) \(pieces)")
+                #expect(String(decoding: result.0.body, as: UTF8.self) == body)
+                #expect(result.1 == 0)
+                #expect(result.0.keepAlive)
+            }
+        }
+    }
+
+    @Test("Headers keep their order and repeats; values are trimmed")
+    func headers() throws {
+        let wire = Array("HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nSet-Cookie:  b=2 \r\nContent-Length: 0\r\n\r\n".utf8)
+        let response = try #require(try parse(wire, pieces: [7])).0
+        #expect(response.headers.values(for: .setCookie) == ["a=1", "b=2"])
+    }
+
+    @Test("HEAD responses end after the head; extra bytes are reported as left over")
+    func headAndLeftovers() throws {
+        let wire = Array("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nEXTRA".utf8)
+        let result = try #require(try parse(wire, pieces: [wire.count], method: "HEAD"))
+        #expect(result.0.body.isEmpty)
+        #expect(result.1 == 5)
+    }
+
+    @Test("Keep-alive follows the version and Connection")
+    func keepAlive() throws {
+        let cases: [(String, Bool)] = [
+            ("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", false),
+            ("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", false),
+            ("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n", true),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n", false),
+        ]
+        for (wire, expected) in cases {
+            #expect(try #require(try parse(Array(wire.utf8), pieces: [3])).0.keepAlive == expected, "\(wire)")
+        }
+    }
+
+    @Test("A close-delimited body completes at the end of the stream; a cut-short body does not")
+    func endOfStream() throws {
+        var parser = HTTPResponseParser(method: "GET", limits: Self.limits)
+        let used = try Array("HTTP/1.1 200 OK\r\n\r\nall of it".utf8).withUnsafeBytes { try parser.feed($0) }
+        #expect(used == nil)
+        #expect(try parser.finishAtEndOfStream())
+        #expect(parser.response.body == Data("all of it".utf8))
+
+        var short = HTTPResponseParser(method: "GET", limits: Self.limits)
+        _ = try Array("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nabc".utf8).withUnsafeBytes { try short.feed($0) }
+        #expect(throws: NativeTransportError.self) { try short.finishAtEndOfStream() }
+
+        var empty = HTTPResponseParser(method: "GET", limits: Self.limits)
+        #expect(try empty.finishAtEndOfStream() == false)
+    }
+
+    @Test("Random garbage never traps: it parses, needs more, or throws")
+    func fuzz() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array(
+            "HTTP/1.1 200 OK\r\n:;Content-Length:Transfer-Encoding: chunked0123456789abcdefxX -\t".utf8)
+        for _ in 0..<500 {
+            var parser = HTTPResponseParser(method: "GET", limits: Self.limits)
+            var bytes = Array("HTTP/1.1 200 OK\r\n".utf8)
+            let count = Int.random(in: 0...200, using: &generator)
+            for _ in 0..<count {
+                if Bool.random(using: &generator) {
+                    bytes.append(UInt8.random(in: 0...255, using: &generator))
+                } else {
+                    bytes.append(alphabet.randomElement(using: &generator) ?? 0)
+                }
+            }
+            _ = try? bytes.withUnsafeBytes { try parser.feed($0) }
+            _ = try? parser.finishAtEndOfStream()
+        }
+    }
+
+    @Test("Oversized heads, bodies, chunk sizes and lengths throw instead of growing")
+    func limits() {
+        let small = HTTPParserLimits(maxHeadBytes: 64, maxBodyBytes: 8)
+        let inputs = [
+            "HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: 100) + "\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n7fffffffffffffff\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: "0", count: 2000),
+            "HTTP/1.1 200 OK\r\n\r\n123456789",
+        ]
+        for input in inputs {
+            var parser = HTTPResponseParser(method: "GET", limits: small)
+            #expect(throws: NativeTransportError.self, "\(input.prefix(60))") {
+                try Array(input.utf8).withUnsafeBytes { _ = try parser.feed($0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import BothamNetworking
+import BothamNetworkingNative
+import Foundation
+import Testing
+
+@Suite("RedirectRules", .timeLimit(.minutes(1)))
+struct RedirectRulesTests {
+    private let url = URL(string: "https://api.example.com/v1/items?x=1") ?? URL(fileURLWithPath: "/")
+
+    @Test("Methods after each redirect status")
+    func methods() {
+        #expect(RedirectRules.methodAfterRedirect(.post, statusCode: 301) == (.get, false))
+        #expect(RedirectRules.methodAfterRedirect(.post, statusCode: 302) == (.get, false))
+        #expect(RedirectRules.methodAfterRedirect(.put, statusCode: 302) == (.put, true))
+        #expect(RedirectRules.methodAfterRedirect(.delete, statusCode: 303) == (.get, false))
+        #expect(RedirectRules.methodAfterRedirect(.head, statusCode: 303) == (.head, true))
+        #expect(RedirectRules.methodAfterRedirect(.post, statusCode: 307) == (.post, true))
+        #expect(RedirectRules.methodAfterRedirect(.patch, statusCode: 308) == (.patch, true))
+    }
+
+    @Test("A change of scheme, host or port crosses origins; default ports do not")
+    func origins() throws {
+        func crosses(_ target: String) throws -> Bool {
+            RedirectRules.crossesOrigin(from: url, to: try #require(URL(string: target)))
+        }
+        #expect(try !crosses("https://API.example.com:443/other"))
+        #expect(try crosses("http://api.example.com/v1"))
+        #expect(try crosses("https://api.example.com:8443/v1"))
+        #expect(try crosses("https://evil.example.com/v1"))
+    }
+
+    @Test("Relative locations resolve against the current URL; non-HTTP and missing locations are not followed")
+    func locations() throws {
+        let request = HTTPRequest(method: .get, url: url, headers: [.authorization: "t"])
+        let next = try #require(
+            RedirectRules.redirect(after: request, sentTo: url, statusCode: 302, location: "../v2/y"))
+        #expect(next.url.absoluteString == "https://api.example.com/v2/y")
+        #expect(next.request.headers[.authorization] == "t")
+        #expect(RedirectRules.redirect(after: request, sentTo: url, statusCode: 302, location: nil) == nil)
+        #expect(RedirectRules.redirect(after: request, sentTo: url, statusCode: 302, location: "ftp://x/") == nil)
+        #expect(RedirectRules.redirect(after: request, sentTo: url, statusCode: 200, location: "/a") == nil)
+    }
+}

@@ -1,0 +1,38 @@
+import BothamNetworking
+import BothamNetworkingNative
+import Foundation
+
+/// The network failure kind of `error`, or `nil` for other errors.
+func failureKind(of error: APIClientError) -> NetworkFailure.Kind? {
+    if case .networkError(let failure) = error { return failure.kind }
+    return nil
+}
+
+/// Sends `request` and returns the error it fails with, or `nil` when it succeeds.
+func failure(of request: HTTPRequest, with client: NativeHTTPClient) async -> APIClientError? {
+    do {
+        _ = try await client.send(request)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// A client whose configuration `change` adjusts.
+func makeClient(_ change: (inout NativeHTTPClient.Configuration) -> Void = { _ in }) -> NativeHTTPClient {
+    var configuration = NativeHTTPClient.Configuration()
+    configuration.requestTimeout = .seconds(5)
+    change(&configuration)
+    return NativeHTTPClient(configuration: configuration)
+}
+
+/// A `GET` for `path` on `server`.
+func get(_ server: LoopbackServer, _ path: String = "/", headers: HTTPHeaders = [:]) -> HTTPRequest {
+    HTTPRequest(method: .get, baseEndpoint: server.baseURL, path: path, headers: headers)
+}
+
+/// Seconds elapsed since `start`.
+func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}

@@ -1,0 +1,80 @@
+import BothamNetworking
+import BothamNetworkingNative
+import Foundation
+import Testing
+
+@Suite(
+    "NativeHTTPClient TLS against nginx",
+    .serialized,
+    .timeLimit(.minutes(1)),
+    .enabled(if: NginxTLSServer.isAvailable, "nginx or openssl missing: install with apt-get install -y nginx-light")
+)
+final class NativeTLSTests {
+    private let server: NginxTLSServer
+
+    init() async throws {
+        server = try await NginxTLSServer.start()
+    }
+
+    deinit {
+        server.stop()
+    }
+
+    private func client(trusting roots: NativeTLSConfiguration.TrustRoots, pins: [String]? = nil) -> NativeHTTPClient {
+        makeClient {
+            $0.tls.trustRoots = roots
+            if let pins { $0.tls.pinnedPublicKeys = ["localhost": pins] }
+        }
+    }
+
+    private func url(_ host: String = "localhost", _ path: String = "/hello.txt") -> HTTPRequest {
+        HTTPRequest(method: .get, baseEndpoint: "https://\(host):\(server.port)", path: path)
+    }
+
+    private func tlsError(_ error: APIClientError?) -> NativeTLSError? {
+        guard case .networkError(let failure) = error, failure.kind == .secureConnectionFailed else { return nil }
+        return failure.underlying as? NativeTLSError
+    }
+
+    @Test("A server certificate signed by a custom root verifies, and large bodies arrive whole over TLS")
+    func customRoot() async throws {
+        let client = client(trusting: .pem(server.caPEM))
+        let response = try await client.send(url())
+        #expect(response.statusCode == 200)
+        #expect(response.body == Data("hello over TLS".utf8))
+        let big = try await client.send(url("localhost", "/big.txt"))
+        #expect(big.body.count == 320_000)
+        #expect(big.headers[.contentLength] == "320000")
+    }
+
+    @Test("Without the custom root the chain does not verify")
+    func systemRootsReject() async {
+        let error = await failure(of: url(), with: client(trusting: .system))
+        #expect(tlsError(error)?.code == .certificateVerification, "\(String(describing: error))")
+    }
+
+    @Test("A host name the certificate does not cover fails with hostnameMismatch")
+    func wrongHost() async {
+        let error = await failure(of: url("127.0.0.1"), with: client(trusting: .pem(server.caPEM)))
+        #expect(tlsError(error)?.code == .hostnameMismatch, "\(String(describing: error))")
+    }
+
+    @Test("A pin that matches no certificate of the chain fails with pinMismatch")
+    func pinMismatch() async {
+        let wrongPin = Data(repeating: 7, count: 32).base64EncodedString()
+        let error = await failure(of: url(), with: client(trusting: .pem(server.caPEM), pins: [wrongPin]))
+        #expect(tlsError(error)?.code == .pinMismatch, "\(String(describing: error))")
+    }
+
+    @Test("A pin of the server's public key succeeds")
+    func pinMatch() async throws {
+        let client = client(trusting: .pem(server.caPEM), pins: ["sha256/" + server.serverPin])
+        #expect(try await client.send(url()).statusCode == 200)
+    }
+
+    @Test("Unreadable trust roots fail HTTPS calls with a configuration error")
+    func badRoots() async {
+        let error = await failure(of: url(), with: client(trusting: .pem(Data("not a certificate".utf8))))
+        #expect(tlsError(error)?.code == .configuration)
+    }
+}

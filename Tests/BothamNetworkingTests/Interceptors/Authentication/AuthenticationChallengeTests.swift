@@ -1,0 +1,94 @@
+import BothamNetworking
+import Foundation
+import Testing
+
+@Suite("WWW-Authenticate parsing", .timeLimit(.minutes(1)))
+struct AuthenticationChallengeTests {
+    @Test("A Basic challenge gives its realm; scheme and parameter names ignore case")
+    func basicRealm() {
+        let challenges = AuthenticationChallenge.parse(#"bAsIc ReAlM="GitHub API", charset="UTF-8""#)
+        #expect(challenges.count == 1)
+        #expect(challenges[0].hasScheme("Basic"))
+        #expect(challenges[0].realm == "GitHub API")
+        #expect(challenges[0]["CHARSET"] == "UTF-8")
+    }
+
+    @Test("Quoted strings keep escaped quotes, backslashes and commas")
+    func quotedStrings() {
+        let challenges = AuthenticationChallenge.parse(#"Basic realm="a \"quoted\", comma\\ realm", x=y"#)
+        #expect(challenges.count == 1)
+        #expect(challenges[0].realm == #"a "quoted", comma\ realm"#)
+        #expect(challenges[0]["x"] == "y")
+    }
+
+    @Test("RFC 9110's example with two challenges in one header is split correctly")
+    func severalChallengesInOneHeader() {
+        let value = #"Newauth realm="apps", type=1, title="Login to \"apps\"", Basic realm="simple""#
+        let challenges = AuthenticationChallenge.parse(value)
+        #expect(challenges.map(\.scheme) == ["Newauth", "Basic"])
+        #expect(challenges[0].realm == "apps")
+        #expect(challenges[0]["type"] == "1")
+        #expect(challenges[0]["title"] == #"Login to "apps""#)
+        #expect(challenges[1].realm == "simple")
+    }
+
+    @Test("Challenges across repeated header fields are all found, in order")
+    func repeatedHeaders() {
+        var headers = HTTPHeaders()
+        headers.add(.wwwAuthenticate, #"Bearer realm="api", error="invalid_token""#)
+        headers.add(.wwwAuthenticate, #"Basic realm="legacy""#)
+        let response = HTTPResponse(
+            statusCode: 401,
+            headers: headers,
+            request: HTTPRequest(method: .get, baseEndpoint: "https://a.example")
+        )
+        let challenges = response.authenticationChallenges
+        #expect(challenges.map(\.scheme) == ["Bearer", "Basic"])
+        #expect(challenges[0]["error"] == "invalid_token")
+        #expect(challenges[1].realm == "legacy")
+    }
+
+    @Test("token68 data is kept, padding included, and a following challenge still parses")
+    func token68() {
+        let challenges = AuthenticationChallenge.parse("Negotiate a87421000492aa874209af8bc028==, Basic realm=x")
+        #expect(challenges.count == 2)
+        #expect(challenges[0].token68 == "a87421000492aa874209af8bc028==")
+        #expect(challenges[0].parameters.isEmpty)
+        #expect(challenges[1].realm == "x")
+    }
+
+    @Test("Schemes without parameters, empty list elements and spaces around = are accepted")
+    func looseSyntax() {
+        let challenges = AuthenticationChallenge.parse(" , Basic ,, Digest realm = \"r\" , nonce=\"n\",")
+        #expect(challenges.map(\.scheme) == ["Basic", "Digest"])
+        #expect(challenges[1].realm == "r")
+        #expect(challenges[1]["nonce"] == "n")
+    }
+
+    @Test("A Basic challenge without a realm has no realm")
+    func missingRealm() {
+        #expect(AuthenticationChallenge.parse("Basic").first?.realm == nil)
+    }
+
+    @Test("Garbage never crashes and unterminated quotes end at the end of the value")
+    func garbage() {
+        let inputs = [
+            "", ",", "=", "\"", "\\", "Basic realm=\"unterminated", "Basic realm=\"x\\", "===", "Basic @@@, Bearer",
+            "a=b=c", "Basic realm=\"x\" junk, Bearer realm=y", "\u{0}\u{1}\u{ff}",
+            String(repeating: "\"\\,=", count: 500),
+        ]
+        for input in inputs {
+            _ = AuthenticationChallenge.parse(input)
+        }
+        #expect(AuthenticationChallenge.parse("Basic realm=\"unterminated").first?.realm == "unterminated")
+        let junk = AuthenticationChallenge.parse("Basic realm=\"x\" junk, Bearer realm=y")
+        #expect(junk.map(\.scheme) == ["Basic", "Bearer"])
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array(" \t,=\"\\abcBasicrealm/+~-.é\u{0}")
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0..<40, using: &generator)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? " " })
+            _ = AuthenticationChallenge.parse(text)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import Foundation
+import Testing
+
+@Suite("MetricsInterceptor", .timeLimit(.minutes(1)))
+struct MetricsInterceptorTests {
+    let stub = StubHTTPClient()
+    let reports = Recorder<CallMetrics>()
+
+    func client() -> BothamAPIClient {
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.example.com",
+            httpClient: stub,
+            configuration: .init(
+                maxRetries: 3,
+                retryStrategy: RetryPolicy(jitter: .none),
+                retrySleeper: RetrySleeper { _ in }
+            )
+        )
+        let reports = self.reports
+        MetricsInterceptor(redactor: Redactor(queryParameterNames: ["key"])) { reports.append($0) }.install(
+            on: apiClient)
+        return apiClient
+    }
+
+    @Test("One report per call sums bytes over attempts and counts the attempts")
+    func oneReportAcrossRetries() async throws {
+        stub.stub(with: .text("err", statusCode: 503), .text("err", statusCode: 503), .text("hello"))
+        let result = await client().PUT("/items/1", parameters: ["key": "SECRET"], body: .text("abcd"))
+        #expect(try result.get().statusCode == 200)
+        let report = try #require(reports.values.first)
+        #expect(reports.values.count == 1)
+        #expect(report.attempts == 3)
+        #expect(report.statusCode == 200)
+        #expect(report.bytesSent == 12)
+        #expect(report.bytesReceived == 11)
+        #expect(report.method == .put)
+        #expect(report.url == "https://api.example.com/items/1?key=REDACTED")
+        #expect(report.duration >= .zero)
+    }
+
+    @Test("Failures are reported once with their error, including calls that never reach the transport")
+    func failures() async {
+        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .secureConnectionFailed))))
+        let apiClient = client()
+        _ = await apiClient.GET("/tls")
+        _ = await apiClient.send(apiClient.request(.get, "/bad", headers: ["X-Bad": "a\nb"]))
+        let values = reports.values
+        #expect(values.count == 2)
+        guard case .failure(.networkError) = values[0].outcome, case .failure(.invalidRequest) = values[1].outcome
+        else {
+            Issue.record("unexpected outcomes: \(values.map(\.outcome))")
+            return
+        }
+        #expect(values[1].bytesSent == 0 && values[1].attempts == 1)
+    }
+
+    @Test("A spent budget reports the last status")
+    func budgetSpent() async throws {
+        stub.stub(with: .response(statusCode: 503))
+        _ = await client().GET("/down")
+        let report = try #require(reports.values.first)
+        #expect(report.attempts == 4)
+        #expect(report.statusCode == 503)
+    }
+
+    @Test("Concurrent calls get one report each")
+    func concurrentCalls() async {
+        stub.stub(with: .text("ok"))
+        let apiClient = client()
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<30 { group.addTask { _ = await apiClient.GET("/items/\(index)") } }
+        }
+        #expect(reports.values.count == 30)
+        #expect(Set(reports.values.map(\.callID)).count == 30)
+        #expect(reports.values.allSatisfy { $0.bytesReceived == 2 && $0.attempts == 1 })
+    }
+}

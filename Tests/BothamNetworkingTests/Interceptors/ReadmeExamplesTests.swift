@@ -1,0 +1,110 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import Foundation
+import Testing
+
+// The README's interceptor examples, kept compiling (and running against a stub) here.
+
+private struct TokenResponse: Decodable {
+    let accessToken: String
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+    }
+}
+
+private final class ReadmeBasicAuthentication: BasicAuthentication {
+    let credentials = BasicAuthCredentials(username: "user", password: "pass")
+
+    func onAuthenticationError(realm: String) {
+        print("GitHub rejected the credentials for \(realm)")
+    }
+}
+
+/// Compiled, never run: global lists are shared by every test.
+private func globalExamples() {
+    BothamAPIClient.globalRequestInterceptors.append(DefaultHeadersInterceptor())
+}
+
+@Suite("README interceptor examples", .timeLimit(.minutes(1)))
+struct ReadmeExamplesTests {
+    @Test("The README's interceptor examples work together")
+    func readmeExamples() async throws {
+        let stub = StubHTTPClient()
+        stub.stub(.path("/oauth/token"), with: .json(["access_token": "fresh"]))
+        stub.stub(.path("/user"), with: .response(statusCode: 401))
+        stub.stub(.path("/user") && .header(.authorization, "Bearer fresh"), with: .json(["login": "jane"]))
+        let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
+
+        // Retry
+        apiClient.configuration.retryStrategy = RetryPolicy()
+        apiClient.configuration.maxRetries = 2
+        var policy = RetryPolicy(
+            backoff: RetryBackoff(baseDelay: .milliseconds(200), multiplier: 2, maxDelay: .seconds(10)),
+            jitter: .equal
+        )
+        policy.retryableStatusCodes.insert(409)
+        policy.retriesNonIdempotentMethods = true  // only for endpoints that are safe to repeat
+        apiClient.configuration.retryStrategy = policy
+
+        // Basic authentication
+        let basicAuth = ReadmeBasicAuthentication()
+        #expect(try await basicAuth.intercept(request: apiClient.request(.get, "/")).headers[.authorization] != nil)
+
+        // Token authentication
+        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("saved"))) { _ in
+            let refresh = apiClient.request(
+                .post,
+                "/oauth/token",
+                body: .form(["grant_type": "refresh_token", "refresh_token": "r3fr3sh"])
+            )
+            let response = try await apiClient.response(for: refresh)
+            return AuthToken(try response.decoded(as: TokenResponse.self).accessToken)
+        }
+        apiClient.requestInterceptors.append(authenticator)
+        apiClient.responseInterceptors.append(authenticator)
+
+        // Headers and validation
+        apiClient.requestInterceptors.append(BothamNetworking.JSONHeadersRequestInterceptor())
+        apiClient.requestInterceptors.append(DefaultHeadersInterceptor())
+        apiClient.responseInterceptors.append(
+            ValidationInterceptor(acceptableStatusCodes: [200...299], acceptableContentTypes: ["application/json"])
+        )
+
+        // Logging (and forwarding to your own logger)
+        let lines = Recorder<String>()
+        let sink = LogSink { level, message in
+            if level >= .info { lines.append(message) }
+        }
+        apiClient.interceptors.append(
+            LoggingInterceptor(
+                level: .headers,
+                sink: sink,
+                redactor: Redactor(headerNames: ["X-Api-Key"], queryParameterNames: ["api_key"])
+            )
+        )
+
+        // Metrics
+        let reports = Recorder<CallMetrics>()
+        MetricsInterceptor { report in
+            reports.append(report)
+            print("\(report.method) \(report.url): \(report.statusCode ?? 0), \(report.attempts) attempt(s)")
+        }.install(on: apiClient)
+
+        let user = try await apiClient.GET("/user").get().json()
+        #expect(user["login"] == "jane")
+        let tokenCall = try #require(stub.receivedRequests.first { $0.path == "/oauth/token" })
+        #expect(tokenCall.headers[.contentType] == "application/x-www-form-urlencoded")
+
+        // cURL
+        let request = apiClient.request(.post, "/notes", headers: ["X-Api-Key": "k3y"], body: ["text": "it's"])
+        print(request.cURLDescription())
+        #expect(request.cURLDescription().contains(#"--data-binary '{"text":"it'\''s"}'"#))
+        #expect(request.cURLDescription().contains("k3y"))  // X-Api-Key is only hidden when named
+        #expect(!request.cURLDescription(redactor: Redactor(headerNames: ["X-Api-Key"])).contains("k3y"))
+
+        #expect(lines.values.contains { $0.contains("Authorization: REDACTED") })
+        #expect(reports.values.map(\.attempts) == [1, 2])  // the token call, then /user retried once
+        _ = globalExamples
+    }
+}

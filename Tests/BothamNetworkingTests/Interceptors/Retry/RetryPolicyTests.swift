@@ -1,0 +1,231 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import Foundation
+import Testing
+
+@Suite("RetryPolicy", .timeLimit(.minutes(1)))
+struct RetryPolicyTests {
+    let stub = StubHTTPClient()
+    let sleeps = Recorder<Duration>()
+
+    func client(_ policy: RetryPolicy, maxRetries: Int = 3) -> BothamAPIClient {
+        BothamAPIClient(
+            baseEndpoint: "https://api.example.com",
+            httpClient: stub,
+            configuration: .init(maxRetries: maxRetries, retryStrategy: policy, retrySleeper: recordingSleeper(sleeps))
+        )
+    }
+
+    func exponential(
+        _ jitter: RetryJitter = .none,
+        random: RandomSource = .constant(0.5),
+        base: Duration = .seconds(1),
+        max: Duration = .seconds(30)
+    ) -> RetryPolicy {
+        RetryPolicy(
+            backoff: RetryBackoff(baseDelay: base, multiplier: 2, maxDelay: max), jitter: jitter, random: random)
+    }
+
+    @Test("Without jitter the delays are base × 2^(n−1) and the call succeeds once the server recovers")
+    func exactScheduleWithoutJitter() async throws {
+        stub.stub(with: .response(statusCode: 503), .response(statusCode: 502), .response(statusCode: 500), .text("ok"))
+        let result = await client(exponential()).GET("/items")
+        #expect(try result.get().statusCode == 200)
+        #expect(sleeps.values == [.seconds(1), .seconds(2), .seconds(4)])
+        #expect(stub.receivedRequests.count == 4)
+    }
+
+    @Test("Backoff delays stop growing at the maximum delay")
+    func delaysAreCappedAtMaxDelay() async {
+        stub.stub(with: .response(statusCode: 503))
+        _ = await client(exponential(base: .seconds(10), max: .seconds(25)), maxRetries: 3).GET("/items")
+        #expect(sleeps.values == [.seconds(10), .seconds(20), .seconds(25)])
+    }
+
+    @Test("Full jitter scales each delay by the random draw")
+    func fullJitter() async {
+        stub.stub(with: .response(statusCode: 503), .response(statusCode: 503), .response(statusCode: 503), .text("ok"))
+        _ = await client(exponential(.full, random: sequence([0.5, 0.25, 1]))).GET("/items")
+        #expect(sleeps.values == [.milliseconds(500), .milliseconds(500), .seconds(4)])
+    }
+
+    @Test("Equal jitter keeps each delay between half and all of the backoff")
+    func equalJitter() async {
+        stub.stub(with: .response(statusCode: 503), .response(statusCode: 503), .response(statusCode: 503), .text("ok"))
+        _ = await client(exponential(.equal, random: sequence([0, 0.5, 1]))).GET("/items")
+        #expect(sleeps.values == [.milliseconds(500), .milliseconds(1_500), .seconds(4)])
+    }
+
+    @Test("Proportional jitter stays within ±fraction of the backoff and never exceeds the maximum")
+    func proportionalJitterBounds() async {
+        stub.stub(with: .response(statusCode: 503), .response(statusCode: 503), .response(statusCode: 503), .text("ok"))
+        let policy = exponential(.proportional(0.25), random: sequence([0, 1, 1]), max: .seconds(4.5))
+        _ = await client(policy).GET("/items")
+        // 1 s × 0.75, 2 s × 1.25, 4 s × 1.25 = 5 s capped at 4.5 s.
+        #expect(sleeps.values == [.milliseconds(750), .milliseconds(2_500), .milliseconds(4_500)])
+    }
+
+    @Test("Retry-After in seconds replaces the backoff delay")
+    func retryAfterSeconds() async throws {
+        stub.stub(with: .response(statusCode: 429, headers: [.retryAfter: "7"]), .text("ok"))
+        let result = await client(exponential(.full)).GET("/items")
+        #expect(try result.get().statusCode == 200)
+        #expect(sleeps.values == [.seconds(7)])
+    }
+
+    @Test("Retry-After longer than the cap is cut to the cap (max delay by default, or the configured limit)")
+    func retryAfterIsCapped() async {
+        stub.stub(with: .response(statusCode: 503, headers: [.retryAfter: "3600"]), .text("ok"))
+        _ = await client(exponential()).GET("/items")
+        var policy = exponential()
+        policy.retryAfterLimit = .seconds(90)
+        stub.stub(with: .response(statusCode: 503, headers: [.retryAfter: "99999999999999999999999"]), .text("ok"))
+        _ = await client(policy).GET("/items")
+        #expect(sleeps.values == [.seconds(30), .seconds(90)])
+    }
+
+    @Test("Retry-After as an HTTP-date is measured against the injected now")
+    func retryAfterHTTPDate() async {
+        let now = Date(timeIntervalSince1970: 784_111_765)  // Sun, 06 Nov 1994 08:49:25 GMT
+        var policy = exponential()
+        policy.now = { now }
+        stub.stub(
+            with: .response(statusCode: 503, headers: [.retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT"]),
+            .response(statusCode: 503, headers: [.retryAfter: "Sun, 06 Nov 1994 08:00:00 GMT"]),
+            .text("ok")
+        )
+        _ = await client(policy).GET("/items")
+        #expect(sleeps.values == [.seconds(12), .zero])
+    }
+
+    @Test("An unparseable Retry-After falls back to the backoff")
+    func garbageRetryAfter() async {
+        stub.stub(with: .response(statusCode: 503, headers: [.retryAfter: "soon-ish"]), .text("ok"))
+        _ = await client(exponential()).GET("/items")
+        #expect(sleeps.values == [.seconds(1)])
+    }
+
+    @Test("POST is not retried by default, and is when non-idempotent methods are opted in")
+    func nonIdempotentMethods() async {
+        stub.stub(with: .response(statusCode: 503), .text("created"))
+        let refused = await client(exponential()).POST("/items", body: ["a": 1])
+        #expect(refused.statusCode == 503)
+        #expect(stub.receivedRequests.count == 1)
+
+        var policy = exponential()
+        policy.retriesNonIdempotentMethods = true
+        stub.stub(with: .response(statusCode: 503), .text("created"))
+        let retried = await client(policy).POST("/items", body: ["a": 1])
+        #expect(retried.statusCode == 200)
+        #expect(stub.receivedRequests.count == 3)
+    }
+
+    @Test("Statuses outside the retryable set are returned at once")
+    func nonRetryableStatus() async {
+        stub.stub(with: .response(statusCode: 404))
+        let result = await client(exponential()).GET("/items")
+        #expect(result.statusCode == 404)
+        #expect(stub.receivedRequests.count == 1)
+        #expect(sleeps.values.isEmpty)
+    }
+
+    @Test("Retryable network failures and timeouts are retried; other failures are not")
+    func networkFailures() async throws {
+        stub.stub(
+            with: .failure(.networkError(NetworkFailure(kind: .connectionLost))),
+            .failure(.networkError(NetworkFailure(kind: .cannotConnect))),
+            .text("late").delayed(by: .seconds(5)),
+            .text("ok")
+        )
+        let request = HTTPRequest(
+            method: .get, baseEndpoint: "https://api.example.com", path: "/a", timeout: .seconds(1))
+        let result = await client(exponential()).send(request)
+        #expect(try result.get().statusCode == 200)
+        #expect(stub.receivedRequests.count == 4)
+
+        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .secureConnectionFailed))))
+        let tls = await client(exponential()).GET("/b")
+        guard case .networkError(let failure) = tls.error else {
+            Issue.record("expected a network error, got \(tls)")
+            return
+        }
+        #expect(failure.kind == .secureConnectionFailed)
+        #expect(stub.receivedRequests.count == 5)
+    }
+
+    @Test("A spent budget ends with retryLimitExceeded carrying the last response")
+    func budgetExhaustionWithResponse() async throws {
+        stub.stub(with: .response(statusCode: 503, body: Data("down".utf8)))
+        let result = await client(exponential(), maxRetries: 2).GET("/items")
+        guard case .retryLimitExceeded(let attempts, .success(let last)) = result.error else {
+            Issue.record("expected retryLimitExceeded with a response, got \(result)")
+            return
+        }
+        #expect(attempts == 3)
+        #expect(last.statusCode == 503)
+        #expect(last.body == Data("down".utf8))
+        #expect(sleeps.values == [.seconds(1), .seconds(2)])
+    }
+
+    @Test("A spent budget ends with retryLimitExceeded carrying the last error")
+    func budgetExhaustionWithError() async {
+        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .cannotFindHost))))
+        let result = await client(exponential(), maxRetries: 1).GET("/items")
+        guard case .retryLimitExceeded(2, .failure(.networkError(let failure))) = result.error else {
+            Issue.record("expected retryLimitExceeded with a network error, got \(result)")
+            return
+        }
+        #expect(failure.kind == .cannotFindHost)
+    }
+
+    @Test("Cancelling during an hour-long backoff ends the call promptly with cancelled")
+    func cancellationDuringBackoff() async throws {
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let interrupted = Recorder<Bool>()
+        let sleeper = RetrySleeper { duration in
+            startedContinuation.yield()
+            do {
+                try await Task.sleep(for: duration)
+                interrupted.append(false)
+            } catch {
+                interrupted.append(true)
+                throw error
+            }
+        }
+        stub.stub(with: .response(statusCode: 503))
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.example.com",
+            httpClient: stub,
+            configuration: .init(
+                retryStrategy: exponential(base: .seconds(3_600), max: .seconds(3_600)),
+                retrySleeper: sleeper
+            )
+        )
+        let call = Task { await apiClient.GET("/items") }
+        for await _ in started { break }
+        let clock = ContinuousClock()
+        let cancelledAt = clock.now
+        call.cancel()
+        let result = await call.value
+        let elapsed = clock.now - cancelledAt
+        guard case .cancelled = result.error else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
+        // The hour-long backoff was cut short by the cancellation; the bound is loose so a loaded machine cannot
+        // fail it, yet far below the backoff.
+        #expect(interrupted.values == [true])
+        #expect(elapsed < .seconds(30))
+        #expect(stub.receivedRequests.count == 1)
+    }
+
+    @Test("The policy never retries a cancelled outcome")
+    func neverRetriesCancellation() async {
+        let decision = await RetryPolicy().decision(
+            for: .failure(.cancelled),
+            request: HTTPRequest(method: .get, baseEndpoint: "https://a.example"),
+            context: HTTPCallContext(callID: 1, attempt: 1, maxAttempts: 4)
+        )
+        #expect(decision == .doNotRetry)
+    }
+}

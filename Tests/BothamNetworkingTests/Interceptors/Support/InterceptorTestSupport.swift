@@ -1,0 +1,98 @@
+import BothamNetworking
+import Foundation
+
+/// A thread-safe list that tests append to from concurrent tasks.
+final class Recorder<Element: Sendable>: Sendable {
+    private let storage = Lock<[Element]>([])
+
+    func append(_ element: Element) {
+        storage.withLock { $0.append(element) }
+    }
+
+    var values: [Element] {
+        storage.withLock { $0 }
+    }
+}
+
+/// A retry sleeper that records the delays and returns at once.
+func recordingSleeper(_ recorder: Recorder<Duration>) -> RetrySleeper {
+    RetrySleeper { recorder.append($0) }
+}
+
+/// A random source answering the given values in order (then repeating the last).
+func sequence(_ values: [Double]) -> RandomSource {
+    let index = Lock(0)
+    return RandomSource {
+        index.withLock { index in
+            defer { index += 1 }
+            return values[min(index, values.count - 1)]
+        }
+    }
+}
+
+/// A manual clock for the token refresh limit.
+final class ManualClock: Sendable {
+    private let origin = ContinuousClock.now
+    private let offset = Lock(Duration.zero)
+
+    func advance(by duration: Duration) {
+        offset.withLock { $0 += duration }
+    }
+
+    var now: ContinuousClock.Instant {
+        origin + offset.withLock { $0 }
+    }
+}
+
+/// Suspends waiters until `count` arrivals have happened; never sleeps.
+actor ArrivalGate {
+    private let count: Int
+    private var arrived = 0
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    func arrive() {
+        arrived += 1
+        if arrived >= count {
+            for waiter in waiters { waiter.resume() }
+            waiters.removeAll()
+        }
+    }
+
+    func wait() async {
+        if arrived >= count { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+}
+
+/// An onion interceptor that reports each answered attempt to a gate.
+struct ArrivalInterceptor: HTTPInterceptor {
+    let gate: ArrivalGate
+
+    func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
+        -> HTTPResponse
+    {
+        let response = try await next(request)
+        await gate.arrive()
+        return response
+    }
+}
+
+extension Result where Success == HTTPResponse, Failure == APIClientError {
+    /// The status code of the response, or of the HTTP error.
+    var statusCode: Int? {
+        switch self {
+        case .success(let response): return response.statusCode
+        case .failure(let error): return error.statusCode
+        }
+    }
+
+    /// The error, if any.
+    var error: APIClientError? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
