@@ -40,6 +40,8 @@ let package = Package(
             name: "BothamNetworkingNativeTests",
             dependencies: ["BothamNetworking", "BothamNetworkingNative", "CBothamZlib"]
         ),
+        // Runs against a live httpbin (scripts/httpbin.sh); skipped unless HTTPBIN_URL is set.
+        .testTarget(name: "BothamNetworkingInteropTests", dependencies: ["BothamNetworking"]),
     ],
     swiftLanguageModes: [.v6]
 )

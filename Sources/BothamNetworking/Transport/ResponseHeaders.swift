@@ -6,15 +6,35 @@ import Foundation
 
 /// Reads the header fields of a Foundation response.
 enum ResponseHeaders {
-    static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
-        var headers = HTTPHeaders()
+    /// Content codings the platform decodes by itself (libcurl on Linux advertises `deflate, gzip, br, zstd`).
+    static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
+
+    /// The headers of `response`, sorted by name ignoring case (Foundation hands them over as a dictionary, so
+    /// this is the one deterministic order), made consistent with the body of `bodyCount` bytes the transport
+    /// received: when the platform decoded the body, `Content-Encoding` goes, and so does a `Content-Length` that no
+    /// longer matches.
+    static func headers(of response: HTTPURLResponse, bodyCount: Int) -> HTTPHeaders {
         let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
             guard let name = key as? String else { return nil }
             return (name, "\(value)")
         }
-        for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
+        var headers = HTTPHeaders()
+        for (name, value) in fields.sorted(by: { ($0.0.lowercased(), $0.0) < ($1.0.lowercased(), $1.0) }) {
             headers.add(HTTPFieldName(name), value)
         }
+        if let encoding = headers[.contentEncoding], isDecodedByPlatform(encoding) {
+            headers.remove(.contentEncoding)
+            if let length = headers[.contentLength], Int(length) != bodyCount {
+                headers.remove(.contentLength)
+            }
+        }
         return headers
+    }
+
+    private static func isDecodedByPlatform(_ contentEncoding: String) -> Bool {
+        let codings = contentEncoding.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        return !codings.isEmpty && codings.allSatisfy(decodedCodings.contains)
     }
 }

@@ -4,35 +4,72 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Maps `URLSession` errors onto ``APIClientError``.
+/// Maps `URLSession` errors onto ``APIClientError``, deliberately (details and measured Linux causes:
+/// `docs/URLErrorMapping.md`).
+///
+/// | URLSession error                                        | APIClientError                              |
+/// |---------------------------------------------------------|---------------------------------------------|
+/// | `CancellationError`, `.cancelled`                       | `.cancelled`                                |
+/// | `.timedOut`                                             | `.timeout`                                  |
+/// | `.cannotConnectToHost` (connection refused)             | `.networkError(.cannotConnect)`             |
+/// | `.networkConnectionLost`                                | `.networkError(.connectionLost)`            |
+/// | `.unknown` after the response head (1)                  | `.networkError(.connectionLost)`            |
+/// | `.cannotFindHost`, `.dnsLookupFailed`                   | `.networkError(.cannotFindHost)`            |
+/// | `.notConnectedToInternet`, `.dataNotAllowed`, …         | `.networkError(.notConnected)`              |
+/// | `.secureConnectionFailed`, certificate errors           | `.networkError(.secureConnectionFailed)`    |
+/// | `.badServerResponse` (2), `.cannotParseResponse`, …     | `.networkError(.badServerResponse)`         |
+/// | `.unsupportedURL` for an `http(s)` URL (3)              | `.networkError(.badServerResponse)`         |
+/// | `.unsupportedURL` for another scheme                    | `.unsupportedURLScheme(scheme)`             |
+/// | `.httpTooManyRedirects`, `.redirectToNonExistentLocation` | `.networkError(.tooManyRedirects)`        |
+/// | `.dataLengthExceedsMaximum`                             | `.networkError(.responseTooLarge)`          |
+/// | `.badURL`                                               | `.invalidRequest(reason:)`                  |
+/// | any other `URLError`; `.unknown` before a response head | `.networkError(.other)`                     |
+/// | any other error                                         | `.httpClientError(underlying:)`             |
+///
+/// (1) libcurl's "transfer closed with N bytes remaining" (a body shorter than its `Content-Length`, a connection
+/// closed mid-body, a truncated or malformed chunked body) reaches Linux as `URLError(.unknown)`.
+/// (2) An empty reply: the server closed the connection without sending a byte.
+/// (3) On Linux a malformed status line ("Unsupported HTTP version", "HTTP/0.9") is reported as `.unsupportedURL`;
+/// the client only ever sends `http` and `https` URLs, so it is the server's fault.
+///
+/// Every `.networkError` keeps the `URLError` as ``NetworkFailure/underlying``. Errors the transport raises itself
+/// (not from URLSession): its own time limit → `.timeout`; the caller's cancellation → `.cancelled`; the redirect
+/// policy's limit → `.networkError(.tooManyRedirects)`; `maxResponseBytes` → `.networkError(.responseTooLarge)`.
 enum URLErrorMapping {
-    static func apiClientError(for error: any Error) -> APIClientError {
+    /// The error for `error`; `afterResponseHead` says whether a response head had arrived (an unnamed libcurl
+    /// failure after it means the body was cut short).
+    static func apiClientError(for error: any Error, afterResponseHead: Bool = false) -> APIClientError {
         if error is CancellationError { return .cancelled }
         guard let urlError = error as? URLError else { return .httpClientError(underlying: error) }
+        func network(_ kind: NetworkFailure.Kind) -> APIClientError {
+            .networkError(NetworkFailure(kind: kind, underlying: urlError))
+        }
         switch urlError.code {
         case .cancelled: return .cancelled
         case .timedOut: return .timeout
-        case .cannotConnectToHost: return .networkError(NetworkFailure(kind: .cannotConnect, underlying: urlError))
-        case .networkConnectionLost:
-            return .networkError(NetworkFailure(kind: .connectionLost, underlying: urlError))
-        case .cannotFindHost, .dnsLookupFailed:
-            return .networkError(NetworkFailure(kind: .cannotFindHost, underlying: urlError))
-        case .notConnectedToInternet:
-            return .networkError(NetworkFailure(kind: .notConnected, underlying: urlError))
+        case .cannotConnectToHost: return network(.cannotConnect)
+        case .networkConnectionLost: return network(.connectionLost)
+        case .unknown: return network(afterResponseHead ? .connectionLost : .other)
+        case .cannotFindHost, .dnsLookupFailed: return network(.cannotFindHost)
+        case .notConnectedToInternet, .internationalRoamingOff, .callIsActive, .dataNotAllowed:
+            return network(.notConnected)
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
             .clientCertificateRequired:
-            return .networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: urlError))
+            return network(.secureConnectionFailed)
         case .badServerResponse, .cannotParseResponse, .zeroByteResource, .cannotDecodeRawData,
             .cannotDecodeContentData:
-            return .networkError(NetworkFailure(kind: .badServerResponse, underlying: urlError))
-        case .httpTooManyRedirects, .redirectToNonExistentLocation:
-            return .networkError(NetworkFailure(kind: .tooManyRedirects, underlying: urlError))
-        case .dataLengthExceedsMaximum:
-            return .networkError(NetworkFailure(kind: .responseTooLarge, underlying: urlError))
-        case .unsupportedURL: return .unsupportedURLScheme(urlError.failingURL?.scheme ?? "")
+            return network(.badServerResponse)
+        case .unsupportedURL:
+            // The client only sends http(s) URLs, so on Linux this is libcurl rejecting the server's status line.
+            guard let scheme = urlError.failingURL?.scheme?.lowercased(), scheme != "http", scheme != "https" else {
+                return network(.badServerResponse)
+            }
+            return .unsupportedURLScheme(scheme)
+        case .httpTooManyRedirects, .redirectToNonExistentLocation: return network(.tooManyRedirects)
+        case .dataLengthExceedsMaximum: return network(.responseTooLarge)
         case .badURL: return .invalidRequest(reason: "URLSession rejected the URL: \(urlError.localizedDescription)")
-        default: return .networkError(NetworkFailure(kind: .other, underlying: urlError))
+        default: return network(.other)
         }
     }
 }

@@ -6,15 +6,17 @@ import Foundation
 
 /// Builds a Foundation `URLRequest` from a prepared ``HTTPRequest``.
 enum URLRequestBuilder {
-    static func urlRequest(for request: HTTPRequest) throws(APIClientError) -> URLRequest {
+    /// The request for the first hop. `timeLimit` is enforced by the transport itself; URLSession's own (idle,
+    /// whole-second) timeout is set one second past it so that it never fires first.
+    static func urlRequest(for request: HTTPRequest, timeLimit: Duration?) throws(APIClientError) -> URLRequest {
         var urlRequest = URLRequest(url: try request.resolvedURL())
         urlRequest.httpMethod = request.method.rawValue
         for field in request.headers {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
         urlRequest.httpBody = try request.bodyData()
-        if let timeout = request.timeout {
-            urlRequest.timeoutInterval = max(1, timeout.seconds.rounded(.up))
+        if let timeLimit {
+            urlRequest.timeoutInterval = timeLimit.seconds.rounded(.up) + 1
         }
         return urlRequest
     }

@@ -4,38 +4,93 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The default transport: Foundation's `URLSession` (FoundationNetworking on Linux).
+/// The default transport: Foundation's `URLSession` (FoundationNetworking on Linux), with the Linux bugs designed
+/// around.
+///
+/// ```swift
+/// let apiClient = BothamAPIClient(
+///     baseEndpoint: "https://api.github.com",
+///     httpClient: URLSessionHTTPClient(
+///         configuration: .init(redirectPolicy: .followAtMost(5), maxResponseBytes: 1 << 20)
+///     )
+/// )
+/// ```
+///
+/// What it guarantees, on Linux as on Apple platforms:
+/// - Redirects follow ``Configuration/redirectPolicy``. A redirect to another scheme, host or port never carries
+///   `Authorization`, `Proxy-Authorization` or `Cookie`; a 307/308 keeps its method and its body; a loop or a chain
+///   longer than the policy allows ends with `.networkError(NetworkFailure(kind: .tooManyRedirects))`.
+/// - A 401 (or 407) asking for credentials comes back at once as a response; the transport never answers
+///   authentication challenges (use an interceptor).
+/// - ``HTTPRequest/timeout`` (or ``Configuration/defaultTimeout``, capped by ``Configuration/totalDeadline``) bounds
+///   the whole request, sub-second values included, and ends it with ``APIClientError/timeout``. Cancelling the
+///   calling task ends it at once with ``APIClientError/cancelled`` and cancels the `URLSessionTask`.
+/// - Bodies decoded from gzip, deflate, br or zstd come without the `Content-Encoding` and the stale
+///   `Content-Length`; headers come in a deterministic order (sorted by name, ignoring case).
+/// - A body larger than ``Configuration/maxResponseBytes`` ends with
+///   `.networkError(NetworkFailure(kind: .responseTooLarge))` without reading the rest.
+/// - URLSession's errors are mapped as documented in `URLErrorMapping`.
+///
+/// The transport only transports: any status is a response; validation and retries belong to ``BothamAPIClient``.
 public final class URLSessionHTTPClient: HTTPClient {
+    /// The transport's settings.
+    public let configuration: Configuration
     private let session: URLSession
+    private let delegate: URLSessionDelegateHandler
 
-    /// Creates a transport with its own session made from `configuration`.
-    public init(configuration: URLSessionConfiguration = .ephemeral) {
-        session = URLSession(configuration: configuration)
+    /// Creates a transport with its own session.
+    ///
+    /// - Parameters:
+    ///   - configuration: Redirect policy, time limits and the response size limit.
+    ///   - sessionConfiguration: The session's configuration (copied); by default
+    ///     ``defaultSessionConfiguration()``. Its delegate-related behaviour (redirects, authentication challenges)
+    ///     is always the transport's.
+    public init(
+        configuration: Configuration = Configuration(),
+        sessionConfiguration: URLSessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
+    ) {
+        self.configuration = configuration
+        let delegate = URLSessionDelegateHandler()
+        self.delegate = delegate
+        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+    }
+
+    /// An ephemeral configuration (cookies kept in memory for this transport only, nothing written to disk) with no
+    /// response cache: a transport that returns what the server sent.
+    public static func defaultSessionConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
     }
 
     deinit {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends `request` with `URLSession`.
+    /// Sends `request` and returns the response; see the type's documentation for the guarantees.
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        let urlRequest = try URLRequestBuilder.urlRequest(for: request)
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch {
-            throw URLErrorMapping.apiClientError(for: error)
-        }
-        guard let httpResponse = response as? HTTPURLResponse else {
-            throw .networkError(NetworkFailure(kind: .badServerResponse))
-        }
-        return HTTPResponse(
-            statusCode: httpResponse.statusCode,
-            headers: ResponseHeaders.headers(of: httpResponse),
-            body: data,
+        if Task.isCancelled { throw .cancelled }
+        let timeLimit = configuration.timeLimit(for: request)
+        let deadline = timeLimit.map { ContinuousClock.now + $0 }
+        let firstHop = try URLRequestBuilder.urlRequest(for: request, timeLimit: timeLimit)
+        let transfer = URLSessionTransfer(
             request: request,
-            url: httpResponse.url
+            firstHop: firstHop,
+            configuration: configuration,
+            cancelOnDelegateQueue: { [delegateQueue = session.delegateQueue] task in
+                delegateQueue.addOperation { task.cancel() }
+            }
         )
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard transfer.install(continuation) else { return }
+                delegate.start(firstHop, for: transfer, in: session)
+                if let deadline { transfer.arm(deadline: deadline) }
+            }
+        } onCancel: {
+            transfer.finish(.failure(.cancelled))
+        }
+        return try outcome.get()
     }
 }

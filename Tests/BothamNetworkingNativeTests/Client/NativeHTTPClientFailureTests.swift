@@ -9,7 +9,7 @@ import Testing
 
 @Suite("NativeHTTPClient failures, timeouts and cancellation", .timeLimit(.minutes(1)))
 struct NativeHTTPClientFailureTests {
-    @Test("A 0.3 s idle timeout fires between 0.25 s and 1 s with APIClientError.timeout")
+    @Test("A 0.3 s idle timeout fires after 0.25 s, not truncated to whole seconds, as APIClientError.timeout")
     func idleTimeout() async throws {
         let server = try LoopbackServer { _ in .hang }
         defer { server.stop() }
@@ -21,7 +21,9 @@ struct NativeHTTPClientFailureTests {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(elapsed >= 0.25 && elapsed < 1.0, "took \(elapsed) s")
+        // The upper bound leaves room for a loaded 2-core machine (other suites run in parallel and URLSession spins a
+        // core per pending request); the lower bound proves the timer is not truncated to whole seconds.
+        #expect(elapsed >= 0.25 && elapsed < 2.5, "took \(elapsed) s")
     }
 
     @Test("The total deadline ends a call whose server keeps it waiting")
@@ -35,7 +37,7 @@ struct NativeHTTPClientFailureTests {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(seconds(since: start) < 1.0)
+        #expect(seconds(since: start) < 2.5, "a 0.2 s deadline must end the call long before the server answers")
     }
 
     @Test("Cancelling the calling task closes the connection promptly and ends with .cancelled")
@@ -57,7 +59,7 @@ struct NativeHTTPClientFailureTests {
             Issue.record("expected .cancelled, got \(String(describing: error))")
             return
         }
-        #expect(seconds(since: start) < 0.5)
+        #expect(seconds(since: start) < 2.0, "cancellation must end the call without waiting for the server")
     }
 
     @Test("A task cancelled before sending ends with .cancelled and sends nothing")

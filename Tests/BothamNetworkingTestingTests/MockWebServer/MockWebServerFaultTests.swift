@@ -22,7 +22,7 @@ struct MockWebServerFaultTests {
         let (server, connection) = try exchange(MockResponse().withBody("never").withSocketPolicy(.disconnectAtStart))
         defer { server.shutdown() }
 
-        let (bytes, end) = connection.readUntilClosed()
+        let (bytes, end) = await connection.readUntilClosed()
 
         #expect(bytes.isEmpty)
         #expect(end == .endOfStream)
@@ -30,13 +30,13 @@ struct MockWebServerFaultTests {
     }
 
     @Test("disconnectAfterHeaders sends the headers and then closes")
-    func disconnectAfterHeaders() throws {
+    func disconnectAfterHeaders() async throws {
         let (server, connection) = try exchange(
             MockResponse().withBody("hello").withSocketPolicy(.disconnectAfterHeaders)
         )
         defer { server.shutdown() }
 
-        let (bytes, end) = connection.readUntilClosed()
+        let (bytes, end) = await connection.readUntilClosed()
         let text = String(decoding: bytes, as: UTF8.self)
 
         #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -46,14 +46,14 @@ struct MockWebServerFaultTests {
     }
 
     @Test("disconnectDuringBody sends half of the body and then closes")
-    func disconnectDuringBody() throws {
+    func disconnectDuringBody() async throws {
         let (server, connection) = try exchange(
             MockResponse().withBody("0123456789").withSocketPolicy(.disconnectDuringBody)
         )
         defer { server.shutdown() }
 
-        let head = try connection.readHead()
-        let (body, end) = connection.readUntilClosed()
+        let head = try await connection.readHead()
+        let (body, end) = await connection.readUntilClosed()
 
         #expect(head.header("Content-Length") == "10")
         #expect(String(decoding: body, as: UTF8.self) == "01234")
@@ -61,12 +61,12 @@ struct MockWebServerFaultTests {
     }
 
     @Test("noResponse stalls until the server shuts down")
-    func noResponse() throws {
+    func noResponse() async throws {
         let (server, connection) = try exchange(MockResponse().withBody("never").withSocketPolicy(.noResponse))
 
-        let (stalled, stalledEnd) = connection.readUntilClosed(timeout: .milliseconds(300))
+        let (stalled, stalledEnd) = await connection.readUntilClosed(timeout: .milliseconds(300))
         server.shutdown()
-        let (afterShutdown, afterEnd) = connection.readUntilClosed()
+        let (afterShutdown, afterEnd) = await connection.readUntilClosed()
 
         #expect(stalled.isEmpty)
         #expect(stalledEnd == .timedOut)
@@ -75,23 +75,23 @@ struct MockWebServerFaultTests {
     }
 
     @Test("malformedStatusLine sends a status line without a numeric code and closes")
-    func malformedStatusLine() throws {
+    func malformedStatusLine() async throws {
         let (server, connection) = try exchange(MockResponse().withSocketPolicy(.malformedStatusLine))
         defer { server.shutdown() }
 
-        let (bytes, end) = connection.readUntilClosed()
+        let (bytes, end) = await connection.readUntilClosed()
 
         #expect(String(decoding: bytes, as: UTF8.self) == "HTTP/1.1 ABC MALFORMED\r\n\r\n")
         #expect(end == .endOfStream)
     }
 
     @Test("wrongContentLength declares more bytes than it sends, then closes")
-    func wrongContentLength() throws {
+    func wrongContentLength() async throws {
         let (server, connection) = try exchange(MockResponse().withBody("abc").withSocketPolicy(.wrongContentLength))
         defer { server.shutdown() }
 
-        let head = try connection.readHead()
-        let (body, end) = connection.readUntilClosed()
+        let head = try await connection.readHead()
+        let (body, end) = await connection.readUntilClosed()
 
         #expect(head.header("Content-Length") == "1027")
         #expect(String(decoding: body, as: UTF8.self) == "abc")
@@ -99,14 +99,14 @@ struct MockWebServerFaultTests {
     }
 
     @Test("truncatedChunkedBody sends the first half in chunks without the last chunk, then closes")
-    func truncatedChunkedBody() throws {
+    func truncatedChunkedBody() async throws {
         let (server, connection) = try exchange(
             MockResponse().withBody("abcdefgh").chunked(chunkSize: 2).withSocketPolicy(.truncatedChunkedBody)
         )
         defer { server.shutdown() }
 
-        let head = try connection.readHead()
-        let (body, end) = connection.readUntilClosed()
+        let head = try await connection.readHead()
+        let (body, end) = await connection.readUntilClosed()
 
         #expect(head.header("Transfer-Encoding") == "chunked")
         #expect(String(decoding: body, as: UTF8.self) == "2\r\nab\r\n2\r\ncd\r\n")
@@ -114,24 +114,24 @@ struct MockWebServerFaultTests {
     }
 
     @Test("resetConnection makes the client see a TCP reset")
-    func resetConnection() throws {
+    func resetConnection() async throws {
         let (server, connection) = try exchange(MockResponse().withBody("never").withSocketPolicy(.resetConnection))
         defer { server.shutdown() }
 
-        let (bytes, end) = connection.readUntilClosed()
+        let (bytes, end) = await connection.readUntilClosed()
 
         #expect(bytes.isEmpty)
         #expect(end == .reset)
     }
 
     @Test("keepOpen is the default and keeps the connection for the next request")
-    func keepOpen() throws {
+    func keepOpen() async throws {
         let (server, connection) = try exchange(MockResponse().withBody("again").withSocketPolicy(.keepOpen))
         defer { server.shutdown() }
 
-        let first = try connection.readResponse()
+        let first = try await connection.readResponse()
         try connection.write("GET /fault HTTP/1.1\r\nHost: test\r\n\r\n")
-        let second = try connection.readResponse()
+        let second = try await connection.readResponse()
 
         #expect(MockResponse().socketPolicy == .keepOpen)
         #expect(first.header("Connection") == nil)

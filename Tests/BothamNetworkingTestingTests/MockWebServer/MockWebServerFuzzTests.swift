@@ -37,7 +37,7 @@ struct MockWebServerFuzzTests {
     }
 
     @Test("300 random inputs never crash the server, and it still answers afterwards")
-    func randomInput() throws {
+    func randomInput() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
 
@@ -45,13 +45,13 @@ struct MockWebServerFuzzTests {
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write(Self.input(seed: seed))
             connection.finishWriting()
-            let (_, end) = connection.readUntilClosed()
+            let (_, end) = await connection.readUntilClosed()
             #expect(end != .timedOut, "input with seed \(seed) left the connection hanging")
         }
         server.setDispatcher { _ in MockResponse().withBody("alive") }
         let connection = try RawHTTPConnection(port: server.port)
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
 
-        #expect(try connection.readResponse().bodyText == "alive")
+        #expect(try await connection.readResponse().bodyText == "alive")
     }
 }

@@ -5,11 +5,11 @@ import Testing
 @Suite("MockWebServer shutdown and resource cleanup", .timeLimit(.minutes(1)))
 struct MockWebServerLifecycleTests {
     @Test("shutdown returns within a second with an idle keep-alive connection open, and closes it")
-    func shutdownWithIdleConnection() throws {
+    func shutdownWithIdleConnection() async throws {
         let server = try MockWebServer()
         let connection = try RawHTTPConnection(port: server.port)
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-        _ = try connection.readResponse()
+        _ = try await connection.readResponse()
         let clock = ContinuousClock()
 
         let start = clock.now
@@ -17,12 +17,12 @@ struct MockWebServerLifecycleTests {
         let elapsed = clock.now - start
 
         #expect(elapsed < .seconds(1))
-        #expect(connection.isClosedByServer())
+        #expect(await connection.isClosedByServer())
         #expect(server.isShutDown)
     }
 
     @Test("shutdown returns within a second while a client is halfway through sending a request")
-    func shutdownWithPartialRequest() throws {
+    func shutdownWithPartialRequest() async throws {
         let server = try MockWebServer()
         let connection = try RawHTTPConnection(port: server.port)
         try connection.write("POST / HTTP/1.1\r\nHost: test\r\nContent-Length: 100\r\n\r\npart")
@@ -32,18 +32,18 @@ struct MockWebServerLifecycleTests {
         server.shutdown()
 
         #expect(clock.now - start < .seconds(1))
-        #expect(connection.isClosedByServer())
+        #expect(await connection.isClosedByServer())
     }
 
     @Test("after shutdown no descriptor the server opened is left in /proc/self/fd and no thread is running")
-    func noLeakedDescriptorsOrThreads() throws {
+    func noLeakedDescriptorsOrThreads() async throws {
         let server = try MockWebServer()
         let idle = try RawHTTPConnection(port: server.port)
         try idle.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-        _ = try idle.readResponse()
+        _ = try await idle.readResponse()
         let closed = try RawHTTPConnection(port: server.port)
         try closed.write("GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-        _ = try closed.readResponse()
+        _ = try await closed.readResponse()
         let identities = server.descriptorIdentities
 
         let openWhileRunning = OpenDescriptors.count(matching: identities)
@@ -61,13 +61,13 @@ struct MockWebServerLifecycleTests {
     }
 
     @Test("releasing the last reference shuts the server down and closes its descriptors")
-    func deinitShutsDown() throws {
+    func deinitShutsDown() async throws {
         var identities: [DescriptorIdentity] = []
         do {
             let server = try MockWebServer()
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-            _ = try connection.readResponse()
+            _ = try await connection.readResponse()
             identities = server.descriptorIdentities
         }
 
@@ -106,7 +106,7 @@ struct MockWebServerLifecycleTests {
         let server = try MockWebServer()
         let connection = try RawHTTPConnection(port: server.port)
         try connection.write("GET /recorded HTTP/1.1\r\nHost: test\r\n\r\n")
-        _ = try connection.readResponse()
+        _ = try await connection.readResponse()
 
         server.shutdown()
 
@@ -136,8 +136,8 @@ struct MockWebServerLifecycleTests {
         for index in 0..<100 {
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write("GET /\(index) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-            _ = try connection.readResponse()
-            #expect(connection.isClosedByServer())
+            _ = try await connection.readResponse()
+            #expect(await connection.isClosedByServer())
         }
 
         #expect(server.requestCount == 100)

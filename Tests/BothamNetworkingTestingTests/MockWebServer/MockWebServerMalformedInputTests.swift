@@ -73,17 +73,17 @@ struct MalformedInput: Sendable, CustomTestStringConvertible {
 struct MockWebServerMalformedInputTests {
     @Test(
         "malformed input is answered with an error status and the connection is closed", arguments: MalformedInput.all)
-    func malformedInput(_ input: MalformedInput) throws {
+    func malformedInput(_ input: MalformedInput) async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write(input.bytes)
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
 
         #expect(response.statusCode == input.expectedStatus)
         #expect(response.header("Connection") == "close")
-        #expect(connection.isClosedByServer())
+        #expect(await connection.isClosedByServer())
         #expect(server.requestCount == 0)
     }
 
@@ -94,18 +94,18 @@ struct MockWebServerMalformedInputTests {
         for input in MalformedInput.all {
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write(input.bytes)
-            _ = connection.readUntilClosed()
+            _ = await connection.readUntilClosed()
         }
         server.enqueue(MockResponse().withBody("still alive"))
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
 
-        #expect(try connection.readResponse().bodyText == "still alive")
+        #expect(try await connection.readResponse().bodyText == "still alive")
     }
 
     @Test("a header section over the limit is answered with 431")
-    func oversizedHeaders() throws {
+    func oversizedHeaders() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         let connection = try RawHTTPConnection(port: server.port)
@@ -113,37 +113,37 @@ struct MockWebServerMalformedInputTests {
         let headers = (0..<70).map { "X-Filler-\($0): \(filler)\r\n" }.joined()
 
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\(headers)\r\n")
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
 
         #expect(response.statusCode == 431)
-        #expect(connection.isClosedByServer())
+        #expect(await connection.isClosedByServer())
     }
 
     @Test("a single header line longer than the limit is answered with 431")
-    func oversizedHeaderLine() throws {
+    func oversizedHeaderLine() async throws {
         let server = try MockWebServer(configuration: .init(maxHeaderBytes: 1024))
         defer { server.shutdown() }
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET / HTTP/1.1\r\nX-Long: \(String(repeating: "b", count: 4096))\r\n\r\n")
 
-        #expect(try connection.readResponse().statusCode == 431)
+        #expect(try await connection.readResponse().statusCode == 431)
     }
 
     @Test("a Content-Length body over the limit is answered with 413")
-    func oversizedBody() throws {
+    func oversizedBody() async throws {
         let server = try MockWebServer(configuration: .init(maxBodyBytes: 10))
         defer { server.shutdown() }
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("POST / HTTP/1.1\r\nHost: test\r\nContent-Length: 11\r\n\r\nhello world")
 
-        #expect(try connection.readResponse().statusCode == 413)
+        #expect(try await connection.readResponse().statusCode == 413)
         #expect(server.requestCount == 0)
     }
 
     @Test("a chunked body growing over the limit is answered with 413")
-    func oversizedChunkedBody() throws {
+    func oversizedChunkedBody() async throws {
         let server = try MockWebServer(configuration: .init(maxBodyBytes: 10))
         defer { server.shutdown() }
         let connection = try RawHTTPConnection(port: server.port)
@@ -152,7 +152,7 @@ struct MockWebServerMalformedInputTests {
             "POST / HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nhello \r\n5\r\nworld\r\n0\r\n\r\n"
         )
 
-        #expect(try connection.readResponse().statusCode == 413)
+        #expect(try await connection.readResponse().statusCode == 413)
     }
 
     @Test("a client that disconnects in the middle of a request is ignored")
@@ -166,7 +166,7 @@ struct MockWebServerMalformedInputTests {
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET /after HTTP/1.1\r\nHost: test\r\n\r\n")
-        _ = try connection.readResponse()
+        _ = try await connection.readResponse()
 
         #expect(try await server.takeRequest().path == "/after")
         #expect(server.requestCount == 1)

@@ -14,7 +14,7 @@ struct MockWebServerProtocolTests {
         var bodies: [String] = []
         for path in ["/one", "/two", "/three"] {
             try connection.write("GET \(path) HTTP/1.1\r\nHost: test\r\n\r\n")
-            bodies.append(try connection.readResponse().bodyText)
+            bodies.append(try await connection.readResponse().bodyText)
         }
         let requests = [try await server.takeRequest(), try await server.takeRequest(), try await server.takeRequest()]
 
@@ -34,8 +34,8 @@ struct MockWebServerProtocolTests {
         try connection.write(
             "POST /a HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\n\r\nabcGET /b HTTP/1.1\r\nHost: test\r\n\r\n"
         )
-        let first = try connection.readResponse()
-        let second = try connection.readResponse()
+        let first = try await connection.readResponse()
+        let second = try await connection.readResponse()
         let recordedFirst = try await server.takeRequest()
         let recordedSecond = try await server.takeRequest()
 
@@ -55,7 +55,7 @@ struct MockWebServerProtocolTests {
         for _ in 0..<2 {
             let connection = try RawHTTPConnection(port: server.port)
             try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-            _ = try connection.readResponse()
+            _ = try await connection.readResponse()
         }
         let first = try await server.takeRequest()
         let second = try await server.takeRequest()
@@ -66,32 +66,32 @@ struct MockWebServerProtocolTests {
     }
 
     @Test("a client's Connection: close is honoured")
-    func clientConnectionClose() throws {
+    func clientConnectionClose() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.enqueue(MockResponse().withBody("bye"))
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
 
         #expect(response.header("Connection") == "close")
         #expect(response.bodyText == "bye")
-        #expect(connection.isClosedByServer())
+        #expect(await connection.isClosedByServer())
     }
 
     @Test("closingConnection sends Connection: close and closes after the response")
-    func responseClosesConnection() throws {
+    func responseClosesConnection() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.enqueue(MockResponse().withBody("last").closingConnection())
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
 
         #expect(response.header("Connection") == "close")
-        #expect(connection.isClosedByServer())
+        #expect(await connection.isClosedByServer())
     }
 
     @Test("an HTTP/1.0 request without keep-alive gets its response and then the connection closes")
@@ -102,13 +102,13 @@ struct MockWebServerProtocolTests {
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET /legacy HTTP/1.0\r\n\r\n")
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
         let recorded = try await server.takeRequest()
 
         #expect(response.statusCode == 200)
         #expect(response.bodyText == "old")
         #expect(recorded.version == "HTTP/1.0")
-        #expect(connection.isClosedByServer())
+        #expect(await connection.isClosedByServer())
     }
 
     @Test("an HTTP/1.0 request with Connection: keep-alive keeps the connection")
@@ -118,9 +118,9 @@ struct MockWebServerProtocolTests {
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET /1 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-        let first = try connection.readResponse()
+        let first = try await connection.readResponse()
         try connection.write("GET /2 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-        _ = try connection.readResponse()
+        _ = try await connection.readResponse()
         _ = try await server.takeRequest()
         let second = try await server.takeRequest()
 
@@ -129,14 +129,14 @@ struct MockWebServerProtocolTests {
     }
 
     @Test("an HTTP/1.0 client gets a chunked response with Content-Length framing instead")
-    func http10GetsNoChunks() throws {
+    func http10GetsNoChunks() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.enqueue(MockResponse().withBody("abcdef").chunked(chunkSize: 2))
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET / HTTP/1.0\r\n\r\n")
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
 
         #expect(response.header("Transfer-Encoding") == nil)
         #expect(response.header("Content-Length") == "6")
@@ -153,7 +153,7 @@ struct MockWebServerProtocolTests {
             "POST /upload HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "5;name=value\r\nhello\r\n6 ; other\r\n world\r\n0\r\nX-Checksum: abc\r\n\r\n"
         )
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
         let recorded = try await server.takeRequest()
 
         #expect(response.statusCode == 404)
@@ -170,9 +170,9 @@ struct MockWebServerProtocolTests {
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("PUT /file HTTP/1.1\r\nHost: test\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
-        let interim = try connection.readResponse()
+        let interim = try await connection.readResponse()
         try connection.write("data")
-        let final = try connection.readResponse()
+        let final = try await connection.readResponse()
         let recorded = try await server.takeRequest()
 
         #expect(interim.statusLine == "HTTP/1.1 100 Continue")
@@ -181,30 +181,30 @@ struct MockWebServerProtocolTests {
     }
 
     @Test("Expect: 100-continue with a body over the limit gets 413 instead of 100 Continue")
-    func expectContinueTooLarge() throws {
+    func expectContinueTooLarge() async throws {
         let server = try MockWebServer(configuration: .init(maxBodyBytes: 10))
         defer { server.shutdown() }
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("PUT /file HTTP/1.1\r\nHost: test\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n")
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
 
         #expect(response.statusCode == 413)
-        #expect(connection.isClosedByServer())
+        #expect(await connection.isClosedByServer())
         #expect(server.requestCount == 0)
     }
 
     @Test("a HEAD response has Content-Length but no body, and the connection stays usable")
-    func headHasNoBody() throws {
+    func headHasNoBody() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.setDispatcher { _ in MockResponse().withBody("hello") }
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("HEAD / HTTP/1.1\r\nHost: test\r\n\r\n")
-        let head = try connection.readResponse(hasBody: false)
+        let head = try await connection.readResponse(hasBody: false)
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-        let get = try connection.readResponse()
+        let get = try await connection.readResponse()
 
         #expect(head.header("Content-Length") == "5")
         #expect(head.body.isEmpty)
@@ -213,7 +213,7 @@ struct MockWebServerProtocolTests {
     }
 
     @Test("a 204 response gets neither Content-Length nor body")
-    func noContent() throws {
+    func noContent() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.enqueue(MockResponse(statusCode: 204).withBody("ignored"))
@@ -221,8 +221,8 @@ struct MockWebServerProtocolTests {
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("DELETE /item HTTP/1.1\r\nHost: test\r\n\r\nGET / HTTP/1.1\r\nHost: test\r\n\r\n")
-        let deleted = try connection.readResponse()
-        let next = try connection.readResponse()
+        let deleted = try await connection.readResponse()
+        let next = try await connection.readResponse()
 
         #expect(deleted.statusLine == "HTTP/1.1 204 No Content")
         #expect(deleted.header("Content-Length") == nil)
@@ -236,7 +236,7 @@ struct MockWebServerProtocolTests {
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\nX-Tag: one\r\nx-tag:two  \r\nAccept: */*\r\n\r\n")
-        _ = try connection.readResponse()
+        _ = try await connection.readResponse()
         let recorded = try await server.takeRequest()
 
         #expect(recorded.headers.map(\.name) == ["Host", "X-Tag", "x-tag", "Accept"])
@@ -252,7 +252,7 @@ struct MockWebServerProtocolTests {
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET http://example.com:8080/a/b?x=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")
-        _ = try connection.readResponse()
+        _ = try await connection.readResponse()
         let recorded = try await server.takeRequest()
 
         #expect(recorded.target == "http://example.com:8080/a/b?x=1")

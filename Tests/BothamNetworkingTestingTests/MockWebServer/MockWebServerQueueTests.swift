@@ -228,15 +228,15 @@ struct MockWebServerQueueTests {
     }
 
     @Test("a chunked response is framed in chunks of the chosen size")
-    func chunkedResponseFraming() throws {
+    func chunkedResponseFraming() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.enqueue(MockResponse().withBody("abcdefgh").chunked(chunkSize: 3))
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-        let head = try connection.readHead()
-        let wire = try connection.readBytes(28)
+        let head = try await connection.readHead()
+        let wire = try await connection.readBytes(28)
 
         #expect(head.header("Transfer-Encoding") == "chunked")
         #expect(head.header("Content-Length") == nil)
@@ -274,7 +274,7 @@ struct MockWebServerQueueTests {
     }
 
     @Test("status, custom reason phrase and repeated headers are sent as given")
-    func statusAndRepeatedHeaders() throws {
+    func statusAndRepeatedHeaders() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.enqueue(
@@ -286,7 +286,7 @@ struct MockWebServerQueueTests {
         let connection = try RawHTTPConnection(port: server.port)
 
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
 
         #expect(response.statusLine == "HTTP/1.1 299 Custom Reason")
         #expect(response.headers.filter { $0.name == "Set-Cookie" }.map(\.value) == ["a=1", "b=2"])
@@ -295,7 +295,7 @@ struct MockWebServerQueueTests {
     }
 
     @Test("the IPv6 loopback works when the machine has it")
-    func ipv6Loopback() throws {
+    func ipv6Loopback() async throws {
         let server: MockWebServer
         do {
             server = try MockWebServer(configuration: .init(host: "::1"))
@@ -308,7 +308,7 @@ struct MockWebServerQueueTests {
         let connection = try RawHTTPConnection(port: server.port, host: "::1")
 
         try connection.write("GET /v6 HTTP/1.1\r\nHost: [::1]\r\n\r\n")
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
 
         #expect(server.baseURL.absoluteString == "http://[::1]:\(server.port)")
         #expect(response.bodyText == "over IPv6")

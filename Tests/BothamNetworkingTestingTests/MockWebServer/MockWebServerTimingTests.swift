@@ -5,7 +5,7 @@ import Testing
 @Suite("MockWebServer delays and throttling", .timeLimit(.minutes(1)))
 struct MockWebServerTimingTests {
     @Test("withHeadersDelay holds the status line back for at least the delay")
-    func headersDelay() throws {
+    func headersDelay() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.enqueue(MockResponse().withBody("late").withHeadersDelay(.milliseconds(250)))
@@ -14,7 +14,7 @@ struct MockWebServerTimingTests {
 
         let start = clock.now
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
         let elapsed = clock.now - start
 
         #expect(response.bodyText == "late")
@@ -22,7 +22,7 @@ struct MockWebServerTimingTests {
     }
 
     @Test("throttled sends the body slice by slice, taking at least the sum of the pauses")
-    func throttle() throws {
+    func throttle() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.enqueue(MockResponse().withBody("12345").throttled(bytes: 1, per: .milliseconds(60)))
@@ -31,7 +31,7 @@ struct MockWebServerTimingTests {
 
         let start = clock.now
         try connection.write("GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-        let response = try connection.readResponse()
+        let response = try await connection.readResponse()
         let elapsed = clock.now - start
 
         #expect(response.bodyText == "12345")
@@ -39,7 +39,7 @@ struct MockWebServerTimingTests {
     }
 
     @Test("shutdown interrupts a headers delay at once")
-    func shutdownInterruptsDelay() throws {
+    func shutdownInterruptsDelay() async throws {
         let server = try MockWebServer()
         server.enqueue(MockResponse().withHeadersDelay(.seconds(30)))
         let connection = try RawHTTPConnection(port: server.port)
@@ -50,6 +50,6 @@ struct MockWebServerTimingTests {
         server.shutdown()
 
         #expect(clock.now - start < .seconds(1))
-        #expect(connection.isClosedByServer())
+        #expect(await connection.isClosedByServer())
     }
 }

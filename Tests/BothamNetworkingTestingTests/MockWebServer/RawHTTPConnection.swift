@@ -15,7 +15,10 @@ struct RawClientError: Error, CustomStringConvertible {
 
 /// A test-only HTTP client on a plain TCP socket, for what URLSession cannot express: malformed input, pipelining,
 /// chunked uploads, `Expect: 100-continue`, and observing faults byte by byte. Every read has a deadline.
-final class RawHTTPConnection {
+// `@unchecked Sendable`: a test uses its connection from one task at a time, awaiting each read before the next,
+// so the buffer is never touched by two threads at once; reads run on a thread of their own only to keep blocking
+// `poll` calls off Swift's small cooperative pool (2 threads here), which other suites share.
+final class RawHTTPConnection: @unchecked Sendable {
     /// How a read ended.
     enum End: Equatable {
         case endOfStream
@@ -142,7 +145,7 @@ final class RawHTTPConnection {
     }
 
     /// Reads everything until the server closes the connection or `timeout` passes.
-    func readUntilClosed(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], end: End) {
+    func blockingReadUntilClosed(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], end: End) {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let end = receive(until: deadline) {
@@ -153,7 +156,7 @@ final class RawHTTPConnection {
     }
 
     /// Reads exactly `count` bytes.
-    func readBytes(_ count: Int, timeout: Duration = .seconds(5)) throws -> [UInt8] {
+    func blockingReadBytes(_ count: Int, timeout: Duration = .seconds(5)) throws -> [UInt8] {
         let deadline = ContinuousClock.now + timeout
         while buffer.count < count {
             if let end = receive(until: deadline) {
@@ -165,7 +168,7 @@ final class RawHTTPConnection {
     }
 
     /// Reads one line ending in CRLF, without the CRLF.
-    func readLine(timeout: Duration = .seconds(5)) throws -> String {
+    func blockingReadLine(timeout: Duration = .seconds(5)) throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let index = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -180,15 +183,15 @@ final class RawHTTPConnection {
     }
 
     /// Reads the status line and headers of one response.
-    func readHead(timeout: Duration = .seconds(5)) throws -> Response {
-        let statusLine = try readLine(timeout: timeout)
+    func blockingReadHead(timeout: Duration = .seconds(5)) throws -> Response {
+        let statusLine = try blockingReadLine(timeout: timeout)
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, let code = Int(parts[1]) else {
             throw RawClientError(description: "bad status line \(statusLine)")
         }
         var headers: [(name: String, value: String)] = []
         while true {
-            let line = try readLine(timeout: timeout)
+            let line = try blockingReadLine(timeout: timeout)
             if line.isEmpty { break }
             guard let colon = line.firstIndex(of: ":") else { throw RawClientError(description: "bad header \(line)") }
             headers.append(
@@ -199,36 +202,69 @@ final class RawHTTPConnection {
     }
 
     /// Reads one complete response; `hasBody: false` for responses to HEAD.
-    func readResponse(hasBody: Bool = true, timeout: Duration = .seconds(5)) throws -> Response {
-        var response = try readHead(timeout: timeout)
+    func blockingReadResponse(hasBody: Bool = true, timeout: Duration = .seconds(5)) throws -> Response {
+        var response = try blockingReadHead(timeout: timeout)
         let code = response.statusCode
         guard hasBody, !(100..<200).contains(code), code != 204, code != 304 else { return response }
         if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
             while true {
-                let sizeLine = try readLine(timeout: timeout)
+                let sizeLine = try blockingReadLine(timeout: timeout)
                 let sizeText = sizeLine.split(separator: ";").first.map(String.init) ?? ""
                 guard let size = Int(sizeText, radix: 16) else {
                     throw RawClientError(description: "bad chunk size \(sizeLine)")
                 }
                 if size == 0 {
-                    while try !readLine(timeout: timeout).isEmpty {}
+                    while try !blockingReadLine(timeout: timeout).isEmpty {}
                     return response
                 }
-                response.body += try readBytes(size, timeout: timeout)
-                _ = try readLine(timeout: timeout)
+                response.body += try blockingReadBytes(size, timeout: timeout)
+                _ = try blockingReadLine(timeout: timeout)
             }
         }
         if let length = response.header("Content-Length").flatMap({ Int($0) }) {
-            response.body = try readBytes(length, timeout: timeout)
+            response.body = try blockingReadBytes(length, timeout: timeout)
             return response
         }
-        response.body = readUntilClosed(timeout: timeout).bytes
+        response.body = blockingReadUntilClosed(timeout: timeout).bytes
         return response
     }
 
     /// Whether the server has closed the connection (no byte and end of stream within `timeout`).
-    func isClosedByServer(timeout: Duration = .seconds(5)) -> Bool {
-        let (bytes, end) = readUntilClosed(timeout: timeout)
+    func blockingIsClosedByServer(timeout: Duration = .seconds(5)) -> Bool {
+        let (bytes, end) = blockingReadUntilClosed(timeout: timeout)
         return bytes.isEmpty && (end == .endOfStream || end == .reset)
+    }
+
+    /// Runs a blocking read on a thread of its own and waits for it without blocking the cooperative pool.
+    private func offThePool<T: Sendable>(_ read: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try read() }) }.start()
+        }
+    }
+
+    /// Reads everything until the server closes the connection or `timeout` passes.
+    func readUntilClosed(timeout: Duration = .seconds(5)) async -> (bytes: [UInt8], end: End) {
+        let result = try? await offThePool { self.blockingReadUntilClosed(timeout: timeout) }
+        return result ?? ([], .endOfStream)
+    }
+
+    /// Reads exactly `count` bytes.
+    func readBytes(_ count: Int, timeout: Duration = .seconds(5)) async throws -> [UInt8] {
+        try await offThePool { try self.blockingReadBytes(count, timeout: timeout) }
+    }
+
+    /// Reads the status line and headers of one response.
+    func readHead(timeout: Duration = .seconds(5)) async throws -> Response {
+        try await offThePool { try self.blockingReadHead(timeout: timeout) }
+    }
+
+    /// Reads one complete response; `hasBody: false` for responses to HEAD.
+    func readResponse(hasBody: Bool = true, timeout: Duration = .seconds(5)) async throws -> Response {
+        try await offThePool { try self.blockingReadResponse(hasBody: hasBody, timeout: timeout) }
+    }
+
+    /// Whether the server has closed the connection (no byte and end of stream within `timeout`).
+    func isClosedByServer(timeout: Duration = .seconds(5)) async -> Bool {
+        (try? await offThePool { self.blockingIsClosedByServer(timeout: timeout) }) ?? false
     }
 }

@@ -1,0 +1,35 @@
+/// Which redirects ``URLSessionHTTPClient`` follows.
+///
+/// ```swift
+/// let transport = URLSessionHTTPClient(configuration: .init(redirectPolicy: .followAtMost(5)))
+/// let raw = URLSessionHTTPClient(configuration: .init(redirectPolicy: .doNotFollow))  // 3xx comes back as is
+/// ```
+///
+/// Whatever the policy, a redirect that changes the scheme, host or port never carries `Authorization`,
+/// `Proxy-Authorization` or `Cookie` (from then on, for the rest of the call), a 307 or 308 keeps its method and
+/// body, and a 301, 302 or 303 after a `POST` becomes a `GET` without a body, as browsers do.
+public struct RedirectPolicy: Sendable, Hashable {
+    /// The most redirects one call follows; `0` means none.
+    public let maxRedirects: Int
+
+    private init(maxRedirects: Int) {
+        self.maxRedirects = max(0, maxRedirects)
+    }
+
+    /// Follows up to 20 redirects (the most `URLSession` follows on Linux); a longer chain or a loop ends with
+    /// `APIClientError.networkError(NetworkFailure(kind: .tooManyRedirects))`. The default.
+    public static let follow = RedirectPolicy(maxRedirects: 20)
+
+    /// Follows no redirect: the 3xx response itself (with its `Location` header) is the call's response.
+    public static let doNotFollow = RedirectPolicy(maxRedirects: 0)
+
+    /// Follows up to `count` redirects; one more ends the call with
+    /// `APIClientError.networkError(NetworkFailure(kind: .tooManyRedirects))`. `followAtMost(0)` is
+    /// ``doNotFollow``.
+    public static func followAtMost(_ count: Int) -> RedirectPolicy {
+        RedirectPolicy(maxRedirects: count)
+    }
+
+    /// Whether any redirect is followed.
+    public var followsRedirects: Bool { maxRedirects > 0 }
+}

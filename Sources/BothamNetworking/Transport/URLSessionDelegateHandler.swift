@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one *session* delegate of a ``URLSessionHTTPClient``.
+///
+/// On Linux only a session delegate is consulted for redirects (a task delegate passed to `data(for:delegate:)` is
+/// not), so every callback of every task comes here and is routed to the task's ``URLSessionTransfer``.
+///
+/// `Sendable`: the only stored property is a ``Lock``.
+final class URLSessionDelegateHandler: NSObject, Sendable {
+    private let transfers = Lock<[Int: URLSessionTransfer]>([:])
+
+    /// Starts a task for `request` in `session` as the current hop of `transfer`.
+    func start(_ request: URLRequest, for transfer: URLSessionTransfer, in session: URLSession) {
+        let task = session.dataTask(with: request)
+        let identifier = task.taskIdentifier
+        transfers.withLock { $0[identifier] = transfer }
+        if transfer.attach(task) {
+            task.resume()
+        } else {
+            // Never resumed, so no delegate decision is pending: cancelling here is safe.
+            transfers.withLock { _ = $0.removeValue(forKey: identifier) }
+            task.cancel()
+        }
+    }
+
+    private func transfer(for task: URLSessionTask) -> URLSessionTransfer? {
+        transfers.withLock { $0[task.taskIdentifier] }
+    }
+
+    private func removeTransfer(for task: URLSessionTask) -> URLSessionTransfer? {
+        transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+    }
+}
+
+extension URLSessionDelegateHandler: URLSessionDataDelegate {
+    // A callback for a call that has ended does not answer URLSession: the call's task is being cancelled on this
+    // same serial queue (see `URLSessionTransfer`), and answering after that cancellation traps on Linux.
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let transfer = transfer(for: dataTask) else { return completionHandler(.allow) }
+        guard let httpResponse = response as? HTTPURLResponse else {
+            transfer.finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse))))
+            return
+        }
+        if case .answer = transfer.didReceive(httpResponse) { completionHandler(.allow) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        transfer(for: dataTask)?.didReceive(data)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        guard let transfer = transfer(for: task) else { return completionHandler(nil) }
+        let answer = transfer.willRedirect(
+            response,
+            to: request,
+            storedCookies: Self.storedCookies(for: request.url, in: session)
+        )
+        if case .answer(let next) = answer { completionHandler(next) }
+    }
+
+    /// The `Cookie` field the session's cookie storage holds for `url`, on Linux only: FoundationNetworking leaves
+    /// stored cookies out of a redirect that a delegate approves (Apple platforms add them).
+    private static func storedCookies(for url: URL?, in session: URLSession) -> String? {
+        #if canImport(FoundationNetworking)
+            let configuration = session.configuration
+            guard let url, configuration.httpShouldSetCookies, let storage = configuration.httpCookieStorage,
+                let cookies = storage.cookies(for: url), !cookies.isEmpty
+            else { return nil }
+            return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+        #else
+            return nil
+        #endif
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        // Answering is what keeps Linux from hanging on a 401 with `WWW-Authenticate` and no credential.
+        guard let transfer = transfer(for: task) else { return completionHandler(.rejectProtectionSpace, nil) }
+        if case .answer = transfer.didReceiveAuthenticationChallenge() {
+            completionHandler(.rejectProtectionSpace, nil)
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let transfer = removeTransfer(for: task), let next = transfer.didComplete(error: error) else { return }
+        start(next, for: transfer, in: session)
+    }
+}

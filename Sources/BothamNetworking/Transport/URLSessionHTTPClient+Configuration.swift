@@ -1,0 +1,55 @@
+extension URLSessionHTTPClient {
+    /// The transport's own settings (the `URLSessionConfiguration` is passed separately).
+    ///
+    /// ```swift
+    /// let transport = URLSessionHTTPClient(
+    ///     configuration: .init(
+    ///         redirectPolicy: .followAtMost(3),
+    ///         defaultTimeout: .seconds(10),
+    ///         totalDeadline: .seconds(30),
+    ///         maxResponseBytes: 10 * 1024 * 1024
+    ///     )
+    /// )
+    /// ```
+    public struct Configuration: Sendable {
+        /// Which redirects are followed. Default: ``RedirectPolicy/follow``.
+        public var redirectPolicy: RedirectPolicy
+        /// How long one request may take, from sending to the last byte of the body, when its
+        /// ``HTTPRequest/timeout`` is `nil`. `nil` means no limit of ours (URLSession's idle timeout of the session
+        /// configuration still applies). Default: 60 seconds. Running out ends the call with
+        /// ``APIClientError/timeout``.
+        public var defaultTimeout: Duration?
+        /// The most any request may take, redirects and the whole body included, even when its
+        /// ``HTTPRequest/timeout`` asks for more. `nil` (the default) sets no such cap. Running out ends the call
+        /// with ``APIClientError/timeout``.
+        public var totalDeadline: Duration?
+        /// The largest response body accepted, in bytes (after gzip/deflate/br decoding); a bigger one ends the call
+        /// with `APIClientError.networkError(NetworkFailure(kind: .responseTooLarge))` as soon as it is known, without
+        /// reading the rest. `nil` (the default) sets no limit.
+        public var maxResponseBytes: Int?
+
+        /// Creates settings.
+        public init(
+            redirectPolicy: RedirectPolicy = .follow,
+            defaultTimeout: Duration? = .seconds(60),
+            totalDeadline: Duration? = nil,
+            maxResponseBytes: Int? = nil
+        ) {
+            self.redirectPolicy = redirectPolicy
+            self.defaultTimeout = defaultTimeout
+            self.totalDeadline = totalDeadline
+            self.maxResponseBytes = maxResponseBytes
+        }
+
+        /// The time limit for `request`: its own timeout (or ``defaultTimeout``), capped by ``totalDeadline``.
+        func timeLimit(for request: HTTPRequest) -> Duration? {
+            let own = request.timeout ?? defaultTimeout
+            switch (own, totalDeadline) {
+            case (let own?, let total?): return min(own, total)
+            case (let own?, nil): return own
+            case (nil, let total?): return total
+            case (nil, nil): return nil
+            }
+        }
+    }
+}

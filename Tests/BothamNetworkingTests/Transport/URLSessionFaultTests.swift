@@ -1,0 +1,63 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import Foundation
+import Testing
+
+extension URLSessionIntegrationTests {
+    @Suite("URLSessionHTTPClient against MockWebServer: faults map to documented errors", .timeLimit(.minutes(1)))
+    struct URLSessionFaultTests {
+        @Test("connection refused is cannotConnect")
+        func connectionRefused() async throws {
+            let server = try MockWebServer()
+            let url = server.url("/gone")
+            server.shutdown()
+
+            let (result, duration) = await TransportTest.elapsed {
+                await BothamAPIClient(baseEndpoint: url.absoluteString, httpClient: URLSessionHTTPClient()).GET("")
+            }
+
+            #expect(TransportTest.networkFailureKind(result) == .cannotConnect)
+            #expect(duration < .seconds(2))
+        }
+
+        @Test(
+            "each socket fault ends with its documented error within its deadline",
+            arguments: [
+                (SocketPolicy.disconnectAtStart, NetworkFailure.Kind.badServerResponse),
+                (.disconnectAfterHeaders, .connectionLost),
+                (.disconnectDuringBody, .connectionLost),
+                (.malformedStatusLine, .badServerResponse),
+                (.wrongContentLength, .connectionLost),
+                (.truncatedChunkedBody, .connectionLost),
+                (.resetConnection, .connectionLost),
+            ])
+        func socketFault(policy: SocketPolicy, expected: NetworkFailure.Kind) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            var response = MockResponse().withBody(TransportTest.pattern(count: 4096)).withSocketPolicy(policy)
+            if policy == .truncatedChunkedBody { response = response.chunked(chunkSize: 512) }
+            server.enqueue(response)
+            let apiClient = TransportTest.client(server)
+
+            let request = apiClient.request(.get, "/fault").withTimeout(.seconds(3))
+            let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
+
+            #expect(TransportTest.networkFailureKind(result) == expected, "\(policy): \(result)")
+            #expect(duration < .seconds(2))
+        }
+
+        @Test("a stalled server ends with .timeout at the request's timeout")
+        func stall() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse().withSocketPolicy(.noResponse))
+            let apiClient = TransportTest.client(server)
+
+            let request = apiClient.request(.get, "/stall").withTimeout(.milliseconds(300))
+            let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
+
+            #expect(result.isTimeout)
+            #expect(duration < .milliseconds(1500))
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import Foundation
+import Testing
+
+extension URLSessionIntegrationTests {
+    @Suite("URLSessionHTTPClient against MockWebServer: verbs, headers, query and bodies", .timeLimit(.minutes(1)))
+    struct URLSessionRoundTripTests {
+        @Test(
+            "every verb reaches the server with its method",
+            arguments: [
+                HTTPMethod.get, .post, .put, .patch, .delete, .head, .options,
+            ])
+        func verbs(method: HTTPMethod) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse().withBody("done"))
+            let apiClient = TransportTest.client(server)
+
+            let response = try await apiClient.send(apiClient.request(method, "/verbs")).get()
+
+            #expect(response.statusCode == 200)
+            #expect(response.body == (method == .head ? Data() : Data("done".utf8)))
+            let recorded = try await server.takeRequest()
+            #expect(recorded.method == method.rawValue)
+            #expect(recorded.path == "/verbs")
+        }
+
+        @Test("headers and query parameters arrive as sent")
+        func headersAndQuery() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse())
+            let apiClient = TransportTest.client(server)
+
+            _ = try await apiClient.GET(
+                "/search",
+                parameters: ["q": "a b&c", "page": "2"],
+                headers: ["X-Request-Id": "r-1", "Accept": "application/json"]
+            ).get()
+
+            let recorded = try await server.takeRequest()
+            #expect(recorded.queryItems.map(\.name) == ["q", "page"])
+            #expect(recorded.queryItems.first?.value == "a b&c")
+            #expect(recorded.header("X-Request-Id") == "r-1")
+            #expect(recorded.header("Accept") == "application/json")
+        }
+
+        @Test("JSON, form and binary bodies arrive byte for byte")
+        func bodies() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(contentsOf: [MockResponse(), MockResponse(), MockResponse()])
+            let apiClient = TransportTest.client(server)
+            let binary = Data([0x00, 0xFF, 0x0D, 0x0A, 0x80])
+
+            _ = try await apiClient.POST("/json", body: ["name": "Ada", "n": 1]).get()
+            _ = try await apiClient.PUT("/form", body: .form(["a": "1 2", "b": "x&y"])).get()
+            _ = try await apiClient.PATCH("/bin", body: .data(binary, contentType: "application/octet-stream")).get()
+
+            let json = try await server.takeRequest()
+            #expect(json.bodyAsString == #"{"name":"Ada","n":1}"#)
+            #expect(json.header("Content-Type") == "application/json")
+            let form = try await server.takeRequest()
+            #expect(form.method == "PUT")
+            #expect(form.bodyAsString == "a=1%202&b=x%26y")
+            #expect(form.header("Content-Type") == "application/x-www-form-urlencoded")
+            let bin = try await server.takeRequest()
+            #expect(bin.body == binary)
+            #expect(bin.header("Content-Type") == "application/octet-stream")
+        }
+
+        @Test("response status, body and headers come back; headers in sorted order, repeats kept")
+        func responseHeaders() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(
+                MockResponse(statusCode: 201)
+                    .withHeader("X-Zeta", "z")
+                    .withHeader("x-alpha", "a")
+                    .withHeader("Location", "/things/1")
+                    .withJSONBody(#"{"id":1}"#)
+            )
+            let apiClient = TransportTest.client(server)
+
+            let response = try await apiClient.POST("/things").get()
+
+            #expect(response.statusCode == 201)
+            #expect(try response.json()["id"] == 1)
+            #expect(response.headers["X-Alpha"] == "a")
+            #expect(response.headers[.location] == "/things/1")
+            let names = response.headers.fields.map { $0.name.rawName.lowercased() }
+            #expect(names == names.sorted())
+            #expect(response.url == server.url("/things"))
+        }
+
+        @Test("a 4xx or 5xx is a response, not a transport error", arguments: [400, 404, 500, 503])
+        func errorStatuses(code: Int) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse(statusCode: code).withBody("nope"))
+
+            let response = try await TransportTest.client(server).GET("/x").get()
+
+            #expect(response.statusCode == code)
+            #expect(response.body == Data("nope".utf8))
+        }
+
+        @Test(
+            "gzip and deflate bodies arrive decoded without stale Content-Encoding and Content-Length",
+            arguments: [
+                ("gzip", "H4sIAAAAAAACA6tWSi9KTS3JzEtXslLKSM3JyVcYOaRSLQAZj1Ky/wAAAA=="),
+                ("deflate", "eJyrVkovSk0tycxLV7JSykjNyclXGDmkUi0AnTddMA=="),
+            ])
+        func decodedBodies(coding: String, base64: String) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            let compressed = try #require(Data(base64Encoded: base64))
+            server.enqueue(
+                MockResponse().withHeader("Content-Encoding", coding).withHeader("Content-Type", "application/json")
+                    .withBody(compressed)
+            )
+
+            let response = try await TransportTest.client(server).GET("/compressed").get()
+
+            #expect(response.body.count == 255)
+            #expect(try response.json()["greeting"] == .string(String(repeating: "hello ", count: 40)))
+            #expect(response.headers[.contentEncoding] == nil)
+            #expect(response.headers[.contentLength] == nil)
+            #expect(response.headers[.contentType] == "application/json")
+        }
+
+        @Test("an identity body keeps its Content-Length")
+        func identityKeepsContentLength() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse().withBody("12345"))
+
+            let response = try await TransportTest.client(server).GET("/plain").get()
+
+            #expect(response.headers[.contentLength] == "5")
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import Foundation
+import Testing
+
+extension URLSessionIntegrationTests {
+    @Suite("URLSessionHTTPClient against MockWebServer: challenges, timeouts and cancellation", .timeLimit(.minutes(1)))
+    struct URLSessionTimeoutTests {
+        @Test(
+            "a 401 with WWW-Authenticate and no credential comes back as a response within a second",
+            arguments: [
+                "Basic realm=\"api\"", "Bearer realm=\"api\"", "Digest realm=\"api\", nonce=\"abc\"",
+            ])
+        func unauthorizedIsAResponse(challenge: String) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse(statusCode: 401).withHeader("WWW-Authenticate", challenge).withBody("denied"))
+            server.enqueue(MockResponse().withBody("after"))
+            let apiClient = TransportTest.client(server)
+
+            let (result, duration) = await TransportTest.elapsed { await apiClient.GET("/private") }
+
+            let response = try result.get()
+            #expect(response.statusCode == 401)
+            #expect(response.headers[.wwwAuthenticate] == challenge)
+            #expect(response.body == Data("denied".utf8))
+            #expect(duration < .seconds(1))
+            #expect(try await apiClient.GET("/next").get().body == Data("after".utf8))
+        }
+
+        @Test("a 0.5 s timeout fires between 0.4 s and 1.5 s")
+        func subSecondTimeout() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse().withSocketPolicy(.noResponse))
+            let apiClient = TransportTest.client(server)
+
+            let request = apiClient.request(.get, "/slow").withTimeout(.milliseconds(500))
+            let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
+
+            #expect(result.isTimeout)
+            #expect(duration >= .milliseconds(400))
+            #expect(duration < .milliseconds(1500))
+        }
+
+        @Test("the timeout covers a body that trickles in")
+        func slowBodyTimesOut() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(
+                MockResponse().withBody(String(repeating: "x", count: 100)).throttled(bytes: 1, per: .milliseconds(50)))
+            let apiClient = TransportTest.client(server)
+
+            let request = apiClient.request(.get, "/trickle").withTimeout(.milliseconds(500))
+            let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
+
+            #expect(result.isTimeout)
+            #expect(duration < .milliseconds(1500))
+        }
+
+        @Test("the transport's total deadline caps requests without their own timeout, and longer ones")
+        func totalDeadline() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(contentsOf: [
+                MockResponse().withSocketPolicy(.noResponse), MockResponse().withSocketPolicy(.noResponse),
+            ])
+            let apiClient = TransportTest.client(server, .init(totalDeadline: .milliseconds(300)))
+
+            let (plain, plainDuration) = await TransportTest.elapsed { await apiClient.GET("/a") }
+            let longer = apiClient.request(.get, "/b").withTimeout(.seconds(30))
+            let (asked, askedDuration) = await TransportTest.elapsed { await apiClient.send(longer) }
+
+            #expect(plain.isTimeout)
+            #expect(asked.isTimeout)
+            #expect(plainDuration < .milliseconds(1500))
+            #expect(askedDuration < .milliseconds(1500))
+        }
+
+        @Test("a response inside the timeout is unaffected by it")
+        func withinTimeout() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse().withBody("ok").withHeadersDelay(.milliseconds(100)))
+            let apiClient = TransportTest.client(server)
+
+            let request = apiClient.request(.get, "/quick").withTimeout(.milliseconds(1500))
+            #expect(try await apiClient.send(request).get().body == Data("ok".utf8))
+        }
+
+        @Test("cancelling the calling task while the body streams ends with .cancelled at once")
+        func cancellationMidBody() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(
+                MockResponse().withBody(TransportTest.pattern(count: 10_000)).throttled(
+                    bytes: 100, per: .milliseconds(100))
+            )
+            server.enqueue(MockResponse().withBody("fine"))
+            let apiClient = TransportTest.client(server)
+
+            let call = Task { await TransportTest.elapsed { await apiClient.GET("/stream") } }
+            _ = try await server.takeRequest()
+            call.cancel()
+            let (result, duration) = await call.value
+
+            #expect(result.isCancelled)
+            #expect(duration < .seconds(2))
+            #expect(try await apiClient.GET("/after").get().body == Data("fine".utf8))
+        }
+
+        @Test("a task cancelled before it starts sends nothing")
+        func cancelledBeforeStart() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            let transport = URLSessionHTTPClient()
+            let request = HTTPRequest(method: .get, url: server.url("/never"))
+
+            let call = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await transport.send(request)
+            }
+            await #expect(throws: APIClientError.self) { try await call.value }
+            #expect(server.requestCount == 0)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Runs httpbin (https://github.com/postmanlabs/httpbin) on loopback for the interop tests.
+#
+#   scripts/httpbin.sh start   create .venv-httpbin if missing, start gunicorn on a free 127.0.0.1 port,
+#                              wait (bounded) until it answers, write .ci-work/httpbin.pid and .ci-work/httpbin.url
+#   scripts/httpbin.sh url     print the server's URL (for HTTPBIN_URL)
+#   scripts/httpbin.sh stop    stop the server started by `start` (by its PID)
+#
+# Run the interop suite:
+#   scripts/httpbin.sh start
+#   HTTPBIN_URL=$(scripts/httpbin.sh url) nice swift test --filter Interop
+#   scripts/httpbin.sh stop
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv-httpbin"
+WORK="$ROOT/.ci-work"
+PID_FILE="$WORK/httpbin.pid"
+URL_FILE="$WORK/httpbin.url"
+LOG_FILE="$WORK/httpbin.log"
+PYTHON="${PYTHON:-python3}"
+# Versions known to install and run together with Python 3.11 on this machine.
+HTTPBIN_VERSION="0.10.4"
+GUNICORN_VERSION="27.0.1"
+WAIT_SECONDS=30
+
+die() { echo "httpbin.sh: $*" >&2; exit 1; }
+
+is_running() {
+    [[ -f "$PID_FILE" ]] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null
+}
+
+ensure_venv() {
+    if [[ ! -x "$VENV/bin/gunicorn" ]]; then
+        echo "Creating $VENV (httpbin $HTTPBIN_VERSION, gunicorn $GUNICORN_VERSION)…" >&2
+        "$PYTHON" -m venv "$VENV"
+        "$VENV/bin/pip" install --quiet --disable-pip-version-check \
+            "httpbin==$HTTPBIN_VERSION" "gunicorn==$GUNICORN_VERSION"
+    fi
+}
+
+free_port() {
+    "$VENV/bin/python" - <<'PY'
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])
+s.close()
+PY
+}
+
+answers() {
+    "$VENV/bin/python" - "$1" <<'PY'
+import sys, urllib.request
+try:
+    with urllib.request.urlopen(sys.argv[1] + "/get", timeout=1) as r:
+        sys.exit(0 if r.status == 200 else 1)
+except Exception:
+    sys.exit(1)
+PY
+}
+
+start() {
+    if is_running; then
+        echo "httpbin already running at $(cat "$URL_FILE") (PID $(cat "$PID_FILE"))" >&2
+        return 0
+    fi
+    mkdir -p "$WORK"
+    ensure_venv
+    local port url pid
+    for _ in 1 2 3; do
+        port="$(free_port)"
+        url="http://127.0.0.1:$port"
+        # Eight sync workers so that slow endpoints (/delay) do not block the rest of the suite.
+        "$VENV/bin/gunicorn" --workers 8 --bind "127.0.0.1:$port" --chdir "$WORK" httpbin:app \
+            >"$LOG_FILE" 2>&1 &
+        pid=$!
+        echo "$pid" >"$PID_FILE"
+        echo "$url" >"$URL_FILE"
+        local deadline=$((SECONDS + WAIT_SECONDS))
+        while ((SECONDS < deadline)); do
+            if ! kill -0 "$pid" 2>/dev/null; then break; fi
+            if answers "$url"; then
+                echo "httpbin running at $url (PID $pid)" >&2
+                return 0
+            fi
+            sleep 0.2
+        done
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        rm -f "$PID_FILE" "$URL_FILE"
+        echo "httpbin did not answer on port $port; retrying" >&2
+    done
+    cat "$LOG_FILE" >&2 || true
+    die "httpbin failed to start"
+}
+
+stop() {
+    if [[ -f "$PID_FILE" ]]; then
+        local pid
+        pid="$(cat "$PID_FILE")"
+        if kill -0 "$pid" 2>/dev/null; then
+            kill "$pid"
+            for _ in $(seq 1 50); do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.1
+            done
+            kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
+        fi
+        rm -f "$PID_FILE" "$URL_FILE"
+        echo "httpbin stopped" >&2
+    else
+        echo "httpbin is not running" >&2
+    fi
+}
+
+url() {
+    is_running || die "httpbin is not running (run: scripts/httpbin.sh start)"
+    cat "$URL_FILE"
+}
+
+case "${1:-}" in
+start) start ;;
+stop) stop ;;
+url) url ;;
+*) die "usage: $0 start|stop|url" ;;
+esac
