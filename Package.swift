@@ -76,6 +76,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzHeaderValidation", ["BothamNetworking"]),
     ("FuzzRequestParser", ["BothamNetworkingTesting"]),
     ("FuzzResponseDecoding", ["BothamNetworking"]),
+    ("FuzzWWWAuthenticate", ["BothamNetworking"]),
 ]
 package.targets += [
     .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
