@@ -46,9 +46,14 @@ enum WWWAuthenticateCheck {
             if let token68 = challenge.token68 { return challenge.scheme + " " + token68 }
             guard !challenge.parameters.isEmpty else { return challenge.scheme }
             let parameters = challenge.parameters.map { parameter in
-                let escaped = parameter.value.replacingOccurrences(of: "\\", with: "\\\\")
-                    .replacingOccurrences(of: "\"", with: "\\\"")
-                return parameter.name + "=\"" + escaped + "\""
+                // Escaped scalar by scalar: `replacingOccurrences` compares grapheme clusters and would miss a `"`
+                // followed by a combining mark.
+                var escaped = String.UnicodeScalarView()
+                for scalar in parameter.value.unicodeScalars {
+                    if scalar == "\"" || scalar == "\\" { escaped.append("\\") }
+                    escaped.append(scalar)
+                }
+                return parameter.name + "=\"" + String(escaped) + "\""
             }
             return challenge.scheme + " " + parameters.joined(separator: ", ")
         }
