@@ -4,7 +4,7 @@ import Dispatch
 /// calls do not delay the continuations of the suites running in parallel (many of them measure time).
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 final class StressExecutor: TaskExecutor {
-    private let queue = DispatchQueue(label: "BothamNetworkingTests.stress", qos: .utility, attributes: .concurrent)
+    private let queue = DispatchQueue(label: "BothamNetworkingTests.stress", attributes: .concurrent)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
