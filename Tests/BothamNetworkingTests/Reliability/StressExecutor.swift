@@ -4,7 +4,11 @@ import Dispatch
 /// calls do not delay the continuations of the suites running in parallel (many of them measure time).
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 final class StressExecutor: TaskExecutor {
-    private let queue = DispatchQueue(label: "BothamNetworkingTests.stress", attributes: .concurrent)
+    /// One serial queue on the width-limited utility root queue: the stress test takes at most one core, so the
+    /// timing-sensitive suites running in parallel keep the other (a concurrent queue took both and made their
+    /// deadlines fire seconds late on this 2-core machine). Calls and churners still interleave at every suspension.
+    private let queue = DispatchQueue(
+        label: "BothamNetworkingTests.stress", qos: .utility, target: .global(qos: .utility))
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
