@@ -23,6 +23,8 @@ public struct HTTPRequest: Sendable, Hashable {
     /// How long one attempt may take before it fails with ``APIClientError/timeout``; `nil` uses the transport's
     /// default.
     public internal(set) var timeout: Duration?
+    /// The URL resolved during preparation, so the transport does not resolve it again. Never part of equality.
+    var resolvedURLCache = ResolvedURLCache()
 
     /// Creates a request.
     public init(
@@ -56,7 +58,14 @@ public struct HTTPRequest: Sendable, Hashable {
     /// - Throws: ``APIClientError/unsupportedURLScheme(_:)`` for a scheme other than `http` or `https`, and
     ///   ``APIClientError/invalidRequest(reason:)`` for a malformed endpoint or path.
     public func resolvedURL() throws(APIClientError) -> URL {
-        try URLBuilder.url(baseEndpoint: baseEndpoint, path: path, parameters: parameters)
+        if let url = resolvedURLCache.url(for: self) { return url }
+        return try URLBuilder.url(baseEndpoint: baseEndpoint, path: path, parameters: parameters)
+    }
+
+    /// Resolves the URL and remembers it for later calls of ``resolvedURL()`` on this value and its copies.
+    mutating func cacheResolvedURL() throws(APIClientError) {
+        let url = try resolvedURL()
+        resolvedURLCache = ResolvedURLCache(baseEndpoint: baseEndpoint, path: path, parameters: parameters, url: url)
     }
 
     private func with(_ change: (inout HTTPRequest) -> Void) -> HTTPRequest {
