@@ -73,6 +73,19 @@ func decodesOpenIssues() async throws {
     #expect(stubClient.receivedRequests.first?.parameters["state"] == "open")
 }
 
+@Test("The client reports a server error with its status code")
+func reportsServerErrors() async throws {
+    let stubClient = StubHTTPClient()
+    stubClient.stub(with: .text("rate limited", statusCode: 403))
+
+    await #expect(throws: APIClientError.self) { try await GitHubIssuesClient(httpClient: stubClient).openIssues() }
+    do {
+        _ = try await GitHubIssuesClient(httpClient: stubClient).openIssues()
+    } catch {
+        #expect(error.statusCode == 403)
+    }
+}
+
 // README block 6: compiled, never called (it talks to real services)
 @Sendable func readmeBlock6(apiClient: BothamAPIClient) throws {
     apiClient.GET("/issues")
