@@ -168,3 +168,35 @@ struct ConcurrencyStressTests {
         }
     }
 }
+
+@Suite("Concurrent calls over the default transport", .timeLimit(.minutes(1)))
+struct TransportConcurrencyTests {
+    @Test("200 concurrent calls over URLSessionHTTPClient to MockWebServer all succeed, except the injected failures")
+    func twoHundredConcurrentCalls() async throws {
+        let server = try MockWebServer()
+        defer { server.shutdown() }
+        server.setDispatcher { request in
+            request.path.hasSuffix("/7")
+                ? MockResponse(statusCode: 503) : MockResponse().withBody("call \(request.path)")
+        }
+        let apiClient = BothamAPIClient(baseEndpoint: server.baseURL.absoluteString)
+        let results = await withTaskGroup(of: (Int, Result<HTTPResponse, APIClientError>).self) { group in
+            for index in 0..<200 {
+                group.addTask { (index, await apiClient.GET("/calls/\(index % 10)")) }
+            }
+            var collected: [(Int, Result<HTTPResponse, APIClientError>)] = []
+            for await result in group { collected.append(result) }
+            return collected
+        }
+        #expect(results.count == 200)
+        for (index, result) in results {
+            switch (index % 10, result) {
+            case (7, .failure(.httpResponseError(let response))): #expect(response.statusCode == 503)
+            case (let slot, .success(let response)) where slot != 7:
+                #expect(String(decoding: response.body, as: UTF8.self) == "call /calls/\(slot)")
+            default: Issue.record("call \(index) ended with \(result)")
+            }
+        }
+        #expect(server.requestCount == 200)
+    }
+}
