@@ -13,9 +13,15 @@ import Foundation
 final class URLSessionDelegateHandler: NSObject, Sendable {
     private let transfers = Lock<[Int: URLSessionTransfer]>([:])
 
-    /// Starts a task for `request` in `session` as the current hop of `transfer`.
-    func start(_ request: URLRequest, for transfer: URLSessionTransfer, in session: URLSession) {
-        let task = session.dataTask(with: request)
+    /// Starts a task for `hop` in `session` as the current hop of `transfer`: an upload task streaming the body from
+    /// its file, or a data task.
+    func start(_ hop: URLSessionHop, for transfer: URLSessionTransfer, in session: URLSession) {
+        let task: URLSessionDataTask
+        if let bodyFile = hop.bodyFile {
+            task = session.uploadTask(with: hop.request, fromFile: bodyFile)
+        } else {
+            task = session.dataTask(with: hop.request)
+        }
         let identifier = task.taskIdentifier
         transfers.withLock { $0[identifier] = transfer }
         if transfer.attach(task) {
@@ -99,6 +105,16 @@ extension URLSessionDelegateHandler: URLSessionDataDelegate {
         if case .answer = transfer.didReceiveAuthenticationChallenge() {
             completionHandler(.rejectProtectionSpace, nil)
         }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        transfer(for: task)?.didSend(totalBytesSent: totalBytesSent, totalBytesExpectedToSend: totalBytesExpectedToSend)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

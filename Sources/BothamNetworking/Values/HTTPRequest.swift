@@ -23,6 +23,8 @@ public struct HTTPRequest: Sendable, Hashable {
     /// How long one attempt may take before it fails with ``APIClientError/timeout``; `nil` uses the transport's
     /// default.
     public internal(set) var timeout: Duration?
+    /// Where the response body goes: ``ResponseBodyDestination/memory`` (the default) or a file.
+    public internal(set) var responseDestination: ResponseBodyDestination = .memory
 
     /// Creates a request.
     public init(
@@ -118,6 +120,11 @@ public struct HTTPRequest: Sendable, Hashable {
     /// A copy with another per-attempt timeout.
     public func withTimeout(_ timeout: Duration?) -> HTTPRequest {
         with { $0.timeout = timeout }
+    }
+
+    /// A copy whose response body goes to `destination` (a file, a folder, or memory).
+    public func withResponseDestination(_ destination: ResponseBodyDestination) -> HTTPRequest {
+        with { $0.responseDestination = destination }
     }
 }
 
