@@ -96,11 +96,14 @@ enum ContentDispositionParser {
         return parts
     }
 
+    /// The content of a quoted string. A backslash escapes only `"` and `\\`; before anything else it is kept, as
+    /// servers send Windows paths unescaped (and a backslash is a folder separator the name loses anyway).
     private static func unquoted(_ quoted: String) -> String {
         var result = ""
         var escaped = false
         for character in quoted.dropFirst() {
             if escaped {
+                if character != "\"" && character != "\\" { result.append("\\") }
                 result.append(character)
                 escaped = false
             } else if character == "\\" {
