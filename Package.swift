@@ -30,6 +30,8 @@ let package = Package(
             dependencies: ["BothamNetworking", "BothamNetworkingNative"],
             path: "Benchmarks/NativeQuickBench"
         ),
+        // Peak memory of a 1 GiB download to a file and upload from a file: scripts/transfer-memory.sh.
+        .executableTarget(name: "TransferMemory", dependencies: ["BothamNetworking"], path: "Benchmarks/TransferMemory"),
         .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .testTarget(name: "ReadmeTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .testTarget(

@@ -14,11 +14,15 @@ final class URLSessionDelegateHandler: NSObject, Sendable {
     private let transfers = Lock<[Int: URLSessionTransfer]>([:])
 
     /// Starts a task for `hop` in `session` as the current hop of `transfer`: an upload task streaming the body from
-    /// its file, or a data task.
+    /// its file; a download task when the response body goes to a file (FoundationNetworking writes a download
+    /// task's body to disk on its own thread as it arrives, so memory stays bounded; a data task's chunks are queued
+    /// to the delegate without any back-pressure); otherwise a data task.
     func start(_ hop: URLSessionHop, for transfer: URLSessionTransfer, in session: URLSession) {
-        let task: URLSessionDataTask
+        let task: URLSessionTask
         if let bodyFile = hop.bodyFile {
             task = session.uploadTask(with: hop.request, fromFile: bodyFile)
+        } else if transfer.bodyFileURL != nil {
+            task = session.downloadTask(with: hop.request)
         } else {
             task = session.dataTask(with: hop.request)
         }
@@ -118,7 +122,33 @@ extension URLSessionDelegateHandler: URLSessionDataDelegate {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let transfer = removeTransfer(for: task), let next = transfer.didComplete(error: error) else { return }
+        guard let transfer = removeTransfer(for: task),
+            let next = transfer.didComplete(error: error, response: task.response as? HTTPURLResponse)
+        else { return }
         start(next, for: transfer, in: session)
+    }
+}
+
+extension URLSessionDelegateHandler: URLSessionDownloadDelegate {
+    // Download tasks carry the bodies that go to a file (see `start`). Their session-delegate form is used on purpose:
+    // `download(for:delegate:)` with a task delegate writes every chunk twice on Linux.
+
+    func urlSession(
+        _ session: URLSession,
+        downloadTask: URLSessionDownloadTask,
+        didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
+        transfer(for: downloadTask)?.didWrite(
+            totalBytesWritten: totalBytesWritten,
+            expected: totalBytesExpectedToWrite,
+            response: downloadTask.response as? HTTPURLResponse
+        )
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        // The file at `location` is deleted when this returns: the transfer moves it now.
+        transfer(for: downloadTask)?.didFinishDownloading(to: location)
     }
 }

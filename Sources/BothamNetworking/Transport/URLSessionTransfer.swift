@@ -30,7 +30,7 @@ final class URLSessionTransfer: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Outcome, Never>?
         var outcome: Outcome?
-        var task: URLSessionDataTask?
+        var task: URLSessionTask?
         var timer: Task<Void, Never>?
         /// The request of the current hop, as sent.
         var hop: URLRequest
@@ -40,8 +40,10 @@ final class URLSessionTransfer: Sendable {
         var received: Int64 = 0
         /// The file the current hop's request body is uploaded from, if any.
         var hopBodyFile: URL?
-        /// The open body file, when the response body goes to ``URLSessionTransfer/bodyFileURL``.
+        /// The open body file, when a data task's response body goes to ``URLSessionTransfer/bodyFileURL``.
         var bodyFile: FileHandle?
+        /// Whether a download task's body file was moved to ``URLSessionTransfer/bodyFileURL``.
+        var downloaded = false
         var redirects = 0
         var stripsCredentials = false
         /// The caller's own `Cookie` field, until a redirect leaves its origin.
@@ -60,7 +62,7 @@ final class URLSessionTransfer: Sendable {
     private let progress: TransferProgressReporter?
     private let redirectPolicy: RedirectPolicy
     private let maxResponseBytes: Int?
-    private let cancelOnDelegateQueue: @Sendable (URLSessionDataTask) -> Void
+    private let cancelOnDelegateQueue: @Sendable (URLSessionTask) -> Void
     private let state: Lock<State>
 
     init(
@@ -69,7 +71,7 @@ final class URLSessionTransfer: Sendable {
         requestBodySize: Int64?,
         configuration: URLSessionHTTPClient.Configuration,
         progress: TransferProgressReporter?,
-        cancelOnDelegateQueue: @escaping @Sendable (URLSessionDataTask) -> Void
+        cancelOnDelegateQueue: @escaping @Sendable (URLSessionTask) -> Void
     ) {
         self.request = request
         if case .file(let url, _) = request.responseDestination {
@@ -103,7 +105,7 @@ final class URLSessionTransfer: Sendable {
     }
 
     /// Makes `task` (not resumed yet) the current hop's task. Returns `false` when the call already ended.
-    func attach(_ task: URLSessionDataTask) -> Bool {
+    func attach(_ task: URLSessionTask) -> Bool {
         state.withLock { state in
             guard state.outcome == nil else { return false }
             state.task = task
@@ -131,7 +133,7 @@ final class URLSessionTransfer: Sendable {
 
     /// Ends the call with `outcome` unless it already ended; the first outcome wins.
     func finish(_ outcome: Outcome) {
-        typealias Ending = (CheckedContinuation<Outcome, Never>?, URLSessionDataTask?, Task<Void, Never>?)
+        typealias Ending = (CheckedContinuation<Outcome, Never>?, URLSessionTask?, Task<Void, Never>?)
         let ending = state.withLock { state -> Ending? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
@@ -246,6 +248,49 @@ final class URLSessionTransfer: Sendable {
         }
     }
 
+    /// A download task wrote body bytes to its file (on FoundationNetworking's own thread; this is the notice).
+    func didWrite(totalBytesWritten: Int64, expected: Int64, response: HTTPURLResponse?) {
+        let step = state.withLock { state -> Result<TransferProgress?, APIClientError> in
+            guard state.outcome == nil, state.pendingReissue == nil else { return .success(nil) }
+            if let maxResponseBytes, totalBytesWritten > maxResponseBytes {
+                return .failure(.networkError(NetworkFailure(kind: .responseTooLarge)))
+            }
+            let encoded = response?.value(forHTTPHeaderField: "Content-Encoding") != nil
+            if let maxResponseBytes, expected > maxResponseBytes, !encoded {
+                return .failure(.networkError(NetworkFailure(kind: .responseTooLarge)))
+            }
+            state.received = totalBytesWritten
+            let total = response.flatMap(Self.expectedBodySize(of:)) ?? (expected > 0 && !encoded ? expected : nil)
+            return .success(TransferProgress(direction: .download, completedBytes: totalBytesWritten, totalBytes: total))
+        }
+        switch step {
+        case .success(let report):
+            if let report { progress?.report(report) }
+        case .failure(let error):
+            finish(.failure(error))
+        }
+    }
+
+    /// A download task finished its body in the file at `location` (deleted once this returns): it is moved to
+    /// ``bodyFileURL``.
+    func didFinishDownloading(to location: URL) {
+        let failure = state.withLock { state -> APIClientError? in
+            guard state.outcome == nil, state.pendingReissue == nil, let bodyFileURL else { return nil }
+            do {
+                try? FileManager.default.removeItem(at: bodyFileURL)
+                try FileManager.default.moveItem(at: location, to: bodyFileURL)
+                let size = try FileManager.default.attributesOfItem(atPath: bodyFileURL.path)[.size] as? NSNumber
+                state.received = size?.int64Value ?? state.received
+                state.downloaded = true
+                return nil
+            } catch {
+                return .downloadDestinationError(
+                    DownloadDestinationError(kind: .cannotWrite, url: bodyFileURL, reason: "\(error)"))
+            }
+        }
+        if let failure { finish(.failure(failure)) }
+    }
+
     /// Request body bytes went out.
     func didSend(totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
         guard let progress else { return }
@@ -323,7 +368,7 @@ final class URLSessionTransfer: Sendable {
 
     /// The current hop's task completed. Returns the next hop to send (a re-issued 307/308, its body file sent
     /// again), or `nil` when the call ended.
-    func didComplete(error: (any Error)?) -> URLSessionHop? {
+    func didComplete(error: (any Error)?, response taskResponse: HTTPURLResponse? = nil) -> URLSessionHop? {
         enum Step {
             case next(URLSessionHop)
             case end(Outcome)
@@ -340,17 +385,32 @@ final class URLSessionTransfer: Sendable {
                 state.received = 0
                 return .next(URLSessionHop(request: reissue, bodyFile: state.hopBodyFile))
             }
+            if state.response == nil {
+                // A download task reports its response head only here.
+                state.response = taskResponse
+            }
             if let response = state.response {
                 // On Linux a rejected authentication challenge completes the task with `cancelled` after
                 // delivering the 401: that is the response.
                 let challengeEnded = state.rejectedChallenge && (error as? URLError)?.code == .cancelled
                 if error == nil || challengeEnded {
+                    if let bodyFileURL, state.bodyFile == nil, !state.downloaded {
+                        // A download task that wrote no body (HEAD, 204, a rejected challenge): an empty file.
+                        guard FileManager.default.createFile(atPath: bodyFileURL.path, contents: nil) else {
+                            return .end(
+                                .failure(
+                                    .downloadDestinationError(DownloadDestinationError(kind: .cannotWrite, url: bodyFileURL))))
+                        }
+                    }
                     return .end(.success(makeResponse(response, body: state.body, received: state.received)))
                 }
             }
             if let error {
                 return .end(
-                    .failure(URLErrorMapping.apiClientError(for: error, afterResponseHead: state.response != nil)))
+                    .failure(
+                        URLErrorMapping.apiClientError(
+                            // A download task has no response-head callback: body bytes written prove one came.
+                            for: error, afterResponseHead: state.response != nil || state.received > 0)))
             }
             return .end(.failure(.networkError(NetworkFailure(kind: .badServerResponse))))
         }
