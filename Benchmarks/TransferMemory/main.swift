@@ -52,7 +52,8 @@ let start = ContinuousClock.now
 let result: Result<HTTPResponse, APIClientError>
 if arguments[1] == "download" {
     let request = apiClient.request(.get, "").withTimeout(.seconds(600))
-    result = await apiClient.download(request, to: .file(file, options: [.replaceExistingFile]), progress: summary.record)
+    result = await apiClient.download(
+        request, to: .file(file, options: [.replaceExistingFile]), progress: summary.record)
 } else {
     let request = apiClient.request(.post, "", body: .file(file, contentType: "application/octet-stream"))
         .withTimeout(.seconds(600))

@@ -30,7 +30,8 @@ extension BothamAPIClient {
         to destination: ResponseBodyDestination,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async -> Result<HTTPResponse, APIClientError> {
-        await download(request(.get, path, parameters: parameters, headers: headers), to: destination, progress: progress)
+        await download(
+            request(.get, path, parameters: parameters, headers: headers), to: destination, progress: progress)
     }
 
     /// Sends `request` with its body going to `destination`; see ``download(_:parameters:headers:to:progress:)``.

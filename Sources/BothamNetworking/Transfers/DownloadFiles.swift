@@ -133,7 +133,8 @@ final class DownloadFiles: Sendable {
             // rename(2) replaces the target atomically: readers see the old file or the new one, never a mix.
             if rename(source.path, target.path) != 0 {
                 let reason = String(cString: strerror(errno))
-                throw .downloadDestinationError(DownloadDestinationError(kind: .cannotMove, url: target, reason: reason))
+                throw .downloadDestinationError(
+                    DownloadDestinationError(kind: .cannotMove, url: target, reason: reason))
             }
         } else {
             try checkNoFile(at: target, options: options)
@@ -183,7 +184,8 @@ final class DownloadFiles: Sendable {
         case .retryLimitExceeded(let attempts, .success(let response)):
             return .retryLimitExceeded(attempts: attempts, lastOutcome: .success(transform(response)))
         case .retryLimitExceeded(let attempts, .failure(let inner)):
-            return .retryLimitExceeded(attempts: attempts, lastOutcome: .failure(mappingResponses(in: inner, transform)))
+            return .retryLimitExceeded(
+                attempts: attempts, lastOutcome: .failure(mappingResponses(in: inner, transform)))
         default: return error
         }
     }

@@ -261,7 +261,8 @@ final class URLSessionTransfer: Sendable {
             }
             state.received = totalBytesWritten
             let total = response.flatMap(Self.expectedBodySize(of:)) ?? (expected > 0 && !encoded ? expected : nil)
-            return .success(TransferProgress(direction: .download, completedBytes: totalBytesWritten, totalBytes: total))
+            return .success(
+                TransferProgress(direction: .download, completedBytes: totalBytesWritten, totalBytes: total))
         }
         switch step {
         case .success(let report):
@@ -399,7 +400,8 @@ final class URLSessionTransfer: Sendable {
                         guard FileManager.default.createFile(atPath: bodyFileURL.path, contents: nil) else {
                             return .end(
                                 .failure(
-                                    .downloadDestinationError(DownloadDestinationError(kind: .cannotWrite, url: bodyFileURL))))
+                                    .downloadDestinationError(
+                                        DownloadDestinationError(kind: .cannotWrite, url: bodyFileURL))))
                         }
                     }
                     return .end(.success(makeResponse(response, body: state.body, received: state.received)))

@@ -143,7 +143,9 @@ public final class StubHTTPClient: HTTPClient {
     public static let progressSteps = 4
 
     /// Reports `size` bytes going in `direction` in ``progressSteps`` equal steps, ending at the total.
-    private static func report(_ direction: TransferProgress.Direction, size: Int64, to reporter: TransferProgressReporter) {
+    private static func report(
+        _ direction: TransferProgress.Direction, size: Int64, to reporter: TransferProgressReporter
+    ) {
         guard size > 0 else { return reporter.report(direction, completed: 0, total: 0) }
         for step in 1...Int64(progressSteps) {
             reporter.report(direction, completed: size * step / Int64(progressSteps), total: size)

@@ -35,7 +35,8 @@ struct SuggestedFilenameTests {
         ])
     func fallbacks(header: String) {
         #expect(SuggestedFilename.from(contentDisposition: header, url: Self.downloadURL) == "report final.pdf")
-        #expect(SuggestedFilename.from(contentDisposition: header, url: URL(string: "https://example.com/")) == "download")
+        #expect(
+            SuggestedFilename.from(contentDisposition: header, url: URL(string: "https://example.com/")) == "download")
         #expect(SuggestedFilename.from(contentDisposition: header, url: nil) == "download")
     }
 

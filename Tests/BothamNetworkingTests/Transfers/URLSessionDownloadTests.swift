@@ -8,7 +8,9 @@ extension URLSessionIntegrationTests {
     struct URLSessionDownloadTests {
         static let size = 5 * 1024 * 1024 + 77
 
-        @Test("a several-MiB download is byte-exact in the file, with progress ending at the total", arguments: [false, true])
+        @Test(
+            "a several-MiB download is byte-exact in the file, with progress ending at the total",
+            arguments: [false, true])
         func download(chunked: Bool) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }

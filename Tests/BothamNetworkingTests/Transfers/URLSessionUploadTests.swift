@@ -37,8 +37,10 @@ extension URLSessionIntegrationTests {
             let log = ProgressLog()
 
             let response = try await TransportTest.client(server)
-                .upload("/upload", method: .put, fromFile: file, contentType: "application/octet-stream",
-                        progress: log.record).get()
+                .upload(
+                    "/upload", method: .put, fromFile: file, contentType: "application/octet-stream",
+                    progress: log.record
+                ).get()
 
             #expect(response.statusCode == 201)
             let recorded = try await server.takeRequest()
