@@ -25,7 +25,7 @@ import Foundation
 ///   request's timeout ends with `APIClientError/timeout` at once.
 /// - Safe to use from concurrent calls.
 /// - Progress is reported for stubbed bodies too (the request body, then the response body, a quarter at a time, see
-///   ``progressSteps``), so progress UIs can be tested; a file ``HTTPRequest/responseDestination`` gets the stubbed
+///   ``progressSteps``), so progress UIs can be tested; a file `HTTPRequest.responseDestination` gets the stubbed
 ///   body written to it by the client.
 public final class StubHTTPClient: HTTPClient {
     /// How latency is spent.
