@@ -47,17 +47,23 @@ guard arguments.count == 4, let url = URL(string: arguments[2]), ["download", "u
 }
 let apiClient = BothamAPIClient(baseEndpoint: url.absoluteString)
 let summary = ProgressSummary()
+// TRANSFER_MEMORY_PROGRESS=off measures the transfer without a progress handler.
+let progress: (@Sendable (TransferProgress) -> Void)? =
+    ProcessInfo.processInfo.environment["TRANSFER_MEMORY_PROGRESS"] == "off" ? nil : summary.record
 let file = URL(fileURLWithPath: arguments[3])
 let start = ContinuousClock.now
 let result: Result<HTTPResponse, APIClientError>
 if arguments[1] == "download" {
     let request = apiClient.request(.get, "").withTimeout(.seconds(600))
-    result = await apiClient.download(
-        request, to: .file(file, options: [.replaceExistingFile]), progress: summary.record)
+    result = await apiClient.download(request, to: .file(file, options: [.replaceExistingFile]), progress: progress)
 } else {
     let request = apiClient.request(.post, "", body: .file(file, contentType: "application/octet-stream"))
         .withTimeout(.seconds(600))
-    result = await apiClient.send(request, progress: summary.record)
+    if let progress {
+        result = await apiClient.send(request, progress: progress)
+    } else {
+        result = await apiClient.send(request)
+    }
 }
 let elapsed = ContinuousClock.now - start
 switch result {
