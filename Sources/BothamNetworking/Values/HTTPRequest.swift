@@ -25,6 +25,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public internal(set) var timeout: Duration?
     /// The URL resolved during preparation, so the transport does not resolve it again. Never part of equality.
     var resolvedURLCache = ResolvedURLCache()
+    /// Where the response body goes: ``ResponseBodyDestination/memory`` (the default) or a file.
+    public internal(set) var responseDestination: ResponseBodyDestination = .memory
 
     /// Creates a request.
     public init(
@@ -127,6 +129,11 @@ public struct HTTPRequest: Sendable, Hashable {
     /// A copy with another per-attempt timeout.
     public func withTimeout(_ timeout: Duration?) -> HTTPRequest {
         with { $0.timeout = timeout }
+    }
+
+    /// A copy whose response body goes to `destination` (a file, a folder, or memory).
+    public func withResponseDestination(_ destination: ResponseBodyDestination) -> HTTPRequest {
+        with { $0.responseDestination = destination }
     }
 }
 
