@@ -63,7 +63,7 @@ let package = Package(
 // `swift run <Page>` runs one.
 let playgroundPages = [
     "Home", "Headers", "Parameters", "Body", "Interceptors", "BasicAuthentication", "Retry", "TokenRefresh",
-    "TypedEndpoints", "TestingWithStubs",
+    "TypedEndpoints", "UploadsAndDownloads", "TestingWithStubs",
 ]
 package.targets += [
     .target(
