@@ -181,12 +181,13 @@ final class URLSessionTransfer: Sendable {
                 // "Do not follow" hands back the 3xx; a spent limit is an error.
                 return redirectPolicy.followsRedirects ? nil : .answer(nil)
             }
-            if RedirectRules.isCrossOrigin(response.url ?? state.hop.url, target) {
+            if RedirectRules.crossesOrigin(from: response.url ?? state.hop.url, to: target) {
                 state.stripsCredentials = true
                 state.callerCookie = nil
             }
             let reissues =
-                RedirectRules.keepsMethodAndBody(response.statusCode) && !(state.hop.httpBody?.isEmpty ?? true)
+                RedirectRules.keepsMethodAndBody(state.hop, statusCode: response.statusCode)
+                && !(state.hop.httpBody?.isEmpty ?? true)
             var next = reissues ? RedirectRules.reissue(state.hop, to: target) : proposed
             if state.stripsCredentials { next = RedirectRules.strippingCredentials(next) }
             if !reissues, let storedCookies {

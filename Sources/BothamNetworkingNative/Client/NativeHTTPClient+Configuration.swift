@@ -1,3 +1,5 @@
+import BothamNetworking
+
 extension NativeHTTPClient {
     /// The settings of a ``NativeHTTPClient``; every value has a sensible default.
     ///
@@ -26,8 +28,9 @@ extension NativeHTTPClient {
         public var maxHeaderBytes = 64 << 10
         /// Whether to ask for and decode `gzip` and `deflate` bodies (on).
         public var decompression = true
-        /// Whether to follow redirects (``NativeRedirectPolicy/standard``: up to 10).
-        public var redirectPolicy = NativeRedirectPolicy.standard
+        /// Which redirects are followed (``BothamNetworking/RedirectPolicy/follow``: up to 20), each hop built by
+        /// ``BothamNetworking/RedirectRules``.
+        public var redirectPolicy = RedirectPolicy.follow
         /// How HTTPS servers are verified.
         public var tls = NativeTLSConfiguration()
 

@@ -47,10 +47,11 @@ public final class NativeHTTPClient: HTTPClient {
         let deadline = configuration.totalTimeout.map { MonotonicClock.now() &+ MonotonicClock.nanoseconds($0) }
         var current = request
         var url = try request.resolvedURL()
-        var visited: Set<String> = ["\(request.method.rawValue) \(url.absoluteString)"]
+        var redirects = 0
         while true {
             let parsed = try await exchange(current, url: url, deadline: deadline)
-            if case .follow(let maximum) = configuration.redirectPolicy,
+            let policy = configuration.redirectPolicy
+            if policy.followsRedirects,
                 let next = RedirectRules.redirect(
                     after: current,
                     sentTo: url,
@@ -58,10 +59,10 @@ public final class NativeHTTPClient: HTTPClient {
                     location: parsed.headers[.location]
                 )
             {
-                let key = "\(next.request.method.rawValue) \(next.url.absoluteString)"
-                guard visited.count <= maximum, visited.insert(key).inserted else {
-                    let reason = visited.count > maximum ? "more than \(maximum) redirects" : "a redirect loop"
-                    let error = NativeTransportError(code: .redirect, reason: "\(reason) at \(next.url)")
+                redirects += 1
+                guard redirects <= policy.maxRedirects else {
+                    let reason = "more than \(policy.maxRedirects) redirects, the last to \(next.url)"
+                    let error = NativeTransportError(code: .redirect, reason: reason)
                     throw .networkError(NetworkFailure(kind: .tooManyRedirects, underlying: error))
                 }
                 (current, url) = next
