@@ -43,6 +43,11 @@ let package = Package(
             name: "BothamNetworkingNativeTests",
             dependencies: ["BothamNetworking", "BothamNetworkingNative", "CBothamZlib"]
         ),
+        // Every MockWebServer integration test, run once per transport.
+        .testTarget(
+            name: "BothamNetworkingTransportTests",
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative"]
+        ),
         // Runs against a live httpbin (scripts/httpbin.sh); skipped unless HTTPBIN_URL is set.
         .testTarget(name: "BothamNetworkingInteropTests", dependencies: ["BothamNetworking"]),
     ],

@@ -88,9 +88,14 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             do {
                 if try parser.finishAtEndOfStream() {
                     complete(reusable: false)
-                } else {
+                } else if reused {
                     finish(
                         staleOr(NativeTransportError(code: .closedByPeer, reason: "the server closed the connection")))
+                } else {
+                    // An empty reply on a new connection: the server answered, with nothing (URLSession agrees).
+                    let error = NativeTransportError(
+                        code: .malformedResponse, reason: "the server closed the connection without a response")
+                    finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse, underlying: error))))
                 }
             } catch {
                 finish(.failure(Self.apiError(for: error)))

@@ -16,8 +16,9 @@ extension NativeHTTPClient {
         public var idleConnectionTimeout = Duration.seconds(60)
         /// How long connecting (TCP and the TLS handshake) may take (10 s).
         public var connectTimeout = Duration.seconds(10)
-        /// How long an exchange may go without progress when the request has no `timeout` of its own (60 s).
-        /// Sub-second values work.
+        /// How long an exchange may go without progress (bytes sent or received) when the request has no `timeout`
+        /// of its own (60 s). A request's own `timeout` bounds its whole attempt instead, redirects and body
+        /// included, as `URLSessionHTTPClient` does. Sub-second values work.
         public var requestTimeout = Duration.seconds(60)
         /// A deadline for the whole call, redirects included, or `nil` for none.
         public var totalTimeout: Duration?

@@ -44,7 +44,11 @@ public final class NativeHTTPClient: HTTPClient {
 
     /// Sends `request`, following redirects as ``Configuration/redirectPolicy`` says.
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        let deadline = configuration.totalTimeout.map { MonotonicClock.now() &+ MonotonicClock.nanoseconds($0) }
+        // The request's own timeout bounds the whole attempt, redirects and body included (as `HTTPRequest.timeout`
+        // promises); the configuration's `requestTimeout` only bounds time without progress.
+        let start = MonotonicClock.now()
+        let limits = [configuration.totalTimeout, request.timeout].compactMap { $0 }
+        let deadline = limits.min().map { start &+ MonotonicClock.nanoseconds($0) }
         var current = request
         var url = try request.resolvedURL()
         var redirects = 0

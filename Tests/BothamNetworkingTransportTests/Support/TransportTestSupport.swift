@@ -1,25 +1,65 @@
 import BothamNetworking
+import BothamNetworkingNative
 import BothamNetworkingTesting
 import Foundation
 import Testing
 
-/// The integration tests of `URLSessionHTTPClient` against `MockWebServer`, one nested suite per topic.
+/// The integration tests of both transports against `MockWebServer`, one nested suite per topic, every test run
+/// once per ``TransportUnderTest``.
 ///
 /// They run one at a time: the 20 MiB transfers saturate both cores (more so under ThreadSanitizer) and would
 /// otherwise delay the timing assertions of the timeout and challenge tests by seconds.
-@Suite("URLSessionHTTPClient integration", .serialized, .timeLimit(.minutes(1)))
-enum URLSessionIntegrationTests {}
+@Suite("Transport integration", .serialized, .timeLimit(.minutes(1)))
+enum TransportIntegrationTests {}
 
-/// Helpers for the `URLSessionHTTPClient` integration tests against `MockWebServer`.
+/// A transport the integration tests run against.
+enum TransportUnderTest: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// `URLSessionHTTPClient`, the default transport.
+    case urlSession
+    /// `NativeHTTPClient`, the epoll transport.
+    case native
+
+    var testDescription: String { rawValue }
+
+    /// A new client of this kind with `options`.
+    func make(_ options: TransportOptions = .init()) -> any HTTPClient {
+        switch self {
+        case .urlSession:
+            return URLSessionHTTPClient(
+                configuration: .init(
+                    redirectPolicy: options.redirectPolicy,
+                    totalDeadline: options.totalDeadline,
+                    maxResponseBytes: options.maxResponseBytes
+                )
+            )
+        case .native:
+            var configuration = NativeHTTPClient.Configuration()
+            configuration.redirectPolicy = options.redirectPolicy
+            configuration.totalTimeout = options.totalDeadline
+            if let maxResponseBytes = options.maxResponseBytes { configuration.maxResponseBytes = maxResponseBytes }
+            return NativeHTTPClient(configuration: configuration)
+        }
+    }
+}
+
+/// The settings the tests vary, mapped onto each transport's configuration.
+struct TransportOptions {
+    var redirectPolicy = RedirectPolicy.follow
+    var totalDeadline: Duration?
+    var maxResponseBytes: Int?
+}
+
+/// Helpers for the transport integration tests against `MockWebServer`.
 enum TransportTest {
-    /// A client for `server` over a fresh `URLSessionHTTPClient`; every status is accepted and nothing is retried.
+    /// A client for `server` over a fresh `transport`; every status is accepted and nothing is retried.
     static func client(
+        _ transport: TransportUnderTest,
         _ server: MockWebServer,
-        _ configuration: URLSessionHTTPClient.Configuration = .init()
+        _ options: TransportOptions = .init()
     ) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: server.baseURL.absoluteString,
-            httpClient: URLSessionHTTPClient(configuration: configuration),
+            httpClient: transport.make(options),
             configuration: .init(maxRetries: 0, validation: .acceptAll)
         )
     }

@@ -3,19 +3,19 @@ import BothamNetworkingTesting
 import Foundation
 import Testing
 
-extension URLSessionIntegrationTests {
-    @Suite("URLSessionHTTPClient against MockWebServer: large bodies and keep-alive", .timeLimit(.minutes(1)))
-    struct URLSessionLargeBodyTests {
+extension TransportIntegrationTests {
+    @Suite("Both transports against MockWebServer: large bodies and keep-alive", .timeLimit(.minutes(1)))
+    struct TransportLargeBodyTests {
         static let twentyMiB = 20 * 1024 * 1024
 
-        @Test("a 20 MiB request body arrives intact")
-        func largeUpload() async throws {
+        @Test("a 20 MiB request body arrives intact", arguments: TransportUnderTest.allCases)
+        func largeUpload(transport: TransportUnderTest) async throws {
             let server = try MockWebServer(configuration: .init(maxBodyBytes: 32 * 1024 * 1024))
             defer { server.shutdown() }
             server.enqueue(MockResponse(statusCode: 201))
             let body = TransportTest.pattern(count: Self.twentyMiB)
 
-            let response = try await TransportTest.client(server)
+            let response = try await TransportTest.client(transport, server)
                 .POST("/upload", body: .data(body, contentType: "application/octet-stream")).get()
 
             #expect(response.statusCode == 201)
@@ -24,28 +24,32 @@ extension URLSessionIntegrationTests {
             #expect(recorded.body == body)
         }
 
-        @Test("a 20 MiB response body arrives intact, with Content-Length and chunked", arguments: [false, true])
-        func largeDownload(chunked: Bool) async throws {
+        @Test(
+            "a 20 MiB response body arrives intact, with Content-Length and chunked",
+            arguments: TransportUnderTest.allCases, [false, true])
+        func largeDownload(transport: TransportUnderTest, chunked: Bool) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
             let body = TransportTest.pattern(count: Self.twentyMiB)
             let response = MockResponse().withBody(body)
             server.enqueue(chunked ? response.chunked(chunkSize: 256 * 1024) : response)
 
-            let received = try await TransportTest.client(server).GET("/download").get()
+            let received = try await TransportTest.client(transport, server).GET("/download").get()
 
             #expect(received.body.count == Self.twentyMiB)
             #expect(received.body == body)
         }
 
-        @Test("a body past maxResponseBytes ends with responseTooLarge", arguments: [false, true])
-        func maxResponseBytes(chunked: Bool) async throws {
+        @Test(
+            "a body past maxResponseBytes ends with responseTooLarge", arguments: TransportUnderTest.allCases,
+            [false, true])
+        func maxResponseBytes(transport: TransportUnderTest, chunked: Bool) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
             let response = MockResponse().withBody(TransportTest.pattern(count: 4 * 1024 * 1024))
             server.enqueue(chunked ? response.chunked(chunkSize: 64 * 1024) : response)
             server.enqueue(MockResponse().withBody(TransportTest.pattern(count: 1000)))
-            let apiClient = TransportTest.client(server, .init(maxResponseBytes: 256 * 1024))
+            let apiClient = TransportTest.client(transport, server, .init(maxResponseBytes: 256 * 1024))
 
             let result = await apiClient.GET("/big")
 
@@ -53,12 +57,12 @@ extension URLSessionIntegrationTests {
             #expect(try await apiClient.GET("/small").get().body.count == 1000)
         }
 
-        @Test("sequential requests reuse one keep-alive connection")
-        func keepAlive() async throws {
+        @Test("sequential requests reuse one keep-alive connection", arguments: TransportUnderTest.allCases)
+        func keepAlive(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(contentsOf: [MockResponse(), MockResponse(), MockResponse()])
-            let apiClient = TransportTest.client(server)
+            let apiClient = TransportTest.client(transport, server)
 
             for index in 0..<3 {
                 _ = try await apiClient.GET("/r\(index)").get()
