@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "BothamNetworking", targets: ["BothamNetworking"]),
         .library(name: "BothamNetworkingTesting", targets: ["BothamNetworkingTesting"]),
         .library(name: "BothamNetworkingNative", targets: ["BothamNetworkingNative"]),
+        .executable(name: "BothamBenchmarks", targets: ["BothamBenchmarks"]),
     ],
     targets: [
         .target(name: "BothamNetworking"),
@@ -29,6 +30,13 @@ let package = Package(
             name: "NativeQuickBench",
             dependencies: ["BothamNetworking", "BothamNetworkingNative"],
             path: "Benchmarks/NativeQuickBench"
+        ),
+        // Benchmarks: built in release by scripts/bench.sh, never part of `swift test` (see BENCHMARKS.md).
+        .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
+        .executableTarget(
+            name: "BothamBenchmarks",
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "CMallocCounter"],
+            path: "Benchmarks/BothamBenchmarks"
         ),
         .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .testTarget(

@@ -33,6 +33,27 @@ enum URLBuilder {
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
 
+    /// `text.trimmingCharacters(in: .whitespaces)`, without the Foundation call (about a third of a call's cost)
+    /// when the text visibly starts and ends with printable ASCII, which no whitespace character is.
+    private static func trimmingWhitespace(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
+        let printableASCII: ClosedRange<UInt32> = 0x21...0x7E
+        if printableASCII.contains(first.value), printableASCII.contains(last.value) { return text }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The range of the first `://` in ASCII `text`, found by scanning bytes.
+    private static func asciiSchemeSeparator(in text: String) -> Range<String.Index>? {
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        while let colon = bytes[start...].firstIndex(of: UInt8(ascii: ":")) {
+            guard let end = bytes.index(colon, offsetBy: 3, limitedBy: bytes.endIndex) else { return nil }
+            if bytes[bytes.index(after: colon)..<end].elementsEqual("//".utf8) { return colon..<end }
+            start = bytes.index(after: colon)
+        }
+        return nil
+    }
+
     /// Splits `path?query#fragment`.
     private static func split(_ text: String) -> (path: String, query: String?, fragment: String?) {
         var rest = Substring(text)
@@ -57,8 +78,10 @@ enum URLBuilder {
         var fragment: String?
 
         init(parsing text: String) throws(APIClientError) {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let separator = trimmed.range(of: "://") else {
+            let trimmed = trimmingWhitespace(text)
+            // In ASCII text bytes and characters agree, so the scans below may read bytes (several times faster).
+            let isASCII = trimmed.utf8.allSatisfy { $0 < 0x80 }
+            guard let separator = isASCII ? asciiSchemeSeparator(in: trimmed) : trimmed.range(of: "://") else {
                 if let colon = trimmed.firstIndex(of: ":"), trimmed[..<colon].allSatisfy(\.isLetter),
                     !trimmed[..<colon].isEmpty
                 {
@@ -73,9 +96,22 @@ enum URLBuilder {
                 throw .unsupportedURLScheme(String(scheme))
             }
             let afterScheme = trimmed[separator.upperBound...]
-            let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+            let authorityEnd: String.Index
+            let hasSpace: Bool
+            if isASCII {
+                authorityEnd =
+                    afterScheme.utf8.firstIndex {
+                        $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+                    }
+                    ?? afterScheme.endIndex
+                // " " and the ASCII newlines: \n, \u{0B}, \u{0C}, \r.
+                hasSpace = afterScheme[..<authorityEnd].utf8.contains { $0 == 0x20 || (0x0A...0x0D).contains($0) }
+            } else {
+                authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+                hasSpace = afterScheme[..<authorityEnd].contains { $0 == " " || $0.isNewline }
+            }
             let authority = afterScheme[..<authorityEnd]
-            guard !authority.isEmpty, !authority.contains(where: { $0 == " " || $0.isNewline }),
+            guard !authority.isEmpty, !hasSpace,
                 let components = URLComponents(string: String(trimmed[..<authorityEnd])),
                 let host = components.host, !host.isEmpty
             else {

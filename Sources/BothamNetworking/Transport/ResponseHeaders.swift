@@ -14,13 +14,16 @@ enum ResponseHeaders {
     /// received: when the platform decoded the body, `Content-Encoding` goes, and so does a `Content-Length` that no
     /// longer matches.
     static func headers(of response: HTTPURLResponse, bodyCount: Int) -> HTTPHeaders {
-        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+        let fields = response.allHeaderFields.compactMap { key, value -> (HTTPFieldName, String)? in
             guard let name = key as? String else { return nil }
-            return (name, "\(value)")
+            return (HTTPFieldName(name), "\(value)")
         }
         var headers = HTTPHeaders()
-        for (name, value) in fields.sorted(by: { ($0.0.lowercased(), $0.0) < ($1.0.lowercased(), $1.0) }) {
-            headers.add(HTTPFieldName(name), value)
+        // Sorted by the lower-cased name computed once per field (then the spelling), not twice per comparison.
+        for (name, value) in fields.sorted(by: {
+            ($0.0.canonicalName, $0.0.rawName) < ($1.0.canonicalName, $1.0.rawName)
+        }) {
+            headers.add(name, value)
         }
         if let encoding = headers[.contentEncoding], isDecodedByPlatform(encoding) {
             headers.remove(.contentEncoding)

@@ -1,0 +1,45 @@
+/// Checks the targets against the rows measured in this run.
+enum Targets {
+    static func check(_ report: Report, options: Options) {
+        checkChain(report)
+        for concurrency in options.concurrencies {
+            checkTransport(report, label: concurrency == 1 ? "sequential" : "\(concurrency) in flight")
+        }
+    }
+
+    /// Chain overhead with 8 interceptors ≤ 2% of one raw-URLSession loopback round trip (sequential).
+    private static func checkChain(_ report: Report) {
+        guard let overhead = report.row(.chain, "botham+8", "overhead ns/call")?.value.median else { return }
+        guard let rate = report.row(.transport, "raw-urlsession sequential", "req/s")?.value.median else {
+            report.note("chain target: no raw URLSession round trip in this run (run the transport case too)")
+            return
+        }
+        let roundTrip = 1e9 / rate
+        let share = overhead / roundTrip
+        report.check(
+            "chain overhead, 8 interceptors ≤ 2% of a raw URLSession round trip",
+            measured: "\(Report.format(overhead / 1000)) µs of \(Report.format(roundTrip / 1000)) µs = "
+                + "\(Report.format(share * 100))%",
+            met: share <= 0.02
+        )
+    }
+
+    /// Botham + URLSessionHTTPClient ≥ 0.97x raw req/s and ≤ 1.03x raw CPU per request.
+    private static func checkTransport(_ report: Report, label: String) {
+        let variant = "botham+urlsession \(label)"
+        if let ratio = report.row(.transport, variant, "req/s")?.ratio {
+            report.check(
+                "req/s ≥ 0.97x raw URLSession, \(label)",
+                measured: "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
+                met: ratio.median >= 0.97
+            )
+        }
+        if let ratio = report.row(.transport, variant, "CPU µs/req")?.ratio {
+            report.check(
+                "CPU/request ≤ 1.03x raw URLSession, \(label)",
+                measured: "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
+                met: ratio.median <= 1.03
+            )
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import BothamNetworking
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Case 2: requests per second and client CPU per request of `BothamAPIClient` + `URLSessionHTTPClient` against raw
+/// `URLSession.data(for:)`, same server, same run, interleaved.
+struct TransportCase {
+    let options: Options
+    let report: Report
+    let url: URL
+
+    /// One way of sending the request; returns whether the response was a 200.
+    private struct Variant: Sendable {
+        let name: String
+        let send: @Sendable () async -> Bool
+    }
+
+    private struct Measurement {
+        var requestsPerSecond: [Double] = []
+        var cpuMicroseconds: [Double] = []
+        var failures = 0
+    }
+
+    func run() async {
+        let session = URLSession(configuration: .ephemeral)
+        let url = url
+        let raw = Variant(name: "raw-urlsession") {
+            do {
+                let (_, response) = try await session.data(for: URLRequest(url: url))
+                return (response as? HTTPURLResponse)?.statusCode == 200
+            } catch {
+                return false
+            }
+        }
+        let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
+        let client = BothamAPIClient(baseEndpoint: origin, httpClient: URLSessionHTTPClient())
+        let path = url.path
+        let botham = Variant(name: "botham+urlsession") {
+            if case .success = await client.GET(path) { return true }
+            return false
+        }
+        for concurrency in options.concurrencies {
+            var results = [String: Measurement]()
+            let total = requestCount(concurrency)
+            for run in 0..<options.runs {
+                // A, B then B, A: drift of the machine hits both variants alike.
+                let order = run.isMultiple(of: 2) ? [raw, botham] : [botham, raw]
+                for variant in order {
+                    let (rate, cpu, failures) = await measure(variant, requests: total, concurrency: concurrency)
+                    results[variant.name, default: Measurement()].requestsPerSecond.append(rate)
+                    results[variant.name, default: Measurement()].cpuMicroseconds.append(cpu)
+                    results[variant.name, default: Measurement()].failures += failures
+                }
+            }
+            let label = concurrency == 1 ? "sequential" : "\(concurrency) in flight"
+            guard let base = results[raw.name], let ours = results[botham.name] else { continue }
+            report.add(ResultRow(.transport, "\(raw.name) \(label)", "req/s", base.requestsPerSecond))
+            report.add(
+                ResultRow(
+                    .transport,
+                    "\(botham.name) \(label)",
+                    "req/s",
+                    ours.requestsPerSecond,
+                    against: "\(raw.name) \(label)",
+                    base.requestsPerSecond
+                )
+            )
+            report.add(ResultRow(.transport, "\(raw.name) \(label)", "CPU µs/req", base.cpuMicroseconds))
+            report.add(
+                ResultRow(
+                    .transport,
+                    "\(botham.name) \(label)",
+                    "CPU µs/req",
+                    ours.cpuMicroseconds,
+                    against: "\(raw.name) \(label)",
+                    base.cpuMicroseconds
+                )
+            )
+            if base.failures + ours.failures > 0 {
+                report.note("transport \(label): \(base.failures) raw and \(ours.failures) botham requests failed")
+            }
+        }
+        session.finishTasksAndInvalidate()
+    }
+
+    private func requestCount(_ concurrency: Int) -> Int {
+        let total = concurrency == 1 ? options.requests : options.requests * 2
+        return max(concurrency, total / concurrency * concurrency)
+    }
+
+    /// Requests per second and client CPU microseconds per request for `requests` requests, `concurrency` at a time.
+    private func measure(_ variant: Variant, requests: Int, concurrency: Int) async -> (Double, Double, Int) {
+        _ = await send(variant, requests: concurrency * 2, concurrency: concurrency)  // warm the connections
+        let usage = ResourceUsage.now()
+        let stopwatch = Stopwatch()
+        let failures = await send(variant, requests: requests, concurrency: concurrency)
+        let seconds = stopwatch.seconds
+        let cpu = ResourceUsage.now().cpuSeconds - usage.cpuSeconds
+        return (Double(requests) / seconds, cpu * 1e6 / Double(requests), failures)
+    }
+
+    private func send(_ variant: Variant, requests: Int, concurrency: Int) async -> Int {
+        await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var failures = 0
+                    for _ in 0..<(requests / concurrency) {
+                        if await !variant.send() { failures += 1 }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+    }
+}

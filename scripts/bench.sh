@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Runs BothamBenchmarks (release build) against a private nginx on loopback. See BENCHMARKS.md.
+#
+# Usage: scripts/bench.sh [--install] [--quick] [--size-mib N] [BothamBenchmarks options...]
+#   --install     apt-get install -y nginx-light wrk when nginx or wrk is missing
+#   --quick       CI smoke (< 60 s of benchmarking): fewer runs, a 256 MiB transfer file, 1 s slow server
+#   --size-mib N  size of the transfer file (default 1024, i.e. 1 GiB; quick 256)
+# Anything else is passed to BothamBenchmarks (e.g. --cases chain,transport --runs 7).
+# Results: the table on stdout and JSON in .build/bench-results.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+install=0
+quick=0
+size_mib=""
+passthrough=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --install) install=1 ;;
+        --quick) quick=1; passthrough+=(--quick) ;;
+        --size-mib) size_mib="$2"; shift ;;
+        *) passthrough+=("$1") ;;
+    esac
+    shift
+done
+if [ -z "$size_mib" ]; then
+    if [ "$quick" = 1 ]; then size_mib=256; else size_mib=1024; fi
+fi
+
+if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null; then
+    if [ "$install" = 1 ]; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y nginx-light wrk >/dev/null
+    fi
+fi
+nginx_bin="$(command -v nginx || true)"
+if [ -z "$nginx_bin" ] && [ -x /usr/sbin/nginx ]; then nginx_bin=/usr/sbin/nginx; fi
+
+echo "== build (release)"
+mkdir -p .build
+if ! nice swift build -c release --product BothamBenchmarks >.build/bench-build.log 2>&1; then
+    grep -E "error|warning:" .build/bench-build.log | sort -u
+    exit 1
+fi
+binary="$(swift build -c release --show-bin-path)/BothamBenchmarks"
+
+work="$(mktemp -d /tmp/botham-bench.XXXXXX)"
+nginx_pid=""
+cleanup() {
+    if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
+        kill "$nginx_pid"
+        for _ in $(seq 1 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+server_args=()
+if [ -n "$nginx_bin" ]; then
+    mkdir -p "$work/www" "$work/logs" "$work/tmp"
+    chmod 755 "$work" "$work/www"  # nginx workers run as an unprivileged user when started by root
+    printf '{"id":1,"name":"BothamNetworking","tags":["api","client","swift"],"stars":42,"open":true}\n' \
+        >"$work/www/small.json"
+    # Sparse: instant to create, read back as zeros at page-cache speed (nginx does not compress it).
+    truncate -s "${size_mib}M" "$work/www/large.bin"
+    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    cat >"$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_timeout 65;
+    keepalive_requests 1000000;
+    types { application/json json; application/octet-stream bin; }
+    default_type application/octet-stream;
+    client_body_temp_path $work/tmp/body;
+    proxy_temp_path $work/tmp/proxy;
+    fastcgi_temp_path $work/tmp/fastcgi;
+    uwsgi_temp_path $work/tmp/uwsgi;
+    scgi_temp_path $work/tmp/scgi;
+    server {
+        listen 127.0.0.1:$port;
+        root $work/www;
+    }
+}
+CONF
+    "$nginx_bin" -p "$work" -c "$work/nginx.conf" -e "$work/logs/error.log" -g 'daemon off;' &
+    nginx_pid=$!
+    for _ in $(seq 1 50); do
+        curl -fsS -o /dev/null "http://127.0.0.1:$port/small.json" 2>/dev/null && break
+        sleep 0.1
+    done
+    curl -fsS -o /dev/null "http://127.0.0.1:$port/small.json"
+    echo "== nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') on 127.0.0.1:$port (pid $nginx_pid), transfer file ${size_mib} MiB"
+    if command -v wrk >/dev/null; then
+        # The server's ceiling on this machine right now: the clients below should be far from it.
+        seconds=3; [ "$quick" = 1 ] && seconds=1
+        echo "== wrk -t1 -c16 -d${seconds}s (server ceiling)"
+        wrk -t1 -c16 -d"${seconds}s" "http://127.0.0.1:$port/small.json" | grep -E "Requests/sec|Latency"
+    fi
+    server_args=(--url "http://127.0.0.1:$port/small.json" --large-url "http://127.0.0.1:$port/large.bin"
+        --upload-file "$work/www/large.bin")
+else
+    echo "== nginx not found (run with --install): transport and transfer cases are skipped"
+fi
+
+echo "== machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(swift --version 2>&1 | head -1)"
+echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== $binary ${server_args[*]} --json .build/bench-results.json ${passthrough[*]}"
+start=$SECONDS
+"$binary" "${server_args[@]}" --json .build/bench-results.json "${passthrough[@]}"
+echo "== benchmark time: $((SECONDS - start)) s"
