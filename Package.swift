@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "BothamBenchmarks",
-            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "CMallocCounter"],
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative", "CMallocCounter"],
             path: "Benchmarks/BothamBenchmarks"
         ),
         .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
