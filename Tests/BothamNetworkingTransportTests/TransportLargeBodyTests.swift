@@ -24,6 +24,37 @@ extension TransportIntegrationTests {
             #expect(recorded.body == body)
         }
 
+        @Test("a file body is uploaded with its size as Content-Length", arguments: TransportUnderTest.allCases)
+        func fileUpload(transport: TransportUnderTest) async throws {
+            try await uploadFile(bytes: 3 * 1024 * 1024 + 17, with: transport)
+        }
+
+        // URLSessionHTTPClient loads file bodies up to 16 MiB into memory until it uploads from files too.
+        @Test(
+            "a file body larger than the in-memory limit is streamed from disk", arguments: [TransportUnderTest.native])
+        func largeFileUpload(transport: TransportUnderTest) async throws {
+            try await uploadFile(bytes: HTTPBody.maximumFileSizeLoadedInMemory + 4096, with: transport)
+        }
+
+        private func uploadFile(bytes: Int, with transport: TransportUnderTest) async throws {
+            let server = try MockWebServer(configuration: .init(maxBodyBytes: 32 * 1024 * 1024))
+            defer { server.shutdown() }
+            server.enqueue(MockResponse(statusCode: 201))
+            let body = TransportTest.pattern(count: bytes)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
+            try body.write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+
+            let response = try await TransportTest.client(transport, server)
+                .PUT("/files/a", body: .file(file, contentType: "application/octet-stream")).get()
+
+            #expect(response.statusCode == 201)
+            let recorded = try await server.takeRequest()
+            #expect(recorded.header("Content-Length") == "\(bytes)")
+            #expect(recorded.header("Content-Type") == "application/octet-stream")
+            #expect(recorded.body == body)
+        }
+
         @Test(
             "a 20 MiB response body arrives intact, with Content-Length and chunked",
             arguments: TransportUnderTest.allCases, [false, true])

@@ -15,8 +15,9 @@ import Foundation
 /// `responseTooLarge` or `tooManyRedirects` (the `underlying` error is a ``NativeTransportError`` or
 /// ``NativeTLSError``), and `timeout`.
 ///
-/// Bodies are held in memory (bounded by ``Configuration/maxResponseBytes``); streaming to and from files is not
-/// supported yet.
+/// A file body (`HTTPBody.file`, large multipart bodies) is streamed from disk in 64 KiB chunks with its size as
+/// `Content-Length`, never loaded whole. Response bodies are held in memory (bounded by
+/// ``Configuration/maxResponseBytes``).
 public final class NativeHTTPClient: HTTPClient {
     /// The settings this client was made with.
     public let configuration: Configuration
@@ -151,13 +152,15 @@ public final class NativeHTTPClient: HTTPClient {
                 throw .networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: error))
             }
         }
-        let body = try request.bodyData()
+        // A file body is streamed from disk with its size as Content-Length; every other body is encoded now.
+        let bodyFile = try request.body?.fileURL.map { url throws(APIClientError) in (url, try FileBody.size(of: url)) }
+        let body = bodyFile == nil ? try request.bodyData() : nil
         let head = HTTPRequestSerializer.head(
             method: request.method.rawValue,
             target: target,
             origin: origin,
             headers: request.headers,
-            bodyLength: body?.count,
+            bodyLength: bodyFile?.1 ?? body?.count,
             acceptEncoding: configuration.decompression ? ContentDecoder.acceptEncoding : nil
         )
         let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
@@ -167,6 +170,7 @@ public final class NativeHTTPClient: HTTPClient {
             method: request.method.rawValue,
             head: head,
             body: body,
+            bodyFile: bodyFile.map { (url: $0.0, length: $0.1) },
             requestCloses: connectionTokens.contains("close"),
             limits: HTTPParserLimits(
                 maxHeadBytes: max(1024, configuration.maxHeaderBytes),
