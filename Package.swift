@@ -49,7 +49,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BothamNetworkingNativeTests",
-            dependencies: ["BothamNetworking", "BothamNetworkingNative", "CBothamZlib"]
+            dependencies: ["BothamNetworking", "BothamNetworkingNative", "BothamNetworkingTesting", "CBothamZlib"]
         ),
         // Every MockWebServer integration test, run once per transport.
         .testTarget(
@@ -83,4 +83,22 @@ package.targets += [
 ]
 package.targets += playgroundPages.map { page in
     .executableTarget(name: page, dependencies: ["PlaygroundPages", "PlaygroundSupport"], path: "Playgrounds/\(page)")
+}
+
+// Fuzz targets (Fuzz/<Name>/): libFuzzer harnesses when built by scripts/fuzz.sh (`-sanitize=fuzzer` and
+// `-DBOTHAM_LIBFUZZER`); in a plain build each one is a small program that replays the inputs named on its command
+// line, e.g. `swift run FuzzQueryEncoding Fuzz/Corpus/FuzzQueryEncoding`.
+let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+    ("FuzzQueryEncoding", ["BothamNetworking"]),
+    ("FuzzHeaderValidation", ["BothamNetworking"]),
+    ("FuzzRequestParser", ["BothamNetworkingTesting"]),
+    ("FuzzResponseDecoding", ["BothamNetworking"]),
+    ("FuzzWWWAuthenticate", ["BothamNetworking"]),
+]
+package.targets += [
+    .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+    .target(name: "FuzzSupport", dependencies: ["BothamNetworking", "CLibFuzzer"], path: "Fuzz/Support"),
+]
+package.targets += fuzzTargets.map { fuzzer in
+    .executableTarget(name: fuzzer.name, dependencies: fuzzer.dependencies + ["FuzzSupport"], path: "Fuzz/\(fuzzer.name)")
 }

@@ -17,7 +17,7 @@ extension TransportIntegrationTests {
             }
 
             #expect(TransportTest.networkFailureKind(result) == .cannotConnect)
-            #expect(duration < .seconds(2))
+            #expect(duration < TestTimeScale.scaled(.seconds(5)))
         }
 
         @Test(
@@ -45,7 +45,7 @@ extension TransportIntegrationTests {
             let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
 
             #expect(TransportTest.networkFailureKind(result) == expected, "\(policy): \(result)")
-            #expect(duration < .seconds(2))
+            #expect(duration < TestTimeScale.scaled(.seconds(5)))
         }
 
         @Test("a stalled server ends with .timeout at the request's timeout", arguments: TransportUnderTest.allCases)
@@ -59,7 +59,7 @@ extension TransportIntegrationTests {
             let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
 
             #expect(result.isTimeout)
-            #expect(duration < .milliseconds(1500))
+            #expect(duration < TestTimeScale.scaled(.milliseconds(2500)))
         }
     }
 }

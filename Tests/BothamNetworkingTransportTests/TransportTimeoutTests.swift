@@ -25,7 +25,7 @@ extension TransportIntegrationTests {
             #expect(response.statusCode == 401)
             #expect(response.headers[.wwwAuthenticate] == challenge)
             #expect(response.body == Data("denied".utf8))
-            #expect(duration < .seconds(1))
+            #expect(duration < TestTimeScale.scaled(.seconds(1)))
             #expect(try await apiClient.GET("/next").get().body == Data("after".utf8))
         }
 
@@ -41,7 +41,7 @@ extension TransportIntegrationTests {
 
             #expect(result.isTimeout)
             #expect(duration >= .milliseconds(400))
-            #expect(duration < .milliseconds(1500))
+            #expect(duration < TestTimeScale.scaled(.milliseconds(1500)))
         }
 
         @Test("the timeout covers a body that trickles in", arguments: TransportUnderTest.allCases)
@@ -56,7 +56,7 @@ extension TransportIntegrationTests {
             let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
 
             #expect(result.isTimeout)
-            #expect(duration < .milliseconds(1500))
+            #expect(duration < TestTimeScale.scaled(.milliseconds(1500)))
         }
 
         @Test(
@@ -110,7 +110,7 @@ extension TransportIntegrationTests {
             let (result, duration) = await call.value
 
             #expect(result.isCancelled)
-            #expect(duration < .seconds(2))
+            #expect(duration < TestTimeScale.scaled(.seconds(5)))
             #expect(try await apiClient.GET("/after").get().body == Data("fine".utf8))
         }
 

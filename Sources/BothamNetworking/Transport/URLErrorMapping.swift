@@ -23,7 +23,8 @@ import Foundation
 /// | `.httpTooManyRedirects`, `.redirectToNonExistentLocation` | `.networkError(.tooManyRedirects)`        |
 /// | `.dataLengthExceedsMaximum`                             | `.networkError(.responseTooLarge)`          |
 /// | `.badURL`                                               | `.invalidRequest(reason:)`                  |
-/// | any other `URLError`; `.unknown` before a response head | `.networkError(.other)`                     |
+/// | `.unknown` before a response head (4)                   | `.networkError(.badServerResponse)`         |
+/// | any other `URLError`                                    | `.networkError(.other)`                     |
 /// | any other error                                         | `.httpClientError(underlying:)`             |
 ///
 /// (1) libcurl's "transfer closed with N bytes remaining" (a body shorter than its `Content-Length`, a connection
@@ -31,6 +32,7 @@ import Foundation
 /// (2) An empty reply: the server closed the connection without sending a byte.
 /// (3) On Linux a malformed status line ("Unsupported HTTP version", "HTTP/0.9") is reported as `.unsupportedURL`;
 /// the client only ever sends `http` and `https` URLs, so it is the server's fault.
+/// (4) libcurl's "Failed writing header": a header line it cannot parse, or a header block over its 100 KiB limit.
 ///
 /// Every `.networkError` keeps the `URLError` as ``NetworkFailure/underlying``. Errors the transport raises itself
 /// (not from URLSession): its own time limit → `.timeout`; the caller's cancellation → `.cancelled`; the redirect
@@ -49,7 +51,7 @@ enum URLErrorMapping {
         case .timedOut: return .timeout
         case .cannotConnectToHost: return network(.cannotConnect)
         case .networkConnectionLost: return network(.connectionLost)
-        case .unknown: return network(afterResponseHead ? .connectionLost : .other)
+        case .unknown: return network(afterResponseHead ? .connectionLost : .badServerResponse)
         case .cannotFindHost, .dnsLookupFailed: return network(.cannotFindHost)
         case .notConnectedToInternet, .internationalRoamingOff, .callIsActive, .dataNotAllowed:
             return network(.notConnected)

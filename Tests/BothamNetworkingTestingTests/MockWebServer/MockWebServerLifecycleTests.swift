@@ -16,7 +16,7 @@ struct MockWebServerLifecycleTests {
         server.shutdown()
         let elapsed = clock.now - start
 
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < TestTimeScale.scaled(.seconds(1)))
         #expect(await connection.isClosedByServer())
         #expect(server.isShutDown)
     }
@@ -31,7 +31,7 @@ struct MockWebServerLifecycleTests {
         let start = clock.now
         server.shutdown()
 
-        #expect(clock.now - start < .seconds(1))
+        #expect(clock.now - start < TestTimeScale.scaled(.seconds(1)))
         #expect(await connection.isClosedByServer())
     }
 

@@ -49,7 +49,7 @@ struct MockWebServerTimingTests {
         let start = clock.now
         server.shutdown()
 
-        #expect(clock.now - start < .seconds(1))
+        #expect(clock.now - start < TestTimeScale.scaled(.seconds(1)))
         #expect(await connection.isClosedByServer())
     }
 }

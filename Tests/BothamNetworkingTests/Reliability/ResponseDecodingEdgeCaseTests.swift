@@ -1,0 +1,36 @@
+import BothamNetworking
+import Foundation
+import Testing
+
+/// JSON and text edge cases next to the inputs `FuzzResponseDecoding` explores: parsed values write back as JSON
+/// that reads as the same value, and nothing traps.
+@Suite("Response decoding edge cases", .timeLimit(.minutes(1)))
+struct ResponseDecodingEdgeCaseTests {
+    @Test(
+        "parsed JSON writes back as JSON reading the same value",
+        arguments: [
+            "[1e400]", "-0", "-0.0", #"{"a":1,"a":2}"#, "1E-400", "123456789012345678901234567890", #""\ud800""#,
+            "[-9223372036854775808]", "9223372036854775807", "9223372036854775808", "1.0",
+            "[0.1,1e15,1e16,-1e15,999999999999999.9]", #""\u0000""#, "2.5e-324", #"{"":{"":[[]]}}"#,
+        ])
+    func jsonRoundTrip(_ text: String) throws {
+        guard let value = JSONValue(jsonData: Data(text.utf8)) else { return }
+        let reread = JSONValue(jsonData: try value.encoded())
+        #expect(reread == value, "\(text) → \(value) → \(String(describing: reread))")
+    }
+
+    @Test("numbers beyond Double's range are not read as infinities")
+    func hugeNumbers() {
+        let value = JSONValue(jsonData: Data("[1e400]".utf8))
+        if case .array(let elements)? = value, case .double(let number)? = elements.first {
+            #expect(number.isFinite)
+        }
+    }
+
+    @Test("a UTF-16 body with a byte order mark the charset does not name keeps it as U+FEFF/U+FFFE")
+    func foreignByteOrderMark() throws {
+        let body = Data([0xFF, 0xFE, 0x00, 0x68])
+        #expect(TextCharset.utf16BigEndian.decode(body) == "\u{FFFE}h")
+        #expect(TextCharset.utf16LittleEndian.decode(Data([0xFE, 0xFF, 0x68, 0x00])) == "\u{FFFE}h")
+    }
+}
