@@ -94,6 +94,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzRequestParser", ["BothamNetworkingTesting"]),
     ("FuzzResponseDecoding", ["BothamNetworking"]),
     ("FuzzWWWAuthenticate", ["BothamNetworking"]),
+    ("FuzzResponseParser", ["BothamNetworkingNative"]),
 ]
 package.targets += [
     .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
