@@ -16,6 +16,8 @@ struct TransportCase {
     /// One way of sending the request; returns whether the response was a 200.
     private struct Variant: Sendable {
         let name: String
+        /// The executor the sending tasks prefer (`nil`: the cooperative pool).
+        var executor: (any TaskExecutor)? = nil
         let send: @Sendable () async -> Bool
     }
 
@@ -45,11 +47,14 @@ struct TransportCase {
         }
         var nativeConfiguration = NativeHTTPClient.Configuration()
         nativeConfiguration.maxConnectionsPerHost = max(options.concurrencies.max() ?? 8, 8)
-        let nativeClient = BothamAPIClient(
-            baseEndpoint: origin,
-            httpClient: NativeHTTPClient(configuration: nativeConfiguration)
-        )
+        let nativeTransport = NativeHTTPClient(configuration: nativeConfiguration)
+        let nativeClient = BothamAPIClient(baseEndpoint: origin, httpClient: nativeTransport)
         let native = Variant(name: "botham+native") {
+            if case .success = await nativeClient.GET(path) { return true }
+            return false
+        }
+        // The same client with the calling tasks on its event loop: no thread switch per call.
+        let nativeOnLoop = Variant(name: "botham+native on its loop", executor: nativeTransport.taskExecutor) {
             if case .success = await nativeClient.GET(path) { return true }
             return false
         }
@@ -58,7 +63,7 @@ struct TransportCase {
             let total = requestCount(concurrency)
             for run in 0..<options.runs {
                 // Rotated order: drift of the machine hits every variant alike.
-                let variants = [raw, botham, native]
+                let variants = [raw, botham, native, nativeOnLoop]
                 let order = (0..<variants.count).map { variants[($0 + run) % variants.count] }
                 for variant in order {
                     let (rate, cpu, failures) = await measure(variant, requests: total, concurrency: concurrency)
@@ -71,7 +76,7 @@ struct TransportCase {
             guard let base = results[raw.name] else { continue }
             report.add(ResultRow(.transport, "\(raw.name) \(label)", "req/s", base.requestsPerSecond))
             report.add(ResultRow(.transport, "\(raw.name) \(label)", "CPU µs/req", base.cpuMicroseconds))
-            for variant in [botham, native] {
+            for variant in [botham, native, nativeOnLoop] {
                 guard let ours = results[variant.name] else { continue }
                 report.add(
                     ResultRow(
@@ -121,7 +126,7 @@ struct TransportCase {
     private func send(_ variant: Variant, requests: Int, concurrency: Int) async -> Int {
         await withTaskGroup(of: Int.self) { group in
             for _ in 0..<concurrency {
-                group.addTask {
+                group.addTask(executorPreference: variant.executor) {
                     var failures = 0
                     for _ in 0..<(requests / concurrency) {
                         if await !variant.send() { failures += 1 }
