@@ -38,6 +38,8 @@ let package = Package(
             dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative", "CMallocCounter"],
             path: "Benchmarks/BothamBenchmarks"
         ),
+        // Peak memory of a 1 GiB download to a file and upload from a file: scripts/transfer-memory.sh.
+        .executableTarget(name: "TransferMemory", dependencies: ["BothamNetworking"], path: "Benchmarks/TransferMemory"),
         .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .testTarget(
             name: "ReadmeTests",
@@ -66,7 +68,7 @@ let package = Package(
 // `swift run <Page>` runs one.
 let playgroundPages = [
     "Home", "Headers", "Parameters", "Body", "Interceptors", "BasicAuthentication", "Retry", "TokenRefresh",
-    "TypedEndpoints", "TestingWithStubs",
+    "TypedEndpoints", "UploadsAndDownloads", "TestingWithStubs",
 ]
 package.targets += [
     .target(

@@ -29,9 +29,8 @@ extension TransportIntegrationTests {
             try await uploadFile(bytes: 3 * 1024 * 1024 + 17, with: transport)
         }
 
-        // URLSessionHTTPClient loads file bodies up to 16 MiB into memory until it uploads from files too.
         @Test(
-            "a file body larger than the in-memory limit is streamed from disk", arguments: [TransportUnderTest.native])
+            "a file body larger than the in-memory limit is streamed from disk", arguments: TransportUnderTest.allCases)
         func largeFileUpload(transport: TransportUnderTest) async throws {
             try await uploadFile(bytes: HTTPBody.maximumFileSizeLoadedInMemory + 4096, with: transport)
         }

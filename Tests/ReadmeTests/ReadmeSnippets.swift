@@ -73,6 +73,19 @@ func decodesOpenIssues() async throws {
     #expect(stubClient.receivedRequests.first?.parameters["state"] == "open")
 }
 
+@Test("The client reports a server error with its status code")
+func reportsServerErrors() async throws {
+    let stubClient = StubHTTPClient()
+    stubClient.stub(with: .text("rate limited", statusCode: 403))
+
+    await #expect(throws: APIClientError.self) { try await GitHubIssuesClient(httpClient: stubClient).openIssues() }
+    do {
+        _ = try await GitHubIssuesClient(httpClient: stubClient).openIssues()
+    } catch {
+        #expect(error.statusCode == 403)
+    }
+}
+
 // README block 6: compiled, never called (it talks to real services)
 @Sendable func readmeBlock6(apiClient: BothamAPIClient) throws {
     apiClient.GET("/issues")
@@ -236,6 +249,40 @@ func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL
 }
 
 // README block 16
+func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
+    let videoURL = folder.appendingPathComponent("video.mp4")
+    let exportURL = folder.appendingPathComponent("exports/2024.csv")
+
+    // Upload a file: read from disk as it is sent, never loaded whole (a 307/308 sends it again from the file).
+    let uploaded = await apiClient.upload("/videos", fromFile: videoURL, contentType: "video/mp4") { progress in
+        print(progress.fractionCompleted ?? 0)  // TransferProgress: direction, completedBytes, totalBytes
+    }
+    print(uploaded)
+
+    // Download to a file: the body is written to disk as it arrives; memory stays bounded.
+    let result = await apiClient.download(
+        "/exports/2024.csv",
+        to: .file(exportURL, options: [.createIntermediateDirectories, .replaceExistingFile])
+    )
+    if case .success(let downloaded) = result {
+        print(downloaded.bodyFileURL?.path ?? "")  // exportURL; downloaded.body is empty
+    }
+
+    // Into a folder, under the name the server suggests (Content-Disposition, made safe: it never leaves the folder).
+    let attachment = try await apiClient.download("/attachments/42", to: .directory(folder)).get()
+    print(attachment.suggestedFilename)
+
+    // Any request can say where its body goes; progress as an AsyncStream that finishes when the call ends.
+    let call = apiClient.startTransfer(
+        apiClient.request(.get, "/images/latest.iso").withResponseDestination(.file(folder.appendingPathComponent("latest.iso")))
+    )
+    for await progress in call.progress {
+        print(progress)  // "download 1048576/734003200 bytes"
+    }
+    print(try await call.result.get().bodyFileURL?.path ?? "")
+}
+
+// README block 17
 @Test("The client sends the token and decodes the issues")
 func integrationWithMockWebServer() async throws {
     let server = try MockWebServer()
@@ -259,7 +306,7 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 17
+// README block 18
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -280,7 +327,7 @@ func transportExample() async {
     }
 }
 
-// README block 18
+// README block 19
 
 func nativeExample() {
     var configuration = NativeHTTPClient.Configuration()

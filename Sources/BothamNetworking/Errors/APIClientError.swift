@@ -25,6 +25,9 @@ public enum APIClientError: Error {
     case cancelled
     /// An attempt or the call's deadline ran out.
     case timeout
+    /// The response body could not be written to the request's ``HTTPRequest/responseDestination`` (the file exists,
+    /// its folder is missing, the disk is full, …). Raised before anything is sent when the problem is known then.
+    case downloadDestinationError(DownloadDestinationError)
     /// The retry budget was spent; `attempts` were made and `lastOutcome` is what the final attempt produced.
     indirect case retryLimitExceeded(attempts: Int, lastOutcome: Result<HTTPResponse, APIClientError>)
 
@@ -77,6 +80,8 @@ extension APIClientError: CustomStringConvertible {
             return "The call was cancelled"
         case .timeout:
             return "The call timed out"
+        case .downloadDestinationError(let error):
+            return error.description
         case .retryLimitExceeded(let attempts, let lastOutcome):
             let last: String
             switch lastOutcome {

@@ -24,21 +24,22 @@ struct CallPipeline: Sendable {
             attempt: 1,
             maxAttempts: max(0, configuration.maxRetries) + 1
         )
-        let result = await run(original, context: &context)
+        let files = DownloadFiles()
+        let result = files.finish(await run(original, context: &context, files: files))
         for observer in configuration.callObservers {
             observer.callDidFinish(original, result: result, context: context)
         }
         return result
     }
 
-    private func run(_ original: HTTPRequest, context: inout HTTPCallContext) async -> Result<
+    private func run(_ original: HTTPRequest, context: inout HTTPCallContext, files: DownloadFiles) async -> Result<
         HTTPResponse, APIClientError
     > {
         while true {
             if Task.isCancelled { return .failure(.cancelled) }
             let attemptContext = context
             let outcome = await HTTPCallContext.$current.withValue(attemptContext) {
-                await attempt(original, context: attemptContext)
+                await attempt(original, context: attemptContext, files: files)
             }
             var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
             switch outcome {
@@ -66,7 +67,9 @@ struct CallPipeline: Sendable {
         }
     }
 
-    private func attempt(_ original: HTTPRequest, context: HTTPCallContext) async -> AttemptOutcome {
+    private func attempt(_ original: HTTPRequest, context: HTTPCallContext, files: DownloadFiles) async
+        -> AttemptOutcome
+    {
         var request = original
         do {
             for interceptor in requestInterceptors {
@@ -77,14 +80,15 @@ struct CallPipeline: Sendable {
         }
         let prepared: HTTPRequest
         do {
-            prepared = try RequestPreparation.prepare(request)
+            prepared = try files.prepare(RequestPreparation.prepare(request))
         } catch {
             return .done(.failure(error), request: nil)
         }
 
         var result: Result<HTTPResponse, APIClientError>
         do {
-            result = .success(try await proceed(prepared, index: 0, context: context))
+            let response = try await proceed(prepared, index: 0, context: context)
+            result = .success(try DownloadFiles.storingBody(of: response, sentWith: prepared))
         } catch {
             result = .failure(error)
         }

@@ -1,11 +1,12 @@
 /// Turns the request the interceptors produced into the one the transport sends, or explains why it cannot be sent.
 enum RequestPreparation {
     /// Checks the method, URL and headers, and encodes the body into raw data with its `Content-Type` set.
-    static func prepare(_ request: HTTPRequest) throws(APIClientError) -> HTTPRequest {
-        guard request.method.isValidToken else {
-            throw .invalidRequest(reason: "invalid method \(DebugText.quoted(request.method.rawValue))")
+    static func prepare(_ unprepared: HTTPRequest) throws(APIClientError) -> HTTPRequest {
+        guard unprepared.method.isValidToken else {
+            throw .invalidRequest(reason: "invalid method \(DebugText.quoted(unprepared.method.rawValue))")
         }
-        _ = try request.resolvedURL()
+        var request = unprepared
+        try request.cacheResolvedURL()  // the transport reuses it instead of resolving the URL again
         if let failure = request.headers.validationFailure {
             throw .invalidRequest(reason: failure)
         }

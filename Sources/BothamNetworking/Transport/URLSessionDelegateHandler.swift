@@ -13,9 +13,19 @@ import Foundation
 final class URLSessionDelegateHandler: NSObject, Sendable {
     private let transfers = Lock<[Int: URLSessionTransfer]>([:])
 
-    /// Starts a task for `request` in `session` as the current hop of `transfer`.
-    func start(_ request: URLRequest, for transfer: URLSessionTransfer, in session: URLSession) {
-        let task = session.dataTask(with: request)
+    /// Starts a task for `hop` in `session` as the current hop of `transfer`: an upload task streaming the body from
+    /// its file; a download task when the response body goes to a file (FoundationNetworking writes a download
+    /// task's body to disk on its own thread as it arrives, so memory stays bounded; a data task's chunks are queued
+    /// to the delegate without any back-pressure); otherwise a data task.
+    func start(_ hop: URLSessionHop, for transfer: URLSessionTransfer, in session: URLSession) {
+        let task: URLSessionTask
+        if let bodyFile = hop.bodyFile {
+            task = session.uploadTask(with: hop.request, fromFile: bodyFile)
+        } else if transfer.bodyFileURL != nil {
+            task = session.downloadTask(with: hop.request)
+        } else {
+            task = session.dataTask(with: hop.request)
+        }
         let identifier = task.taskIdentifier
         transfers.withLock { $0[identifier] = transfer }
         if transfer.attach(task) {
@@ -101,8 +111,44 @@ extension URLSessionDelegateHandler: URLSessionDataDelegate {
         }
     }
 
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        transfer(for: task)?.didSend(totalBytesSent: totalBytesSent, totalBytesExpectedToSend: totalBytesExpectedToSend)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let transfer = removeTransfer(for: task), let next = transfer.didComplete(error: error) else { return }
+        guard let transfer = removeTransfer(for: task),
+            let next = transfer.didComplete(error: error, response: task.response as? HTTPURLResponse)
+        else { return }
         start(next, for: transfer, in: session)
+    }
+}
+
+extension URLSessionDelegateHandler: URLSessionDownloadDelegate {
+    // Download tasks carry the bodies that go to a file (see `start`). Their session-delegate form is used on purpose:
+    // `download(for:delegate:)` with a task delegate writes every chunk twice on Linux.
+
+    func urlSession(
+        _ session: URLSession,
+        downloadTask: URLSessionDownloadTask,
+        didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
+        transfer(for: downloadTask)?.didWrite(
+            totalBytesWritten: totalBytesWritten,
+            expected: totalBytesExpectedToWrite,
+            response: downloadTask.response as? HTTPURLResponse
+        )
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        // The file at `location` is deleted when this returns: the transfer moves it now.
+        transfer(for: downloadTask)?.didFinishDownloading(to: location)
     }
 }

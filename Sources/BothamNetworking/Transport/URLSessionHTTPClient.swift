@@ -30,6 +30,15 @@ import Foundation
 /// - A body larger than ``Configuration/maxResponseBytes`` ends with
 ///   `.networkError(NetworkFailure(kind: .responseTooLarge))` without reading the rest.
 /// - URLSession's errors are mapped as documented in `URLErrorMapping`.
+/// - A file body (``HTTPBody/file(_:contentType:)``, large multipart bodies) is uploaded from its file, never loaded
+///   into memory; a 307/308 sends it again from the file. A ``HTTPRequest/responseDestination`` of
+///   ``ResponseBodyDestination/file(_:options:)`` has the body written to that file as it arrives (the response's
+///   ``HTTPResponse/bodyFileURL``), and the file removed when the request fails. Memory stays bounded either way
+///   (a 1 GiB transfer each way peaks below 64 MiB; `scripts/transfer-memory.sh`). On Linux such a body travels in
+///   a download task, which FoundationNetworking writes to its own scratch file in the temporary folder first; when
+///   the transfer fails or is cancelled, FoundationNetworking leaves that scratch file behind (the destination's
+///   folder never holds a partial file).
+/// - Upload and download progress goes to ``TransferProgressReporter/current``.
 ///
 /// The transport only transports: any status is a response; validation and retries belong to ``BothamAPIClient``.
 public final class URLSessionHTTPClient: HTTPClient {
@@ -73,11 +82,13 @@ public final class URLSessionHTTPClient: HTTPClient {
         if Task.isCancelled { throw .cancelled }
         let timeLimit = configuration.timeLimit(for: request)
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
-        let firstHop = try URLRequestBuilder.urlRequest(for: request, timeLimit: timeLimit)
+        let (firstHop, bodySize) = try URLRequestBuilder.firstHop(for: request, timeLimit: timeLimit)
         let transfer = URLSessionTransfer(
             request: request,
             firstHop: firstHop,
+            requestBodySize: bodySize,
             configuration: configuration,
+            progress: TransferProgressReporter.current,
             cancelOnDelegateQueue: { [delegateQueue = session.delegateQueue] task in
                 delegateQueue.addOperation { task.cancel() }
             }

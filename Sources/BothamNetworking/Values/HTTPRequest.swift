@@ -23,6 +23,10 @@ public struct HTTPRequest: Sendable, Hashable {
     /// How long one attempt may take before it fails with ``APIClientError/timeout``; `nil` uses the transport's
     /// default.
     public internal(set) var timeout: Duration?
+    /// The URL resolved during preparation, so the transport does not resolve it again. Never part of equality.
+    var resolvedURLCache = ResolvedURLCache()
+    /// Where the response body goes: ``ResponseBodyDestination/memory`` (the default) or a file.
+    public internal(set) var responseDestination: ResponseBodyDestination = .memory
 
     /// Creates a request.
     public init(
@@ -56,7 +60,14 @@ public struct HTTPRequest: Sendable, Hashable {
     /// - Throws: ``APIClientError/unsupportedURLScheme(_:)`` for a scheme other than `http` or `https`, and
     ///   ``APIClientError/invalidRequest(reason:)`` for a malformed endpoint or path.
     public func resolvedURL() throws(APIClientError) -> URL {
-        try URLBuilder.url(baseEndpoint: baseEndpoint, path: path, parameters: parameters)
+        if let url = resolvedURLCache.url(for: self) { return url }
+        return try URLBuilder.url(baseEndpoint: baseEndpoint, path: path, parameters: parameters)
+    }
+
+    /// Resolves the URL and remembers it for later calls of ``resolvedURL()`` on this value and its copies.
+    mutating func cacheResolvedURL() throws(APIClientError) {
+        let url = try resolvedURL()
+        resolvedURLCache = ResolvedURLCache(baseEndpoint: baseEndpoint, path: path, parameters: parameters, url: url)
     }
 
     private func with(_ change: (inout HTTPRequest) -> Void) -> HTTPRequest {
@@ -119,13 +130,27 @@ public struct HTTPRequest: Sendable, Hashable {
     public func withTimeout(_ timeout: Duration?) -> HTTPRequest {
         with { $0.timeout = timeout }
     }
+
+    /// A copy whose response body goes to `destination` (a file, a folder, or memory).
+    public func withResponseDestination(_ destination: ResponseBodyDestination) -> HTTPRequest {
+        with { $0.responseDestination = destination }
+    }
 }
 
 extension HTTPRequest: CustomStringConvertible {
-    /// `GET https://host/path?query`, or the endpoint and path when they do not form a URL.
+    /// `GET https://host/path?query`, or the endpoint and path when they do not form a URL. A password in the URL's
+    /// user-info is shown as `REDACTED`, so error messages and logs built from it never carry it.
     public var description: String {
-        let target = url?.absoluteString ?? DebugText.printable(baseEndpoint + path)
-        return "\(method) \(target)"
+        let target = url.map(Self.withoutPassword) ?? DebugText.printable(baseEndpoint + path)
+        return "\(method) \(DebugText.printable(target))"
+    }
+
+    private static func withoutPassword(_ url: URL) -> String {
+        guard url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        components.percentEncodedPassword = "REDACTED"
+        return components.string ?? url.absoluteString
     }
 }
 

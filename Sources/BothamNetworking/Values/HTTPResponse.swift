@@ -6,39 +6,58 @@ public struct HTTPResponse: Sendable, Hashable {
     public let statusCode: Int
     /// The header fields; lookups ignore case.
     public let headers: HTTPHeaders
-    /// The body bytes (empty when there was none).
+    /// The body bytes (empty when there was none, and when the body went to ``bodyFileURL``).
     public let body: Data
+    /// The file holding the body when the request's ``HTTPRequest/responseDestination`` is a file or a folder, or
+    /// `nil` when the body is in ``body``.
+    public let bodyFileURL: URL?
     /// The request that produced this response, as it was sent (after every request interceptor).
     public let request: HTTPRequest
     /// The URL the response came from; differs from the request's URL after redirects.
     public let url: URL?
 
     /// Creates a response.
-    public init(statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data(), request: HTTPRequest, url: URL? = nil)
-    {
+    public init(
+        statusCode: Int,
+        headers: HTTPHeaders = [:],
+        body: Data = Data(),
+        request: HTTPRequest,
+        url: URL? = nil,
+        bodyFileURL: URL? = nil
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.request = request
         self.url = url ?? request.url
+        self.bodyFileURL = bodyFileURL
     }
 
     /// The status code and its class: `response.status.kind == .successful`.
     public var status: HTTPStatus { HTTPStatus(code: statusCode) }
 
-    /// A copy with another body, for interceptors that rewrite responses.
+    /// A copy with another body in memory, for interceptors that rewrite responses (``bodyFileURL`` is kept).
     public func withBody(_ body: Data) -> HTTPResponse {
-        HTTPResponse(statusCode: statusCode, headers: headers, body: body, request: request, url: url)
+        HTTPResponse(
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
     }
 
     /// A copy with other headers.
     public func withHeaders(_ headers: HTTPHeaders) -> HTTPResponse {
-        HTTPResponse(statusCode: statusCode, headers: headers, body: body, request: request, url: url)
+        HTTPResponse(
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
     }
 
     /// A copy with another status code.
     public func withStatusCode(_ statusCode: Int) -> HTTPResponse {
-        HTTPResponse(statusCode: statusCode, headers: headers, body: body, request: request, url: url)
+        HTTPResponse(
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
+    }
+
+    /// A copy whose body is in the file at `bodyFileURL` (`nil`: in ``body``), with `body` as its in-memory body.
+    public func withBodyFile(_ bodyFileURL: URL?, body: Data = Data()) -> HTTPResponse {
+        HTTPResponse(
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
     }
 }
 
@@ -54,7 +73,11 @@ extension HTTPResponse: CustomDebugStringConvertible {
     public var debugDescription: String {
         var lines = [description]
         if !headers.isEmpty { lines.append(headers.description) }
-        lines.append(DebugText.body(body))
+        if let bodyFileURL {
+            lines.append("(body in \(DebugText.printable(bodyFileURL.path)))")
+        } else {
+            lines.append(DebugText.body(body))
+        }
         return lines.joined(separator: "\n")
     }
 }

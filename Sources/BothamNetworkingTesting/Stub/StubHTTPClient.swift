@@ -24,6 +24,9 @@ import Foundation
 /// - Latency is virtual by default: ``virtualTimeElapsed`` advances, nothing sleeps; a latency longer than the
 ///   request's timeout ends with `APIClientError/timeout` at once.
 /// - Safe to use from concurrent calls.
+/// - Progress is reported for stubbed bodies too (the request body, then the response body, a quarter at a time, see
+///   ``progressSteps``), so progress UIs can be tested; a file `HTTPRequest.responseDestination` gets the stubbed
+///   body written to it by the client.
 public final class StubHTTPClient: HTTPClient {
     /// How latency is spent.
     public enum LatencyMode: Sendable {
@@ -128,8 +131,35 @@ public final class StubHTTPClient: HTTPClient {
             throw error
         case .response(let statusCode, let headers, let body):
             let responseBody = request.method == .head ? Data() : body
+            if let reporter = TransferProgressReporter.current {
+                if let size = Self.requestBodySize(of: request) { Self.report(.upload, size: size, to: reporter) }
+                Self.report(.download, size: Int64(responseBody.count), to: reporter)
+            }
             return HTTPResponse(statusCode: statusCode, headers: headers, body: responseBody, request: request)
         }
+    }
+
+    /// How many progress reports a stubbed body produces per direction: a quarter of it at a time.
+    public static let progressSteps = 4
+
+    /// Reports `size` bytes going in `direction` in ``progressSteps`` equal steps, ending at the total.
+    private static func report(
+        _ direction: TransferProgress.Direction, size: Int64, to reporter: TransferProgressReporter
+    ) {
+        guard size > 0 else { return reporter.report(direction, completed: 0, total: 0) }
+        for step in 1...Int64(progressSteps) {
+            reporter.report(direction, completed: size * step / Int64(progressSteps), total: size)
+        }
+    }
+
+    /// The size of the request body: its file's size for a file body, else its bytes; `nil` without a body.
+    private static func requestBodySize(of request: HTTPRequest) -> Int64? {
+        guard let body = request.body else { return nil }
+        if let url = body.fileURL {
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+            return size?.int64Value
+        }
+        return ((try? request.bodyData()) ?? nil).map { Int64($0.count) }
     }
 
     private func spend(_ latency: Duration, timeout: Duration?) async throws(APIClientError) {

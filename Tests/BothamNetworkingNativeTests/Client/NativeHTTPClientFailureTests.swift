@@ -24,7 +24,7 @@ struct NativeHTTPClientFailureTests {
         }
         // The upper bound leaves room for a loaded 2-core machine (other suites run in parallel and URLSession spins a
         // core per pending request); the lower bound proves the timer is not truncated to whole seconds.
-        #expect(elapsed >= 0.25 && elapsed < TestTimeScale.scaled(seconds: 2.5), "took \(elapsed) s")
+        #expect(elapsed >= 0.25 && elapsed < TestTimeScale.scaled(seconds: 5), "took \(elapsed) s")
     }
 
     @Test("The total deadline ends a call whose server keeps it waiting")
@@ -38,7 +38,7 @@ struct NativeHTTPClientFailureTests {
             Issue.record("expected a timeout, got \(String(describing: error))")
             return
         }
-        #expect(seconds(since: start) < TestTimeScale.scaled(seconds: 2.5), "the 0.2 s deadline must end it")
+        #expect(seconds(since: start) < TestTimeScale.scaled(seconds: 5), "the 0.2 s deadline must end it")
     }
 
     @Test("Cancelling the calling task closes the connection promptly and ends with .cancelled")

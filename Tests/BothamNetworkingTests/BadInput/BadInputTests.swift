@@ -150,3 +150,20 @@ struct BadInputTests {
         #expect(try stub.receivedRequests.first?.bodyData() == big)
     }
 }
+
+@Suite("Secrets in descriptions", .timeLimit(.minutes(1)))
+struct SecretsInDescriptionsTests {
+    @Test("A password in the endpoint's user-info never appears in request, response or error descriptions")
+    func userInfoPasswordIsRedacted() {
+        let request = HTTPRequest(method: .get, baseEndpoint: "https://jane:s3cr3t@api.example.com", path: "/x")
+        let response = HTTPResponse(statusCode: 500, request: request)
+        let texts = [
+            request.description, request.debugDescription, response.description, response.debugDescription,
+            APIClientError.httpResponseError(response).description,
+            APIClientError.retryLimitExceeded(attempts: 2, lastOutcome: .success(response)).description,
+        ]
+        #expect(texts.allSatisfy { !$0.contains("s3cr3t") })
+        #expect(request.description.contains("jane:REDACTED@api.example.com"))
+        #expect(request.url?.password == "s3cr3t")
+    }
+}

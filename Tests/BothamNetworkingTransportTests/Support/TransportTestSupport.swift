@@ -88,6 +88,12 @@ enum TransportTest {
 }
 
 extension Result where Success == HTTPResponse, Failure == APIClientError {
+    /// The error, or `nil` for a response.
+    var error: APIClientError? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+
     /// Whether this is the `.timeout` error.
     var isTimeout: Bool {
         if case .failure(.timeout) = self { return true }

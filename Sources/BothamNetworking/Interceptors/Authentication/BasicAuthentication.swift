@@ -20,19 +20,30 @@
 ///   ``onAuthenticationError(realm:)`` with the challenge's realm (`""` when it has none) and passes the response on
 ///   unchanged, so the call still ends with the 401.
 ///
+/// - Basic credentials are only encoded, not encrypted: sending them over plain `http` to a host other than the
+///   loopback interface logs a ``LogLevel/warning`` to ``insecureTransportLog`` (standard error by default), once
+///   per host per process. The request is still sent: the warning is for the developer who configured it.
+///
 /// Conforming types must be `Sendable`: a `final class` with `let` properties or a `struct`.
 public protocol BasicAuthentication: BothamRequestInterceptor, BothamResponseInterceptor {
     /// The credentials sent with every request.
     var credentials: BasicAuthCredentials { get }
+
+    /// Where the warning about credentials over plain `http` goes. Default: standard error.
+    var insecureTransportLog: LogSink { get }
 
     /// Called when the server answers 401 with a Basic challenge for `realm`. May be synchronous.
     func onAuthenticationError(realm: String) async
 }
 
 extension BasicAuthentication {
-    /// Adds the `Authorization: Basic …` header.
+    /// Standard error.
+    public var insecureTransportLog: LogSink { .standardError }
+
+    /// Adds the `Authorization: Basic …` header (and warns once per host when it would travel over plain `http`).
     public func intercept(request: HTTPRequest) async throws -> HTTPRequest {
-        request.withHeader(.authorization, credentials.authorizationHeaderValue)
+        InsecureTransportWarning.warnIfNeeded(for: request, log: insecureTransportLog)
+        return request.withHeader(.authorization, credentials.authorizationHeaderValue)
     }
 
     /// Calls ``onAuthenticationError(realm:)`` on a 401 with a Basic challenge, then passes the response on.

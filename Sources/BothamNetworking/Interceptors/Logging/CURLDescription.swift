@@ -49,7 +49,13 @@ extension HTTPRequest {
 enum ShellQuoting {
     /// `text` in single quotes; each `'` becomes `'\''` (close, escaped quote, reopen).
     static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        // Scalar by scalar: `replacingOccurrences` compares Characters, so a `'` followed by a combining mark would
+        // slip through unescaped and end the argument (found by fuzzing; see Reliability/CURLQuotingTests).
+        var quoted = "'"
+        for scalar in text.unicodeScalars {
+            if scalar == "'" { quoted += #"'\''"# } else { quoted.unicodeScalars.append(scalar) }
+        }
+        return quoted + "'"
     }
 
     /// Every byte as a `\0NNN` escape understood by `printf '%b'`.

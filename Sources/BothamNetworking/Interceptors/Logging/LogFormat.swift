@@ -39,6 +39,7 @@ enum LogFormat {
         case .interceptorError(let underlying): return "interceptor error (\(type(of: underlying)))"
         case .cancelled: return "cancelled"
         case .timeout: return "timeout"
+        case .downloadDestinationError(let error): return "download destination error (\(error.kind))"
         case .retryLimitExceeded(let attempts, let last):
             let outcome: String
             switch last {

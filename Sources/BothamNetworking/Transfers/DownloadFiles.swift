@@ -1,0 +1,192 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The body files of one call with a file or folder ``ResponseBodyDestination``.
+///
+/// Each attempt gets a fresh temporary file beside the destination (same folder, so the final move is a rename on
+/// one file system); the transport writes the body there. When the call ends, the file of the response it succeeds
+/// with is moved to the destination, the file of a rejected response is read into memory (small ones) and deleted
+/// (or kept with ``DownloadOptions/keepFileWhenRejected``), and every other temporary file is deleted.
+///
+/// `Sendable`: the only stored property is a ``Lock``.
+final class DownloadFiles: Sendable {
+    /// The largest body of a rejected response that is read into memory before its file is deleted.
+    static let rejectedBodyLimit = 1 << 20
+
+    private struct Attempt {
+        let destination: ResponseBodyDestination
+        let temporaryURL: URL
+    }
+
+    private let attempts = Lock<[Attempt]>([])
+
+    /// Checks `request`'s destination before anything is sent (folder, existing file) and returns the request with
+    /// its destination pointing at a new temporary file, which the transport writes the body to.
+    func prepare(_ request: HTTPRequest) throws(APIClientError) -> HTTPRequest {
+        let destination = request.responseDestination
+        guard let folder = destination.folder else { return request }
+        try Self.checkFolder(folder, options: destination.options)
+        if case .file(let url, let options) = destination {
+            try Self.checkNoFile(at: url, options: options)
+        }
+        let name = ".botham-download-\(UUID().uuidString).part"
+        let temporaryURL = folder.appendingPathComponent(name, isDirectory: false)
+        attempts.withLock { $0.append(Attempt(destination: destination, temporaryURL: temporaryURL)) }
+        return request.withResponseDestination(.file(temporaryURL, options: destination.options))
+    }
+
+    /// `response` with its body in the attempt's temporary file: a transport that does not write files returns the
+    /// body in memory, and it is written out here.
+    static func storingBody(of response: HTTPResponse, sentWith request: HTTPRequest) throws(APIClientError)
+        -> HTTPResponse
+    {
+        guard response.bodyFileURL == nil, case .file(let url, _) = request.responseDestination else { return response }
+        do {
+            try response.body.write(to: url)
+        } catch {
+            throw .downloadDestinationError(DownloadDestinationError(kind: .cannotWrite, url: url, reason: "\(error)"))
+        }
+        return response.withBodyFile(url)
+    }
+
+    /// The call's final result, with body files moved into place or removed, and every temporary file gone.
+    func finish(_ result: Result<HTTPResponse, APIClientError>) -> Result<HTTPResponse, APIClientError> {
+        let attempts = attempts.withLock { $0 }
+        guard !attempts.isEmpty else { return result }
+        defer {
+            for attempt in attempts { try? FileManager.default.removeItem(at: attempt.temporaryURL) }
+        }
+        func attempt(of response: HTTPResponse) -> Attempt? {
+            attempts.first { $0.temporaryURL == response.bodyFileURL }
+        }
+        switch result {
+        case .success(let response):
+            guard let attempt = attempt(of: response) else { return result }
+            do {
+                return .success(try Self.moveIntoPlace(response, attempt: attempt))
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let error):
+            return .failure(
+                Self.mappingResponses(in: error) { response in
+                    guard let attempt = attempt(of: response) else { return response }
+                    if attempt.destination.options.contains(.keepFileWhenRejected),
+                        let kept = try? Self.moveIntoPlace(response, attempt: attempt)
+                    {
+                        return kept
+                    }
+                    return Self.inMemory(response, attempt: attempt)
+                }
+            )
+        }
+    }
+
+    // MARK: Destination checks and moves
+
+    private static func checkFolder(_ folder: URL, options: DownloadOptions) throws(APIClientError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw .downloadDestinationError(
+                    DownloadDestinationError(kind: .cannotCreateDirectory, url: folder, reason: "it is a file"))
+            }
+            return
+        }
+        guard options.contains(.createIntermediateDirectories) else {
+            throw .downloadDestinationError(DownloadDestinationError(kind: .directoryMissing, url: folder))
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .downloadDestinationError(
+                DownloadDestinationError(kind: .cannotCreateDirectory, url: folder, reason: "\(error)"))
+        }
+    }
+
+    private static func checkNoFile(at url: URL, options: DownloadOptions) throws(APIClientError) {
+        guard !options.contains(.replaceExistingFile), FileManager.default.fileExists(atPath: url.path) else { return }
+        throw .downloadDestinationError(DownloadDestinationError(kind: .fileExists, url: url))
+    }
+
+    /// Moves the body file of `response` to its destination and returns the response pointing there.
+    private static func moveIntoPlace(_ response: HTTPResponse, attempt: Attempt) throws(APIClientError)
+        -> HTTPResponse
+    {
+        let target: URL
+        switch attempt.destination {
+        case .memory: return response
+        case .file(let url, _): target = url
+        case .directory(let folder, _):
+            target = folder.appendingPathComponent(response.suggestedFilename, isDirectory: false)
+        }
+        let options = attempt.destination.options
+        let source = attempt.temporaryURL
+        if options.contains(.replaceExistingFile) {
+            // rename(2) replaces the target atomically: readers see the old file or the new one, never a mix.
+            if rename(source.path, target.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                throw .downloadDestinationError(
+                    DownloadDestinationError(kind: .cannotMove, url: target, reason: reason))
+            }
+        } else {
+            try checkNoFile(at: target, options: options)
+            do {
+                try FileManager.default.moveItem(at: source, to: target)
+            } catch {
+                let exists = FileManager.default.fileExists(atPath: target.path)
+                throw .downloadDestinationError(
+                    DownloadDestinationError(kind: exists ? .fileExists : .cannotMove, url: target, reason: "\(error)"))
+            }
+        }
+        return HTTPResponse(
+            statusCode: response.statusCode,
+            headers: response.headers,
+            body: response.body,
+            request: response.request.withResponseDestination(attempt.destination),
+            url: response.url,
+            bodyFileURL: target
+        )
+    }
+
+    /// `response` with a small body read back into memory and no file.
+    private static func inMemory(_ response: HTTPResponse, attempt: Attempt) -> HTTPResponse {
+        var body = response.body
+        if let handle = try? FileHandle(forReadingFrom: attempt.temporaryURL) {
+            defer { try? handle.close() }
+            if let data = try? handle.read(upToCount: rejectedBodyLimit + 1), data.count <= rejectedBodyLimit {
+                body = data
+            }
+        }
+        return HTTPResponse(
+            statusCode: response.statusCode,
+            headers: response.headers,
+            body: body,
+            request: response.request.withResponseDestination(attempt.destination),
+            url: response.url
+        )
+    }
+
+    /// `error` with `transform` applied to every response it carries.
+    private static func mappingResponses(
+        in error: APIClientError,
+        _ transform: (HTTPResponse) -> HTTPResponse
+    ) -> APIClientError {
+        switch error {
+        case .httpResponseError(let response): return .httpResponseError(transform(response))
+        case .retryLimitExceeded(let attempts, .success(let response)):
+            return .retryLimitExceeded(attempts: attempts, lastOutcome: .success(transform(response)))
+        case .retryLimitExceeded(let attempts, .failure(let inner)):
+            return .retryLimitExceeded(
+                attempts: attempts, lastOutcome: .failure(mappingResponses(in: inner, transform)))
+        default: return error
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// The file name a response suggests, made safe to use inside a folder of your choosing.
+///
+/// The name comes from `Content-Disposition` (`filename*=UTF-8''…` first, then `filename="…"`), else from the last
+/// component of the response's URL, else it is `download`. Whatever the server sends, the result is a single plain
+/// file name: folders (`/`, `\`), `..`, NUL and other control characters and leading dots are removed, so
+/// `../../etc/passwd` becomes `passwd` and `.bashrc` becomes `bashrc`; it is at most 255 bytes of UTF-8.
+///
+/// ```swift
+/// SuggestedFilename.from(contentDisposition: #"attachment; filename="../../etc/passwd""#, url: nil)  // "passwd"
+/// ```
+public enum SuggestedFilename {
+    /// The name used when neither the header nor the URL gives one.
+    public static let fallback = "download"
+
+    /// The safe name for a response with this `Content-Disposition` value that came from `url`.
+    public static func from(contentDisposition: String?, url: URL?) -> String {
+        if let contentDisposition {
+            let parameters = ContentDispositionParser.parameters(of: contentDisposition)
+            if let extended = parameters["filename*"].flatMap(ContentDispositionParser.decodeExtendedValue),
+                let name = sanitized(extended)
+            {
+                return name
+            }
+            if let plain = parameters["filename"], let name = sanitized(plain) { return name }
+        }
+        if let url, let name = sanitized(url.lastPathComponent) { return name }
+        return fallback
+    }
+
+    /// `name` reduced to a safe file name, or `nil` when nothing usable is left.
+    public static func sanitized(_ name: String) -> String? {
+        let lastComponent = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        var cleaned = String(
+            String.UnicodeScalarView(
+                lastComponent.unicodeScalars.filter {
+                    !CharacterSet.controlCharacters.contains($0) && $0 != "\u{7F}"
+                }
+            )
+        )
+        cleaned = cleaned.trimmingCharacters(in: .whitespacesAndNewlines)
+        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        cleaned = cleaned.trimmingCharacters(in: .whitespacesAndNewlines)
+        while cleaned.utf8.count > 255 { cleaned.removeLast() }
+        return cleaned.isEmpty ? nil : cleaned
+    }
+}
+
+extension HTTPResponse {
+    /// The file name this response suggests (see ``SuggestedFilename``); never empty, never a path.
+    public var suggestedFilename: String {
+        SuggestedFilename.from(contentDisposition: headers[.contentDisposition], url: url)
+    }
+}
+
+/// Reads the parameters of a `Content-Disposition` value (RFC 6266) and RFC 8187 extended values.
+enum ContentDispositionParser {
+    /// The parameters by lower-cased name (the first of each name wins); quoted strings are unquoted.
+    static func parameters(of value: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for part in splitParameters(value).dropFirst() {
+            guard let equals = part.firstIndex(of: "=") else { continue }
+            let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            var parameterValue = part[part.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if parameterValue.hasPrefix("\"") { parameterValue = unquoted(parameterValue) }
+            if result[name] == nil { result[name] = parameterValue }
+        }
+        return result
+    }
+
+    /// `value` split at the semicolons that are not inside a quoted string.
+    private static func splitParameters(_ value: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var inQuotes = false
+        var escaped = false
+        for character in value {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" && inQuotes {
+                current.append(character)
+                escaped = true
+            } else if character == "\"" {
+                inQuotes.toggle()
+                current.append(character)
+            } else if character == ";" && !inQuotes {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        parts.append(current)
+        return parts
+    }
+
+    /// The content of a quoted string. A backslash escapes only `"` and `\\`; before anything else it is kept, as
+    /// servers send Windows paths unescaped (and a backslash is a folder separator the name loses anyway).
+    private static func unquoted(_ quoted: String) -> String {
+        var result = ""
+        var escaped = false
+        for character in quoted.dropFirst() {
+            if escaped {
+                if character != "\"" && character != "\\" { result.append("\\") }
+                result.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                break
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// An RFC 8187 value `charset'language'percent-encoded` decoded (UTF-8 and ISO-8859-1), or `nil`.
+    static func decodeExtendedValue(_ value: String) -> String? {
+        let parts = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        let charset = parts[0].lowercased()
+        var bytes: [UInt8] = []
+        var iterator = parts[2].utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        switch charset {
+        case "utf-8": return String(bytes: bytes, encoding: .utf8)
+        case "iso-8859-1": return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        default: return nil
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Peak memory of a 1 GiB download to a file and a 1 GiB upload from a file, through BothamAPIClient and the default
+# URLSessionHTTPClient (the TransferMemory executable), measured with /usr/bin/time -v.
+#
+#   scripts/transfer-memory.sh            # 1 GiB each way; fails when a peak RSS exceeds LIMIT_MIB (64)
+#   SIZE_MIB=256 scripts/transfer-memory.sh
+#
+# Servers, on loopback, free ports, private prefix in a temporary folder, stopped by PID on exit:
+# - download: nginx (Debian's nginx-light; `apt-get install -y nginx-light` if missing) serving a random file;
+# - upload: a small Python sink that reads the whole body in 1 MiB pieces, hashes it and answers with the byte count
+#   and SHA-256, so the script checks that the server really read every byte.
+# Needs `time` (`apt-get install -y time`) for /usr/bin/time.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SIZE_MIB="${SIZE_MIB:-1024}"
+LIMIT_MIB="${LIMIT_MIB:-64}"
+NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
+
+die() { echo "transfer-memory.sh: $*" >&2; exit 1; }
+[[ -x "$NGINX" ]] || die "nginx not found: apt-get install -y nginx-light"
+[[ -x /usr/bin/time ]] || die "/usr/bin/time not found: apt-get install -y time"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/botham-transfer-memory.XXXXXX")"
+NGINX_PID=""
+SINK_PID=""
+cleanup() {
+    [[ -n "$NGINX_PID" ]] && kill "$NGINX_PID" 2>/dev/null || true
+    [[ -n "$SINK_PID" ]] && kill "$SINK_PID" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+wait_for() { # url
+    for _ in $(seq 1 100); do
+        curl -s -o /dev/null "$1" && return 0
+        sleep 0.1
+    done
+    die "no server at $1"
+}
+
+echo "Building TransferMemory (release)…" >&2
+(cd "$ROOT" && nice swift build -c release --product TransferMemory 2>&1 | grep -E "error|warning:" >&2 || true)
+BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/TransferMemory"
+[[ -x "$BIN" ]] || die "TransferMemory was not built"
+
+echo "Creating a ${SIZE_MIB} MiB random file…" >&2
+mkdir -p "$WORK/www" "$WORK/nginx/logs" "$WORK/nginx/tmp"
+dd if=/dev/urandom of="$WORK/www/big.bin" bs=1M count="$SIZE_MIB" status=none
+EXPECTED_SHA="$(sha256sum "$WORK/www/big.bin" | cut -d' ' -f1)"
+EXPECTED_BYTES=$((SIZE_MIB * 1024 * 1024))
+
+NGINX_PORT="$(free_port)"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+error_log $WORK/nginx/logs/error.log warn;
+pid $WORK/nginx/nginx.pid;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $WORK/nginx/tmp;
+    proxy_temp_path $WORK/nginx/tmp;
+    fastcgi_temp_path $WORK/nginx/tmp;
+    uwsgi_temp_path $WORK/nginx/tmp;
+    scgi_temp_path $WORK/nginx/tmp;
+    sendfile on;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        root $WORK/www;
+    }
+}
+CONF
+"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
+NGINX_PID=$!
+wait_for "http://127.0.0.1:$NGINX_PORT/big.bin"
+
+SINK_PORT="$(free_port)"
+cat > "$WORK/sink.py" <<'PY'
+import hashlib, http.server, json, sys
+
+class Sink(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self):
+        remaining = int(self.headers.get("Content-Length", "0"))
+        digest, count = hashlib.sha256(), 0
+        while remaining > 0:
+            piece = self.rfile.read(min(remaining, 1 << 20))
+            if not piece:
+                break
+            digest.update(piece)
+            count += len(piece)
+            remaining -= len(piece)
+        body = json.dumps({"bytes": count, "sha256": digest.hexdigest()}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = lambda self: (self.send_response(204), self.send_header("Content-Length", "0"), self.end_headers())
+
+    def log_message(self, *args):
+        pass
+
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Sink).serve_forever()
+PY
+python3 "$WORK/sink.py" "$SINK_PORT" &
+SINK_PID=$!
+wait_for "http://127.0.0.1:$SINK_PORT/"
+
+peak_mib() { awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$1"; }
+STATUS=0
+
+echo "Download: ${SIZE_MIB} MiB from nginx to a file" >&2
+/usr/bin/time -v "$BIN" download "http://127.0.0.1:$NGINX_PORT/big.bin" "$WORK/download.bin" \
+    > "$WORK/download.out" 2> "$WORK/download.time" || { cat "$WORK/download.out" "$WORK/download.time"; die "download failed"; }
+cat "$WORK/download.out"
+DOWNLOAD_SHA="$(sha256sum "$WORK/download.bin" | cut -d' ' -f1)"
+[[ "$DOWNLOAD_SHA" == "$EXPECTED_SHA" ]] || { echo "download: the file differs from the server's" >&2; STATUS=1; }
+DOWNLOAD_PEAK="$(peak_mib "$WORK/download.time")"
+rm -f "$WORK/download.bin"
+
+echo "Upload: ${SIZE_MIB} MiB from a file to the sink" >&2
+/usr/bin/time -v "$BIN" upload "http://127.0.0.1:$SINK_PORT/upload" "$WORK/www/big.bin" \
+    > "$WORK/upload.out" 2> "$WORK/upload.time" || { cat "$WORK/upload.out" "$WORK/upload.time"; die "upload failed"; }
+cat "$WORK/upload.out"
+grep -q "\"bytes\": $EXPECTED_BYTES, \"sha256\": \"$EXPECTED_SHA\"" "$WORK/upload.out" \
+    || { echo "upload: the server did not receive every byte intact" >&2; STATUS=1; }
+UPLOAD_PEAK="$(peak_mib "$WORK/upload.time")"
+
+echo
+echo "| Transfer (${SIZE_MIB} MiB, loopback) | Peak RSS (MiB) | Wall clock | Bytes verified |"
+echo "|---|---|---|---|"
+echo "| download to a file (nginx) | $DOWNLOAD_PEAK | $(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$WORK/download.time") | SHA-256 of the file |"
+echo "| upload from a file (sink) | $UPLOAD_PEAK | $(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$WORK/upload.time") | byte count and SHA-256 read by the server |"
+
+for peak in "$DOWNLOAD_PEAK" "$UPLOAD_PEAK"; do
+    awk -v peak="$peak" -v limit="$LIMIT_MIB" 'BEGIN { exit !(peak <= limit) }' \
+        || { echo "peak RSS $peak MiB is above $LIMIT_MIB MiB" >&2; STATUS=1; }
+done
+exit "$STATUS"
