@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "BothamBenchmarks",
-            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "CMallocCounter"],
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative", "CMallocCounter"],
             path: "Benchmarks/BothamBenchmarks"
         ),
         // Peak memory of a 1 GiB download to a file and upload from a file: scripts/transfer-memory.sh.
@@ -52,6 +52,11 @@ let package = Package(
         .testTarget(
             name: "BothamNetworkingNativeTests",
             dependencies: ["BothamNetworking", "BothamNetworkingNative", "BothamNetworkingTesting", "CBothamZlib"]
+        ),
+        // Every MockWebServer integration test, run once per transport.
+        .testTarget(
+            name: "BothamNetworkingTransportTests",
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative"]
         ),
         // Runs against a live httpbin (scripts/httpbin.sh); skipped unless HTTPBIN_URL is set.
         .testTarget(name: "BothamNetworkingInteropTests", dependencies: ["BothamNetworking"]),
@@ -91,6 +96,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzRequestParser", ["BothamNetworkingTesting"]),
     ("FuzzResponseDecoding", ["BothamNetworking"]),
     ("FuzzWWWAuthenticate", ["BothamNetworking"]),
+    ("FuzzResponseParser", ["BothamNetworkingNative"]),
 ]
 package.targets += [
     .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),

@@ -27,7 +27,8 @@ for argument in "$@"; do
     esac
 done
 
-targets=(FuzzQueryEncoding FuzzHeaderValidation FuzzRequestParser FuzzResponseDecoding FuzzWWWAuthenticate)
+targets=(FuzzQueryEncoding FuzzHeaderValidation FuzzRequestParser FuzzResponseDecoding FuzzWWWAuthenticate
+    FuzzResponseParser)
 if [ "${#selected[@]}" -gt 0 ]; then targets=("${selected[@]}"); fi
 
 if [ "$(uname -s)" != "Linux" ]; then

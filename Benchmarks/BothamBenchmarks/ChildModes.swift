@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamNetworkingNative
 import BothamNetworkingTesting
 import Foundation
 
@@ -187,6 +188,17 @@ enum ChildModes {
                 baseEndpoint: origin,
                 httpClient: URLSessionHTTPClient(sessionConfiguration: configuration)
             )
+            let path = url.path
+            send = {
+                if case .success = await client.GET(path) { return true }
+                return false
+            }
+        case "botham+native":
+            let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
+            var nativeConfiguration = NativeHTTPClient.Configuration()
+            nativeConfiguration.maxConnectionsPerHost = calls
+            let client = BothamAPIClient(
+                baseEndpoint: origin, httpClient: NativeHTTPClient(configuration: nativeConfiguration))
             let path = url.path
             send = {
                 if case .success = await client.GET(path) { return true }

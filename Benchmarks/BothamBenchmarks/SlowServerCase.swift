@@ -13,11 +13,11 @@ struct SlowServerCase {
         }
         server.start()
         let url = "http://127.0.0.1:\(server.port)/slow.json"
-        let variants = ["raw-urlsession", "botham+urlsession"]
+        let variants = ["raw-urlsession", "botham+urlsession", "botham+native"]
         var cpu = [String: [Double]]()
         var wall = [String: [Double]]()
         for run in 0..<options.slowRuns {
-            for variant in run.isMultiple(of: 2) ? variants : variants.reversed() {
+            for variant in (0..<variants.count).map({ variants[($0 + run) % variants.count] }) {
                 let result = ChildProcess.run("slow", [url, variant, "\(options.slowCalls)"])
                 guard result.ok else {
                     report.note("slow: \(variant) failed: \(result.detail)")
@@ -35,6 +35,11 @@ struct SlowServerCase {
         report.add(
             ResultRow(.slow, "botham+urlsession, \(label)", "CPU s", ours, against: "raw-urlsession, \(label)", base)
         )
+        if let native = cpu["botham+native"] {
+            report.add(
+                ResultRow(.slow, "botham+native, \(label)", "CPU s", native, against: "raw-urlsession, \(label)", base)
+            )
+        }
         for variant in variants {
             guard let cpuValues = cpu[variant], let wallValues = wall[variant] else { continue }
             report.add(ResultRow(.slow, "\(variant), \(label)", "wall s", wallValues))

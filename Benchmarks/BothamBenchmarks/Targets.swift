@@ -4,7 +4,43 @@ enum Targets {
         checkChain(report)
         for concurrency in options.concurrencies {
             checkTransport(report, label: concurrency == 1 ? "sequential" : "\(concurrency) in flight")
+            for variant in ["botham+native", "botham+native on its loop"] {
+                checkNative(
+                    report, variant: variant, label: concurrency == 1 ? "sequential" : "\(concurrency) in flight")
+            }
         }
+        checkNativeSlow(report)
+    }
+
+    /// Botham + NativeHTTPClient: ≥ 8x raw URLSession req/s at 16 in flight, ≤ 60 µs client CPU per request.
+    private static func checkNative(_ report: Report, variant name: String, label: String) {
+        let variant = "\(name) \(label)"
+        if label == "16 in flight", let ratio = report.row(.transport, variant, "req/s")?.ratio {
+            report.check(
+                "\(name) req/s ≥ 8x raw URLSession, \(label)",
+                measured: "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
+                met: ratio.median >= 8
+            )
+        }
+        if let cpu = report.row(.transport, variant, "CPU µs/req")?.value {
+            report.check(
+                "\(name) CPU/request ≤ 60 µs, \(label)",
+                measured: "\(Report.format(cpu.median)) µs [\(Report.format(cpu.min))–\(Report.format(cpu.max))]",
+                met: cpu.median <= 60
+            )
+        }
+    }
+
+    /// Botham + NativeHTTPClient: < 0.05 s CPU in total while the calls wait on the slow server.
+    private static func checkNativeSlow(_ report: Report) {
+        guard let row = report.rows.first(where: { $0.variant.hasPrefix("botham+native, ") && $0.metric == "CPU s" })
+        else { return }
+        report.check(
+            "native CPU while waiting on a slow server < 0.05 s",
+            measured:
+                "\(Report.format(row.value.median)) s [\(Report.format(row.value.min))–\(Report.format(row.value.max))]",
+            met: row.value.median < 0.05
+        )
     }
 
     /// Chain overhead with 8 interceptors ≤ 2% of one raw-URLSession loopback round trip (sequential).

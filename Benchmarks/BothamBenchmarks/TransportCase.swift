@@ -1,12 +1,13 @@
 import BothamNetworking
+import BothamNetworkingNative
 import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// Case 2: requests per second and client CPU per request of `BothamAPIClient` + `URLSessionHTTPClient` against raw
-/// `URLSession.data(for:)`, same server, same run, interleaved.
+/// Case 2: requests per second and client CPU per request of `BothamAPIClient` + `URLSessionHTTPClient` and
+/// `BothamAPIClient` + `NativeHTTPClient` against raw `URLSession.data(for:)`, same server, same run, interleaved.
 struct TransportCase {
     let options: Options
     let report: Report
@@ -15,6 +16,8 @@ struct TransportCase {
     /// One way of sending the request; returns whether the response was a 200.
     private struct Variant: Sendable {
         let name: String
+        /// The executor the sending tasks prefer (`nil`: the cooperative pool).
+        var executor: (any TaskExecutor)? = nil
         let send: @Sendable () async -> Bool
     }
 
@@ -42,12 +45,26 @@ struct TransportCase {
             if case .success = await client.GET(path) { return true }
             return false
         }
+        var nativeConfiguration = NativeHTTPClient.Configuration()
+        nativeConfiguration.maxConnectionsPerHost = max(options.concurrencies.max() ?? 8, 8)
+        let nativeTransport = NativeHTTPClient(configuration: nativeConfiguration)
+        let nativeClient = BothamAPIClient(baseEndpoint: origin, httpClient: nativeTransport)
+        let native = Variant(name: "botham+native") {
+            if case .success = await nativeClient.GET(path) { return true }
+            return false
+        }
+        // The same client with the calling tasks on its event loop: no thread switch per call.
+        let nativeOnLoop = Variant(name: "botham+native on its loop", executor: nativeTransport.taskExecutor) {
+            if case .success = await nativeClient.GET(path) { return true }
+            return false
+        }
         for concurrency in options.concurrencies {
             var results = [String: Measurement]()
             let total = requestCount(concurrency)
             for run in 0..<options.runs {
-                // A, B then B, A: drift of the machine hits both variants alike.
-                let order = run.isMultiple(of: 2) ? [raw, botham] : [botham, raw]
+                // Rotated order: drift of the machine hits every variant alike.
+                let variants = [raw, botham, native, nativeOnLoop]
+                let order = (0..<variants.count).map { variants[($0 + run) % variants.count] }
                 for variant in order {
                     let (rate, cpu, failures) = await measure(variant, requests: total, concurrency: concurrency)
                     results[variant.name, default: Measurement()].requestsPerSecond.append(rate)
@@ -56,31 +73,35 @@ struct TransportCase {
                 }
             }
             let label = concurrency == 1 ? "sequential" : "\(concurrency) in flight"
-            guard let base = results[raw.name], let ours = results[botham.name] else { continue }
+            guard let base = results[raw.name] else { continue }
             report.add(ResultRow(.transport, "\(raw.name) \(label)", "req/s", base.requestsPerSecond))
-            report.add(
-                ResultRow(
-                    .transport,
-                    "\(botham.name) \(label)",
-                    "req/s",
-                    ours.requestsPerSecond,
-                    against: "\(raw.name) \(label)",
-                    base.requestsPerSecond
-                )
-            )
             report.add(ResultRow(.transport, "\(raw.name) \(label)", "CPU µs/req", base.cpuMicroseconds))
-            report.add(
-                ResultRow(
-                    .transport,
-                    "\(botham.name) \(label)",
-                    "CPU µs/req",
-                    ours.cpuMicroseconds,
-                    against: "\(raw.name) \(label)",
-                    base.cpuMicroseconds
+            for variant in [botham, native, nativeOnLoop] {
+                guard let ours = results[variant.name] else { continue }
+                report.add(
+                    ResultRow(
+                        .transport,
+                        "\(variant.name) \(label)",
+                        "req/s",
+                        ours.requestsPerSecond,
+                        against: "\(raw.name) \(label)",
+                        base.requestsPerSecond
+                    )
                 )
-            )
-            if base.failures + ours.failures > 0 {
-                report.note("transport \(label): \(base.failures) raw and \(ours.failures) botham requests failed")
+                report.add(
+                    ResultRow(
+                        .transport,
+                        "\(variant.name) \(label)",
+                        "CPU µs/req",
+                        ours.cpuMicroseconds,
+                        against: "\(raw.name) \(label)",
+                        base.cpuMicroseconds
+                    )
+                )
+                if base.failures + ours.failures > 0 {
+                    report.note(
+                        "transport \(label): \(base.failures) raw and \(ours.failures) \(variant.name) requests failed")
+                }
             }
         }
         session.finishTasksAndInvalidate()
@@ -105,7 +126,7 @@ struct TransportCase {
     private func send(_ variant: Variant, requests: Int, concurrency: Int) async -> Int {
         await withTaskGroup(of: Int.self) { group in
             for _ in 0..<concurrency {
-                group.addTask {
+                group.addTask(executorPreference: variant.executor) {
                     var failures = 0
                     for _ in 0..<(requests / concurrency) {
                         if await !variant.send() { failures += 1 }

@@ -1,10 +1,11 @@
 // Sequential GETs with NativeHTTPClient and with URLSession, in one process, for a quick comparison.
 //
 //     swift build -c release --product NativeQuickBench
-//     .build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native]
+//     .build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native] [in-flight]
 //
 // Prints requests per second (wall clock) and CPU microseconds per request (getrusage, user + system, the whole
-// process: the client's threads, not the server's).
+// process: the client's threads, not the server's). `in-flight` (default 1) runs that many sequential workers at
+// once. The full comparison, with medians of several runs, is `scripts/bench.sh --cases transport,slow`.
 import BothamNetworking
 import BothamNetworkingNative
 import Foundation
@@ -25,11 +26,18 @@ func cpuMicroseconds() -> Double {
     return user + system
 }
 
-func measure(_ name: String, count: Int, _ body: () async throws -> Void) async rethrows {
+func measure(_ name: String, count: Int, inFlight: Int, _ body: @escaping @Sendable () async throws -> Void)
+    async throws
+{
     let clock = ContinuousClock()
     let cpuStart = cpuMicroseconds()
     let start = clock.now
-    for _ in 0..<count { try await body() }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<inFlight {
+            group.addTask { for _ in 0..<(count / inFlight) { try await body() } }
+        }
+        try await group.waitForAll()
+    }
     let elapsed = clock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let cpu = cpuMicroseconds() - cpuStart
@@ -42,20 +50,30 @@ func measure(_ name: String, count: Int, _ body: () async throws -> Void) async 
 let arguments = CommandLine.arguments
 let url = URL(string: arguments.count > 1 ? arguments[1] : "http://127.0.0.1:8080/") ?? URL(fileURLWithPath: "/")
 let count = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
+let inFlight = max(1, arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1)
 
-let native = NativeHTTPClient()
+var configuration = NativeHTTPClient.Configuration()
+configuration.maxConnectionsPerHost = max(8, inFlight)
+let native = NativeHTTPClient(configuration: configuration)
 let request = HTTPRequest(method: .get, url: url)
 _ = try await native.send(request)  // warm up: connect once
-try await measure("NativeHTTPClient", count: count) {
+try await measure("NativeHTTPClient", count: count, inFlight: inFlight) {
     let response = try await native.send(request)
     precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+}
+
+try await withTaskExecutorPreference(native.taskExecutor) {
+    try await measure("NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight) {
+        let response = try await native.send(request)
+        precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+    }
 }
 
 if arguments.count > 3 && arguments[3] == "native" { exit(0) }
 
 let session = URLSession(configuration: .ephemeral)
 _ = try await session.data(for: URLRequest(url: url))
-try await measure("URLSession data(for:)", count: count) {
+try await measure("URLSession data(for:)", count: count, inFlight: inFlight) {
     let (_, response) = try await session.data(for: URLRequest(url: url))
     precondition((response as? HTTPURLResponse)?.statusCode == 200, "unexpected status")
 }

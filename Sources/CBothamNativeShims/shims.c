@@ -94,3 +94,9 @@ int botham_ssl_ctx_add_pem_roots(SSL_CTX *ctx, const void *pem, int length) {
 }
 
 int botham_inflate_init2(z_stream *stream, int windowBits) { return inflateInit2(stream, windowBits); }
+
+static _Thread_local const void *botham_loop_of_this_thread = NULL;
+
+void botham_set_current_loop(const void *loop) { botham_loop_of_this_thread = loop; }
+
+const void *botham_current_loop(void) { return botham_loop_of_this_thread; }

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Reading and measuring files used as request bodies, with typed errors.
-enum FileBody {
+/// Reading and measuring files used as request bodies, with typed errors. Package-wide so that every transport
+/// measures and reports a body file the same way.
+package enum FileBody {
     /// The size of the regular file at `url`.
-    static func size(of url: URL) throws(APIClientError) -> Int {
+    package static func size(of url: URL) throws(APIClientError) -> Int {
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: url.path)

@@ -326,12 +326,12 @@ final class URLSessionTransfer: Sendable {
                 // "Do not follow" hands back the 3xx; a spent limit is an error.
                 return redirectPolicy.followsRedirects ? nil : .answer(nil)
             }
-            if RedirectRules.isCrossOrigin(response.url ?? state.hop.url, target) {
+            if RedirectRules.crossesOrigin(from: response.url ?? state.hop.url, to: target) {
                 state.stripsCredentials = true
                 state.callerCookie = nil
             }
             let reissues =
-                RedirectRules.keepsMethodAndBody(response.statusCode)
+                RedirectRules.keepsMethodAndBody(state.hop, statusCode: response.statusCode)
                 && (!(state.hop.httpBody?.isEmpty ?? true) || state.hopBodyFile != nil)
             var next = reissues ? RedirectRules.reissue(state.hop, to: target) : proposed
             if state.stripsCredentials { next = RedirectRules.strippingCredentials(next) }

@@ -18,6 +18,9 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private var timer: UInt64?
     private var lastActivity: UInt64 = 0
     private var connectDeadline: UInt64?
+    /// The file body being streamed, until its last byte is queued.
+    private var upload: FileBodyReader?
+    private var pumping = false
 
     init(plan: ExchangePlan, pool: ConnectionPool, loop: EventLoop) {
         self.plan = plan
@@ -88,9 +91,14 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             do {
                 if try parser.finishAtEndOfStream() {
                     complete(reusable: false)
-                } else {
+                } else if reused {
                     finish(
                         staleOr(NativeTransportError(code: .closedByPeer, reason: "the server closed the connection")))
+                } else {
+                    // An empty reply on a new connection: the server answered, with nothing (URLSession agrees).
+                    let error = NativeTransportError(
+                        code: .malformedResponse, reason: "the server closed the connection without a response")
+                    finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse, underlying: error))))
                 }
             } catch {
                 finish(.failure(Self.apiError(for: error)))
@@ -106,12 +114,45 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         }
     }
 
+    func connectionDidDrain(_ connection: Connection) {
+        pump(connection)
+    }
+
     // MARK: Private
 
     private func send(on connection: Connection) {
         lastActivity = MonotonicClock.now()
+        if let file = plan.bodyFile {
+            do {
+                upload = try FileBodyReader(url: file.url, length: file.length)
+            } catch {
+                finish(.failure(error))
+                return
+            }
+        }
         connection.write(plan.head)
         if let body = plan.body { connection.write(body) }
+        pump(connection)
+    }
+
+    /// Queues file body chunks while the connection has less than 256 KiB waiting; called again each time the
+    /// socket drains.
+    private func pump(_ connection: Connection) {
+        guard !pumping, let upload else { return }
+        pumping = true
+        defer { pumping = false }
+        while !finished, self.connection === connection, connection.queuedBytes < 256 * 1024 {
+            do {
+                guard let chunk = try upload.next() else {
+                    self.upload = nil
+                    return
+                }
+                connection.write(chunk)
+            } catch {
+                finish(.failure(error))
+                return
+            }
+        }
     }
 
     private func staleOr(_ error: NativeTransportError) -> ExchangeOutcome {
@@ -124,7 +165,8 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         if let connection {
             self.connection = nil
             connection.delegate = nil
-            if reusable && response.keepAlive && !plan.requestCloses {
+            // A response that came before the whole body went out leaves the connection mid-request.
+            if reusable && upload == nil && response.keepAlive && !plan.requestCloses {
                 pool.release(connection)
             } else {
                 pool.discard(connection)
@@ -136,6 +178,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private func finish(_ outcome: ExchangeOutcome) {
         guard !finished else { return }
         finished = true
+        upload = nil
         if let timer { loop.cancelTimer(timer) }
         timer = nil
         if let connection {

@@ -13,6 +13,8 @@ struct ExchangePlan: Sendable {
     var head: Data
     /// The body, sent after the head.
     var body: Data?
+    /// A file to stream as the body after the head (in chunks, never loaded whole), and its length.
+    var bodyFile: (url: URL, length: Int)?
     /// Whether the request asked for `Connection: close` (the connection is not reused).
     var requestCloses: Bool
     /// Response limits.

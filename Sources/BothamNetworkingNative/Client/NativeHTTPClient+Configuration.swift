@@ -1,3 +1,5 @@
+import BothamNetworking
+
 extension NativeHTTPClient {
     /// The settings of a ``NativeHTTPClient``; every value has a sensible default.
     ///
@@ -14,8 +16,9 @@ extension NativeHTTPClient {
         public var idleConnectionTimeout = Duration.seconds(60)
         /// How long connecting (TCP and the TLS handshake) may take (10 s).
         public var connectTimeout = Duration.seconds(10)
-        /// How long an exchange may go without progress when the request has no `timeout` of its own (60 s).
-        /// Sub-second values work.
+        /// How long an exchange may go without progress (bytes sent or received) when the request has no `timeout`
+        /// of its own (60 s). A request's own `timeout` bounds its whole attempt instead, redirects and body
+        /// included, as `URLSessionHTTPClient` does. Sub-second values work.
         public var requestTimeout = Duration.seconds(60)
         /// A deadline for the whole call, redirects included, or `nil` for none.
         public var totalTimeout: Duration?
@@ -26,8 +29,9 @@ extension NativeHTTPClient {
         public var maxHeaderBytes = 64 << 10
         /// Whether to ask for and decode `gzip` and `deflate` bodies (on).
         public var decompression = true
-        /// Whether to follow redirects (``NativeRedirectPolicy/standard``: up to 10).
-        public var redirectPolicy = NativeRedirectPolicy.standard
+        /// Which redirects are followed (``BothamNetworking/RedirectPolicy/follow``: up to 20), each hop built by
+        /// ``BothamNetworking/RedirectRules``.
+        public var redirectPolicy = RedirectPolicy.follow
         /// How HTTPS servers are verified.
         public var tls = NativeTLSConfiguration()
 

@@ -1,10 +1,12 @@
-/// Whether ``NativeHTTPClient`` follows redirects (see ``RedirectRules`` for what changes on each hop).
-public enum NativeRedirectPolicy: Sendable, Hashable {
-    /// Return 3xx responses as they are.
-    case doNotFollow
-    /// Follow up to `maximum` redirects; one more (or a loop) fails with `NetworkFailure.Kind.tooManyRedirects`.
-    case follow(maximum: Int)
+import BothamNetworking
 
-    /// Follow up to 10 redirects.
-    public static let standard = NativeRedirectPolicy.follow(maximum: 10)
+/// The redirect policy of ``NativeHTTPClient``, now the ``BothamNetworking/RedirectPolicy`` both transports share.
+@available(*, deprecated, renamed: "RedirectPolicy")
+public typealias NativeRedirectPolicy = RedirectPolicy
+
+extension RedirectPolicy {
+    /// Follows up to 10 redirects (the first default of ``NativeHTTPClient``, which now follows
+    /// ``BothamNetworking/RedirectPolicy/follow``).
+    @available(*, deprecated, message: "use .follow (20 redirects, the default) or .followAtMost(10)")
+    public static var standard: RedirectPolicy { .followAtMost(10) }
 }

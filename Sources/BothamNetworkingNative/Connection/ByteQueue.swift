@@ -5,12 +5,18 @@ struct ByteQueue {
     private var chunks: [Data] = []
     private var offset = 0
 
+    /// How many bytes are waiting.
+    private(set) var count = 0
+
     /// Whether nothing is waiting.
     var isEmpty: Bool { chunks.isEmpty }
 
     /// Queues `data`.
     mutating func append(_ data: Data) {
-        if !data.isEmpty { chunks.append(data) }
+        if !data.isEmpty {
+            chunks.append(data)
+            count += data.count
+        }
     }
 
     /// Calls `write` with the unwritten bytes of the first chunk and drops the count it returns (a negative count
@@ -33,8 +39,9 @@ struct ByteQueue {
         return piece
     }
 
-    private mutating func consume(_ count: Int, ofFirstChunkSized size: Int) {
-        offset += count
+    private mutating func consume(_ consumed: Int, ofFirstChunkSized size: Int) {
+        offset += consumed
+        count -= consumed
         if offset >= size {
             chunks.removeFirst()
             offset = 0

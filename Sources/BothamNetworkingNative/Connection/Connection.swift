@@ -70,6 +70,9 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         }
     }
 
+    /// How many bytes are queued and not yet accepted by the socket (plaintext and encrypted).
+    var queuedBytes: Int { wire.count + plaintext.count }
+
     /// Queues `data` for sending and flushes what the socket takes. Loop thread only.
     func write(_ data: Data) {
         guard state == .ready else { return }
@@ -267,6 +270,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         if state == .handshaking || state == .ready {
             setInterest(PollInterest(readable: true, writable: !wire.isEmpty))
         }
+        if state == .ready && wire.isEmpty && plaintext.isEmpty { delegate?.connectionDidDrain(self) }
     }
 
     private func moveTLSOutput() {

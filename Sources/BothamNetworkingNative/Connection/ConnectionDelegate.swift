@@ -21,4 +21,11 @@ protocol ConnectionDelegate: AnyObject {
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer)
     /// The connection failed or was closed by the server; it is already closed.
     func connection(_ connection: Connection, didFail failure: ConnectionFailure)
+    /// Everything written so far has gone to the socket: room for more of a streamed body.
+    func connectionDidDrain(_ connection: Connection)
+}
+
+extension ConnectionDelegate {
+    /// Nothing to stream by default.
+    func connectionDidDrain(_ connection: Connection) {}
 }

@@ -1,4 +1,5 @@
 import BothamNetworking
+import CBothamNativeShims
 import Foundation
 
 /// Readiness callbacks for a registered descriptor, called on the loop thread.
@@ -16,8 +17,14 @@ protocol EventLoopHandler: AnyObject {
 /// `@unchecked Sendable`: `pending` is a `Lock`; `poller.wake()` is thread-safe; `handlers` and `timers` are only
 /// read or written by code running on the loop thread (callers reach them through ``execute(_:)``).
 final class EventLoop: @unchecked Sendable {
+    /// Something to run on the loop thread: a closure, or a job of a task that prefers this loop as its executor.
+    private enum Work {
+        case closure(@Sendable () -> Void)
+        case job(UnownedJob)
+    }
+
     private struct Pending {
-        var work: [@Sendable () -> Void] = []
+        var work: [Work] = []
         var sleeping = false
     }
 
@@ -39,8 +46,22 @@ final class EventLoop: @unchecked Sendable {
         thread.start()
     }
 
+    /// Whether the calling thread is this loop's thread.
+    var isCurrent: Bool {
+        botham_current_loop() == UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    }
+
     /// Runs `work` on the loop thread, in submission order.
     func execute(_ work: @escaping @Sendable () -> Void) {
+        submit(.closure(work))
+    }
+
+    /// Runs `job` on the loop thread, in submission order with ``execute(_:)``.
+    func enqueue(_ job: UnownedJob) {
+        submit(.job(job))
+    }
+
+    private func submit(_ work: Work) {
         let mustWake = pending.withLock { state -> Bool in
             state.work.append(work)
             if state.sleeping {
@@ -85,6 +106,8 @@ final class EventLoop: @unchecked Sendable {
     // MARK: The loop
 
     private func run() {
+        botham_set_current_loop(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
+        let executor = asUnownedTaskExecutor()
         while true {
             let timeout = waitTimeout()
             let events = poller.wait(timeoutMillis: timeout)
@@ -93,12 +116,17 @@ final class EventLoop: @unchecked Sendable {
                 handlers[event.fd]?.handle(readable: event.readable, writable: event.writable)
             }
             for action in timers.takeDue(now: MonotonicClock.now()) { action() }
-            let work = pending.withLock { state -> [@Sendable () -> Void] in
+            let work = pending.withLock { state -> [Work] in
                 let work = state.work
                 state.work.removeAll(keepingCapacity: true)
                 return work
             }
-            for item in work { item() }
+            for item in work {
+                switch item {
+                case .closure(let closure): closure()
+                case .job(let job): job.runSynchronously(on: executor)
+                }
+            }
         }
     }
 
@@ -120,5 +148,14 @@ final class EventLoop: @unchecked Sendable {
             state.sleeping = timeout != 0
             return timeout
         }
+    }
+}
+
+/// Runs jobs on the loop thread, between its I/O events: a task that prefers this executor
+/// (`withTaskExecutorPreference`) and calls ``NativeHTTPClient/send(_:)`` never changes threads — the exchange starts on
+/// the loop at once, and the response resumes the task on the loop without waking another thread.
+extension EventLoop: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        enqueue(UnownedJob(job))
     }
 }

@@ -26,6 +26,13 @@ int botham_epoll_wait(int epfd, int32_t *fds, uint32_t *events, int max, int tim
 /// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC).
 int botham_eventfd(void);
 
+// ---- Which event loop runs on this thread. ----
+
+/// Marks the calling thread as running `loop` (an opaque pointer), or no loop with NULL.
+void botham_set_current_loop(const void *loop);
+/// The loop the calling thread runs, or NULL.
+const void *botham_current_loop(void);
+
 // ---- OpenSSL macros and stack helpers. ----
 
 /// SSL_set_tlsext_host_name (a macro).

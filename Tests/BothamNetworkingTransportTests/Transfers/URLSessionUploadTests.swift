@@ -3,7 +3,7 @@ import BothamNetworkingTesting
 import Foundation
 import Testing
 
-extension URLSessionIntegrationTests {
+extension TransportIntegrationTests {
     @Suite("URLSessionHTTPClient uploads from memory and from files", .timeLimit(.minutes(1)))
     struct URLSessionUploadTests {
         static let size = 6 * 1024 * 1024 + 123
@@ -16,7 +16,7 @@ extension URLSessionIntegrationTests {
             let body = TransportTest.pattern(count: Self.size)
             let log = ProgressLog()
 
-            let response = try await TransportTest.client(server)
+            let response = try await TransportTest.client(.urlSession, server)
                 .upload("/upload", data: body, contentType: "application/octet-stream", progress: log.record).get()
 
             #expect(response.statusCode == 201)
@@ -36,7 +36,7 @@ extension URLSessionIntegrationTests {
             let file = try writeFile(body, named: "upload.bin", in: folder)
             let log = ProgressLog()
 
-            let response = try await TransportTest.client(server)
+            let response = try await TransportTest.client(.urlSession, server)
                 .upload(
                     "/upload", method: .put, fromFile: file, contentType: "application/octet-stream",
                     progress: log.record
@@ -61,7 +61,7 @@ extension URLSessionIntegrationTests {
             let body = TransportTest.pattern(count: HTTPBody.maximumFileSizeLoadedInMemory + 1000)
             let file = try writeFile(body, named: "big.bin", in: folder)
 
-            let response = try await TransportTest.client(server).POST("/upload", body: .file(file)).get()
+            let response = try await TransportTest.client(.urlSession, server).POST("/upload", body: .file(file)).get()
 
             #expect(response.statusCode == 204)
             #expect(try await server.takeRequest().body == body)
@@ -78,7 +78,7 @@ extension URLSessionIntegrationTests {
             let body = TransportTest.pattern(count: 512 * 1024)
             let file = try writeFile(body, named: "upload.bin", in: folder)
 
-            let response = try await TransportTest.client(server).POST("/upload", body: .file(file)).get()
+            let response = try await TransportTest.client(.urlSession, server).POST("/upload", body: .file(file)).get()
 
             #expect(response.statusCode == 201)
             let first = try await server.takeRequest()
@@ -98,7 +98,7 @@ extension URLSessionIntegrationTests {
             server.enqueue(MockResponse().withSocketPolicy(.noResponse))
             server.enqueue(MockResponse().withSocketPolicy(.noResponse))
             let file = try writeFile(TransportTest.pattern(count: 64 * 1024), named: "upload.bin", in: folder)
-            let apiClient = TransportTest.client(server)
+            let apiClient = TransportTest.client(.urlSession, server)
 
             let timedOut = await apiClient.send(
                 apiClient.request(.post, "/slow", body: .file(file)).withTimeout(.milliseconds(300)))

@@ -3,17 +3,17 @@ import BothamNetworkingTesting
 import Foundation
 import Testing
 
-extension URLSessionIntegrationTests {
-    @Suite("URLSessionHTTPClient against MockWebServer: faults map to documented errors", .timeLimit(.minutes(1)))
-    struct URLSessionFaultTests {
-        @Test("connection refused is cannotConnect")
-        func connectionRefused() async throws {
+extension TransportIntegrationTests {
+    @Suite("Both transports against MockWebServer: faults map to documented errors", .timeLimit(.minutes(1)))
+    struct TransportFaultTests {
+        @Test("connection refused is cannotConnect", arguments: TransportUnderTest.allCases)
+        func connectionRefused(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             let url = server.url("/gone")
             server.shutdown()
 
             let (result, duration) = await TransportTest.elapsed {
-                await BothamAPIClient(baseEndpoint: url.absoluteString, httpClient: URLSessionHTTPClient()).GET("")
+                await BothamAPIClient(baseEndpoint: url.absoluteString, httpClient: transport.make()).GET("")
             }
 
             #expect(TransportTest.networkFailureKind(result) == .cannotConnect)
@@ -22,7 +22,8 @@ extension URLSessionIntegrationTests {
 
         @Test(
             "each socket fault ends with its documented error within its deadline",
-            arguments: [
+            arguments: TransportUnderTest.allCases,
+            [
                 (SocketPolicy.disconnectAtStart, NetworkFailure.Kind.badServerResponse),
                 (.disconnectAfterHeaders, .connectionLost),
                 (.disconnectDuringBody, .connectionLost),
@@ -31,13 +32,14 @@ extension URLSessionIntegrationTests {
                 (.truncatedChunkedBody, .connectionLost),
                 (.resetConnection, .connectionLost),
             ])
-        func socketFault(policy: SocketPolicy, expected: NetworkFailure.Kind) async throws {
+        func socketFault(transport: TransportUnderTest, fault: (SocketPolicy, NetworkFailure.Kind)) async throws {
+            let (policy, expected) = fault
             let server = try MockWebServer()
             defer { server.shutdown() }
             var response = MockResponse().withBody(TransportTest.pattern(count: 4096)).withSocketPolicy(policy)
             if policy == .truncatedChunkedBody { response = response.chunked(chunkSize: 512) }
             server.enqueue(response)
-            let apiClient = TransportTest.client(server)
+            let apiClient = TransportTest.client(transport, server)
 
             let request = apiClient.request(.get, "/fault").withTimeout(.seconds(3))
             let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
@@ -46,12 +48,12 @@ extension URLSessionIntegrationTests {
             #expect(duration < TestTimeScale.scaled(.seconds(5)))
         }
 
-        @Test("a stalled server ends with .timeout at the request's timeout")
-        func stall() async throws {
+        @Test("a stalled server ends with .timeout at the request's timeout", arguments: TransportUnderTest.allCases)
+        func stall(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(MockResponse().withSocketPolicy(.noResponse))
-            let apiClient = TransportTest.client(server)
+            let apiClient = TransportTest.client(transport, server)
 
             let request = apiClient.request(.get, "/stall").withTimeout(.milliseconds(300))
             let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }

@@ -1,5 +1,4 @@
 import BothamNetworking
-import BothamNetworkingNative
 import Foundation
 import Testing
 

@@ -1,13 +1,15 @@
-/// Which redirects ``URLSessionHTTPClient`` follows.
+/// Which redirects a transport follows: the one policy type of ``URLSessionHTTPClient`` and `NativeHTTPClient`.
 ///
 /// ```swift
 /// let transport = URLSessionHTTPClient(configuration: .init(redirectPolicy: .followAtMost(5)))
 /// let raw = URLSessionHTTPClient(configuration: .init(redirectPolicy: .doNotFollow))  // 3xx comes back as is
 /// ```
 ///
-/// Whatever the policy, a redirect that changes the scheme, host or port never carries `Authorization`,
-/// `Proxy-Authorization` or `Cookie` (from then on, for the rest of the call), a 307 or 308 keeps its method and
-/// body, and a 301, 302 or 303 after a `POST` becomes a `GET` without a body, as browsers do.
+/// Whatever the policy, each hop follows ``RedirectRules``: a redirect that changes the scheme, host or port never
+/// carries `Authorization`, `Proxy-Authorization` or `Cookie` (from then on, for the rest of the call), a 307 or 308
+/// keeps its method and body, and a 301, 302 or 303 after a `POST` becomes a `GET` without a body, as browsers do.
+/// Redirects are counted, not compared: a loop ends when the count runs out, as in browsers (a redirect back to the
+/// same URL, say after setting a cookie, is legitimate).
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects one call follows; `0` means none.
     public let maxRedirects: Int
@@ -28,6 +30,11 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// ``doNotFollow``.
     public static func followAtMost(_ count: Int) -> RedirectPolicy {
         RedirectPolicy(maxRedirects: count)
+    }
+
+    /// The same as ``followAtMost(_:)``: up to `maximum` redirects (the spelling `NativeHTTPClient` used first).
+    public static func follow(maximum: Int) -> RedirectPolicy {
+        RedirectPolicy(maxRedirects: maximum)
     }
 
     /// Whether any redirect is followed.

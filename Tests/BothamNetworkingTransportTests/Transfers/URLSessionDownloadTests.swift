@@ -3,7 +3,7 @@ import BothamNetworkingTesting
 import Foundation
 import Testing
 
-extension URLSessionIntegrationTests {
+extension TransportIntegrationTests {
     @Suite("URLSessionHTTPClient downloads to files", .timeLimit(.minutes(1)))
     struct URLSessionDownloadTests {
         static let size = 5 * 1024 * 1024 + 77
@@ -22,7 +22,7 @@ extension URLSessionIntegrationTests {
             let destination = folder.file("body.bin")
             let log = ProgressLog()
 
-            let received = try await TransportTest.client(server)
+            let received = try await TransportTest.client(.urlSession, server)
                 .download("/file", to: .file(destination), progress: log.record).get()
 
             #expect(received.bodyFileURL == destination)
@@ -43,7 +43,7 @@ extension URLSessionIntegrationTests {
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(MockResponse().withBody("hello"))
-            let apiClient = TransportTest.client(server)
+            let apiClient = TransportTest.client(.urlSession, server)
             let nested = folder.url.appendingPathComponent("a/b/c.txt")
 
             let refused = await apiClient.download("/file", to: .file(nested))
@@ -65,7 +65,7 @@ extension URLSessionIntegrationTests {
             defer { server.shutdown() }
             server.enqueue(MockResponse().withBody("new"))
             let existing = try writeFile(Data("old".utf8), named: "f.txt", in: folder)
-            let apiClient = TransportTest.client(server)
+            let apiClient = TransportTest.client(.urlSession, server)
 
             let refused = await apiClient.download("/file", to: .file(existing))
             #expect(refused.destinationErrorKind == .fileExists)
@@ -88,7 +88,7 @@ extension URLSessionIntegrationTests {
                     .withHeader("Content-Disposition", "attachment; filename*=UTF-8''..%2F..%2Fescaped.txt"))
             let target = folder.url.appendingPathComponent("inbox", isDirectory: true)
 
-            let response = try await TransportTest.client(server)
+            let response = try await TransportTest.client(.urlSession, server)
                 .download("/dl", to: .directory(target, options: [.createIntermediateDirectories])).get()
 
             let expected = target.appendingPathComponent("escaped.txt")
@@ -106,7 +106,7 @@ extension URLSessionIntegrationTests {
             server.enqueue(
                 MockResponse().withBody(TransportTest.pattern(count: 4 * 1024 * 1024))
                     .throttled(bytes: 32 * 1024, per: .milliseconds(50)))
-            let apiClient = TransportTest.client(server)
+            let apiClient = TransportTest.client(.urlSession, server)
             let call = apiClient.startTransfer(
                 apiClient.request(.get, "/slow").withResponseDestination(.file(folder.file("slow.bin"))))
 
@@ -132,7 +132,8 @@ extension URLSessionIntegrationTests {
                 MockResponse().withBody(TransportTest.pattern(count: 2 * 1024 * 1024))
                     .withSocketPolicy(.disconnectDuringBody))
 
-            let result = await TransportTest.client(server).download("/file", to: .file(folder.file("cut.bin")))
+            let result = await TransportTest.client(.urlSession, server).download(
+                "/file", to: .file(folder.file("cut.bin")))
 
             #expect(TransportTest.networkFailureKind(result) == .connectionLost)
             #expect(try folder.contents().isEmpty)
@@ -148,13 +149,14 @@ extension URLSessionIntegrationTests {
             server.enqueue(
                 MockResponse().withBody(TransportTest.pattern(count: 1024 * 1024))
                     .throttled(bytes: 16 * 1024, per: .milliseconds(100)))
-            let apiClient = TransportTest.client(server, .init(maxResponseBytes: 100_000))
+            let apiClient = TransportTest.client(.urlSession, server, .init(maxResponseBytes: 100_000))
 
             let tooLarge = await apiClient.download("/big", to: .file(folder.file("big.bin")))
             #expect(TransportTest.networkFailureKind(tooLarge) == .responseTooLarge)
 
             let request = apiClient.request(.get, "/slow").withTimeout(.milliseconds(400))
-            let timedOut = await TransportTest.client(server).download(request, to: .file(folder.file("slow.bin")))
+            let timedOut = await TransportTest.client(.urlSession, server).download(
+                request, to: .file(folder.file("slow.bin")))
             #expect(timedOut.isTimeout)
             #expect(try folder.contents().isEmpty)
         }

@@ -1,0 +1,55 @@
+import BothamNetworking
+import BothamNetworkingNative
+import BothamNetworkingTesting
+import Foundation
+import Testing
+
+@Suite("NativeHTTPClient on its own task executor", .timeLimit(.minutes(1)))
+struct NativeTaskExecutorTests {
+    @Test("Calls from tasks that prefer the loop's executor complete, one after another and 16 at once")
+    func callsOnTheLoop() async throws {
+        let server = try LoopbackServer { request in .response(status: 200, body: Data(request.target.utf8)) }
+        defer { server.stop() }
+        let client = makeClient()
+        let executor = try #require(client.taskExecutor)
+        let targets = try await withTaskExecutorPreference(executor) {
+            var targets: [String] = []
+            for index in 0..<5 {
+                targets.append(String(decoding: try await client.send(get(server, "/s\(index)")).body, as: UTF8.self))
+            }
+            return try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<16 {
+                    group.addTask {
+                        String(decoding: try await client.send(get(server, "/c\(index)")).body, as: UTF8.self)
+                    }
+                }
+                for try await target in group { targets.append(target) }
+                return targets
+            }
+        }
+        #expect(targets.prefix(5) == ["/s0", "/s1", "/s2", "/s3", "/s4"])
+        #expect(Set(targets.dropFirst(5)) == Set((0..<16).map { "/c\($0)" }))
+    }
+
+    @Test("Cancelling a call that runs on the loop's executor ends it with .cancelled")
+    func cancellationOnTheLoop() async throws {
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        let server = try LoopbackServer { _ in
+            arrived.yield()
+            return .hang
+        }
+        defer { server.stop() }
+        let client = makeClient()
+        let executor = try #require(client.taskExecutor)
+        let call = Task(executorPreference: executor) { await failure(of: get(server, "/hang"), with: client) }
+        var iterator = arrivals.makeAsyncIterator()
+        await iterator.next()
+        let start = ContinuousClock.now
+        call.cancel()
+        guard case .cancelled = await call.value else {
+            Issue.record("expected .cancelled")
+            return
+        }
+        #expect(seconds(since: start) < TestTimeScale.scaled(seconds: 2.0), "no waiting for the server")
+    }
+}
