@@ -58,13 +58,8 @@ struct ConnectionHandler {
         }
 
         let request = RecordedRequest(
-            method: head.method,
-            target: head.target,
-            version: head.version,
-            headers: head.headers,
-            trailers: body.trailers,
-            body: Data(body.body),
-            chunkSizes: body.chunkSizes,
+            head: head,
+            body: body,
             sequenceNumber: sequenceNumber,
             connectionIndex: connectionIndex
         )

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The request line and header section of one request.
 struct HTTPRequestHead {
     var method: String
@@ -49,4 +51,26 @@ enum HTTPRequestReadError: Error {
     case connectionEnded
     /// The request is invalid or too large: answer with the rejection and close.
     case rejected(HTTPRequestRejection)
+}
+
+extension RecordedRequest {
+    /// The record of a request read off a connection: its head and its de-framed body.
+    init(
+        head: HTTPRequestHead,
+        body: (body: [UInt8], trailers: [MockWebServer.HeaderField], chunkSizes: [Int]),
+        sequenceNumber: Int,
+        connectionIndex: Int
+    ) {
+        self.init(
+            method: head.method,
+            target: head.target,
+            version: head.version,
+            headers: head.headers,
+            trailers: body.trailers,
+            body: Data(body.body),
+            chunkSizes: body.chunkSizes,
+            sequenceNumber: sequenceNumber,
+            connectionIndex: connectionIndex
+        )
+    }
 }

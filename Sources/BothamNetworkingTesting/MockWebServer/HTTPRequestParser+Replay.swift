@@ -74,18 +74,7 @@ package enum HTTPRequestParserReplay {
                 throw .rejected(HTTPRequestRejection(status: 417, message: "Unsupported Expect"))
             }
             let body = try parser.readBody(framing, from: &io)
-            return .request(
-                RecordedRequest(
-                    method: head.method,
-                    target: head.target,
-                    version: head.version,
-                    headers: head.headers,
-                    trailers: body.trailers,
-                    body: Data(body.body),
-                    chunkSizes: body.chunkSizes,
-                    sequenceNumber: sequenceNumber,
-                    connectionIndex: 0
-                ))
+            return .request(RecordedRequest(head: head, body: body, sequenceNumber: sequenceNumber, connectionIndex: 0))
         } catch .rejected(let rejection) {
             return .rejected(status: rejection.status, message: rejection.message)
         } catch {
