@@ -122,6 +122,17 @@ public struct ParameterEncoding: Sendable, Hashable {
         return result
     }
 
+    /// How a Botham dictionary body is form-encoded when the request's `Content-Type` is
+    /// `application/x-www-form-urlencoded`: members in the order written, arrays as repeated names (`tags=a&tags=b`),
+    /// booleans as `true`/`false`, `null` as an empty value, nested dictionaries as `key[sub]=`.
+    static let dictionaryFormBody = ParameterEncoding(
+        destination: .httpBody,
+        arrayEncoding: .noBrackets,
+        boolEncoding: .literal,
+        keyOrder: .asWritten,
+        nullEncoding: .dropValue
+    )
+
     /// `parameters` as an escaped query string or form body: `a=1&b%5B%5D=x`.
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` as ``items(for:)`` does.

@@ -97,7 +97,7 @@ public struct HTTPBody: Sendable, Hashable {
         case .parameters(let value):
             let mediaType = contentType.map(MediaType.essence)
             if mediaType == MediaType.form {
-                return (Data(try FormEncoding.encode(value).utf8), MediaType.form)
+                return (Data(try ParameterEncoding.dictionaryFormBody.percentEncoded(value).utf8), MediaType.form)
             }
             if mediaType == nil || mediaType.map(MediaType.isJSON) == true {
                 return (try value.encoded(), MediaType.json)
