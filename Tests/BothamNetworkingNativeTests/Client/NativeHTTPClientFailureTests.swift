@@ -43,11 +43,7 @@ struct NativeHTTPClientFailureTests {
 
     @Test("Cancelling the calling task closes the connection promptly and ends with .cancelled")
     func cancellation() async throws {
-        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
-        let server = try LoopbackServer { _ in
-            arrived.yield()
-            return .hang
-        }
+        let (server, arrivals) = try hangingServer()
         defer { server.stop() }
         let client = makeClient()
         let task = Task { await failure(of: get(server), with: client) }

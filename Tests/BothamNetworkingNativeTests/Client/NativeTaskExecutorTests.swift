@@ -33,11 +33,7 @@ struct NativeTaskExecutorTests {
 
     @Test("Cancelling a call that runs on the loop's executor ends it with .cancelled")
     func cancellationOnTheLoop() async throws {
-        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
-        let server = try LoopbackServer { _ in
-            arrived.yield()
-            return .hang
-        }
+        let (server, arrivals) = try hangingServer()
         defer { server.stop() }
         let client = makeClient()
         let executor = try #require(client.taskExecutor)

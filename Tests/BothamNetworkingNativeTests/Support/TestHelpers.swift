@@ -36,3 +36,14 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
     let elapsed = ContinuousClock.now - start
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
+
+/// A server that never answers, and a stream that yields each time a request reaches it (so a test can cancel a
+/// call that is known to be waiting on the server).
+func hangingServer() throws -> (LoopbackServer, AsyncStream<Void>) {
+    let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+    let server = try LoopbackServer { _ in
+        arrived.yield()
+        return .hang
+    }
+    return (server, arrivals)
+}
