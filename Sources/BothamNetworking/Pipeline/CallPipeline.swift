@@ -24,22 +24,25 @@ struct CallPipeline: Sendable {
             attempt: 1,
             maxAttempts: max(0, configuration.maxRetries) + 1
         )
-        let files = DownloadFiles()
-        let result = files.finish(await run(original, context: &context, files: files))
+        var files = DownloadFiles()
+        let outcome = await run(original, context: &context, files: &files)
+        let result = files.finish(outcome)
         for observer in configuration.callObservers {
             observer.callDidFinish(original, result: result, context: context)
         }
         return result
     }
 
-    private func run(_ original: HTTPRequest, context: inout HTTPCallContext, files: DownloadFiles) async -> Result<
-        HTTPResponse, APIClientError
-    > {
+    private func run(_ original: HTTPRequest, context: inout HTTPCallContext, files: inout DownloadFiles) async
+        -> Result<
+            HTTPResponse, APIClientError
+        >
+    {
         while true {
             if Task.isCancelled { return .failure(.cancelled) }
             let attemptContext = context
             let outcome = await HTTPCallContext.$current.withValue(attemptContext) {
-                await attempt(original, context: attemptContext, files: files)
+                await attempt(original, context: attemptContext, files: &files)
             }
             var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
             switch outcome {
@@ -67,7 +70,7 @@ struct CallPipeline: Sendable {
         }
     }
 
-    private func attempt(_ original: HTTPRequest, context: HTTPCallContext, files: DownloadFiles) async
+    private func attempt(_ original: HTTPRequest, context: HTTPCallContext, files: inout DownloadFiles) async
         -> AttemptOutcome
     {
         var request = original

@@ -15,8 +15,9 @@ import Foundation
 /// with is moved to the destination, the file of a rejected response is read into memory (small ones) and deleted
 /// (or kept with ``DownloadOptions/keepFileWhenRejected``), and every other temporary file is deleted.
 ///
-/// `Sendable`: the only stored property is a ``Lock``.
-final class DownloadFiles: Sendable {
+/// A value owned by one call's retry loop, which runs its attempts one after another, so it needs no lock; a call
+/// whose body stays in memory never appends to it and so allocates nothing for it.
+struct DownloadFiles {
     /// The largest body of a rejected response that is read into memory before its file is deleted.
     static let rejectedBodyLimit = 1 << 20
 
@@ -25,11 +26,11 @@ final class DownloadFiles: Sendable {
         let temporaryURL: URL
     }
 
-    private let attempts = Lock<[Attempt]>([])
+    private var attempts: [Attempt] = []
 
     /// Checks `request`'s destination before anything is sent (folder, existing file) and returns the request with
     /// its destination pointing at a new temporary file, which the transport writes the body to.
-    func prepare(_ request: HTTPRequest) throws(APIClientError) -> HTTPRequest {
+    mutating func prepare(_ request: HTTPRequest) throws(APIClientError) -> HTTPRequest {
         let destination = request.responseDestination
         guard let folder = destination.folder else { return request }
         try Self.checkFolder(folder, options: destination.options)
@@ -38,7 +39,7 @@ final class DownloadFiles: Sendable {
         }
         let name = ".botham-download-\(UUID().uuidString).part"
         let temporaryURL = folder.appendingPathComponent(name, isDirectory: false)
-        attempts.withLock { $0.append(Attempt(destination: destination, temporaryURL: temporaryURL)) }
+        attempts.append(Attempt(destination: destination, temporaryURL: temporaryURL))
         return request.withResponseDestination(.file(temporaryURL, options: destination.options))
     }
 
@@ -58,7 +59,6 @@ final class DownloadFiles: Sendable {
 
     /// The call's final result, with body files moved into place or removed, and every temporary file gone.
     func finish(_ result: Result<HTTPResponse, APIClientError>) -> Result<HTTPResponse, APIClientError> {
-        let attempts = attempts.withLock { $0 }
         guard !attempts.isEmpty else { return result }
         defer {
             for attempt in attempts { try? FileManager.default.removeItem(at: attempt.temporaryURL) }
