@@ -14,22 +14,24 @@ final class URLSessionDelegateHandler: NSObject, Sendable {
     private let transfers = Lock<[Int: URLSessionTransfer]>([:])
 
     /// Starts a task for `hop` in `session` as the current hop of `transfer`: an upload task streaming the body from
-    /// its file; a download task when the response body goes to a file (FoundationNetworking writes a download
-    /// task's body to disk on its own thread as it arrives, so memory stays bounded; a data task's chunks are queued
-    /// to the delegate without any back-pressure); otherwise a data task.
+    /// its file, otherwise a data task. A body that goes to a file is written by the transfer as it arrives (a data
+    /// task's chunks reach the delegate queue, which holds URLSession back when they pile up).
     func start(_ hop: URLSessionHop, for transfer: URLSessionTransfer, in session: URLSession) {
         let task: URLSessionTask
         if let bodyFile = hop.bodyFile {
             task = session.uploadTask(with: hop.request, fromFile: bodyFile)
-        } else if transfer.bodyFileURL != nil {
-            task = session.downloadTask(with: hop.request)
         } else {
             task = session.dataTask(with: hop.request)
         }
         let identifier = task.taskIdentifier
         transfers.withLock { $0[identifier] = transfer }
         if transfer.attach(task) {
-            task.resume()
+            if let delegateQueue = OperationQueue.current as? URLSessionDelegateQueue {
+                // A next hop started from a delegate callback: resuming synchronises with URLSession's thread.
+                delegateQueue.withGateOpen { task.resume() }
+            } else {
+                task.resume()
+            }
         } else {
             // Never resumed, so no delegate decision is pending: cancelling here is safe.
             transfers.withLock { _ = $0.removeValue(forKey: identifier) }
@@ -126,29 +128,5 @@ extension URLSessionDelegateHandler: URLSessionDataDelegate {
             let next = transfer.didComplete(error: error, response: task.response as? HTTPURLResponse)
         else { return }
         start(next, for: transfer, in: session)
-    }
-}
-
-extension URLSessionDelegateHandler: URLSessionDownloadDelegate {
-    // Download tasks carry the bodies that go to a file (see `start`). Their session-delegate form is used on purpose:
-    // `download(for:delegate:)` with a task delegate writes every chunk twice on Linux.
-
-    func urlSession(
-        _ session: URLSession,
-        downloadTask: URLSessionDownloadTask,
-        didWriteData bytesWritten: Int64,
-        totalBytesWritten: Int64,
-        totalBytesExpectedToWrite: Int64
-    ) {
-        transfer(for: downloadTask)?.didWrite(
-            totalBytesWritten: totalBytesWritten,
-            expected: totalBytesExpectedToWrite,
-            response: downloadTask.response as? HTTPURLResponse
-        )
-    }
-
-    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
-        // The file at `location` is deleted when this returns: the transfer moves it now.
-        transfer(for: downloadTask)?.didFinishDownloading(to: location)
     }
 }

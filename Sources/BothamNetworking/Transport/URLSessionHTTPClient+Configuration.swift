@@ -27,18 +27,26 @@ extension URLSessionHTTPClient {
         /// with `APIClientError.networkError(NetworkFailure(kind: .responseTooLarge))` as soon as it is known, without
         /// reading the rest. `nil` (the default) sets no limit.
         public var maxResponseBytes: Int?
+        /// The most bytes of a response body going to a file (``HTTPRequest/responseDestination``) that one
+        /// URLSession task fetches; a larger body that the server offers in byte ranges, with a strong validator,
+        /// comes as a series of `Range` requests guarded by `If-Range`, each a new task. It bounds memory:
+        /// FoundationNetworking keeps about 30 MiB of bookkeeping per GiB received until a task ends. `nil` fetches
+        /// every body in one task. Default: 64 MiB.
+        public var downloadSegmentBytes: Int64?
 
         /// Creates settings.
         public init(
             redirectPolicy: RedirectPolicy = .follow,
             defaultTimeout: Duration? = .seconds(60),
             totalDeadline: Duration? = nil,
-            maxResponseBytes: Int? = nil
+            maxResponseBytes: Int? = nil,
+            downloadSegmentBytes: Int64? = 64 << 20
         ) {
             self.redirectPolicy = redirectPolicy
             self.defaultTimeout = defaultTimeout
             self.totalDeadline = totalDeadline
             self.maxResponseBytes = maxResponseBytes
+            self.downloadSegmentBytes = downloadSegmentBytes
         }
 
         /// The time limit for `request`: its own timeout (or ``defaultTimeout``), capped by ``totalDeadline``.

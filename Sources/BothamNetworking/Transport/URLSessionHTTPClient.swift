@@ -34,10 +34,10 @@ import Foundation
 ///   into memory; a 307/308 sends it again from the file. A ``HTTPRequest/responseDestination`` of
 ///   ``ResponseBodyDestination/file(_:options:)`` has the body written to that file as it arrives (the response's
 ///   ``HTTPResponse/bodyFileURL``), and the file removed when the request fails. Memory stays bounded either way
-///   (a 1 GiB transfer each way peaks below 64 MiB; `scripts/transfer-memory.sh`). On Linux such a body travels in
-///   a download task, which FoundationNetworking writes to its own scratch file in the temporary folder first; when
-///   the transfer fails or is cancelled, FoundationNetworking leaves that scratch file behind (the destination's
-///   folder never holds a partial file).
+///   (a 1 GiB transfer each way peaks below 64 MiB; `scripts/transfer-memory.sh`). A large body going to a file
+///   comes in segments of ``Configuration/downloadSegmentBytes`` (`Range` requests guarded by `If-Range`) when the
+///   server offers byte ranges, because FoundationNetworking holds on to bookkeeping for every received chunk until
+///   a task ends. The session's delegate queue holds URLSession back when received chunks pile up in it.
 /// - Upload and download progress goes to ``TransferProgressReporter/current``.
 ///
 /// The transport only transports: any status is a response; validation and retries belong to ``BothamAPIClient``.
@@ -46,6 +46,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     public let configuration: Configuration
     private let session: URLSession
     private let delegate: URLSessionDelegateHandler
+    private let delegateQueue: URLSessionDelegateQueue
 
     /// Creates a transport with its own session.
     ///
@@ -61,7 +62,8 @@ public final class URLSessionHTTPClient: HTTPClient {
         self.configuration = configuration
         let delegate = URLSessionDelegateHandler()
         self.delegate = delegate
-        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+        delegateQueue = URLSessionDelegateQueue()
+        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: delegateQueue)
     }
 
     /// An ephemeral configuration (cookies kept in memory for this transport only, nothing written to disk) with no
@@ -89,14 +91,14 @@ public final class URLSessionHTTPClient: HTTPClient {
             requestBodySize: bodySize,
             configuration: configuration,
             progress: TransferProgressReporter.current,
-            cancelOnDelegateQueue: { [delegateQueue = session.delegateQueue] task in
-                delegateQueue.addOperation { task.cancel() }
+            cancelOnDelegateQueue: { [delegateQueue] task in
+                delegateQueue.enqueue { task.cancel() }
             }
         )
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 guard transfer.install(continuation) else { return }
-                delegate.start(firstHop, for: transfer, in: session)
+                delegate.start(transfer.firstHop, for: transfer, in: session)
                 if let deadline { transfer.arm(deadline: deadline) }
             }
         } onCancel: {

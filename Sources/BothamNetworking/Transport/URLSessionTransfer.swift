@@ -40,10 +40,14 @@ final class URLSessionTransfer: Sendable {
         var received: Int64 = 0
         /// The file the current hop's request body is uploaded from, if any.
         var hopBodyFile: URL?
-        /// The open body file, when a data task's response body goes to ``URLSessionTransfer/bodyFileURL``.
+        /// The open body file, when the response body goes to ``URLSessionTransfer/bodyFileURL``.
         var bodyFile: FileHandle?
-        /// Whether a download task's body file was moved to ``URLSessionTransfer/bodyFileURL``.
-        var downloaded = false
+        /// The first hop asks for the first segment of a body going to a file.
+        var asksFirstSegment = false
+        /// A body file fetched in segments, one task each.
+        var segments: URLSessionDownloadSegments?
+        /// A later segment's request is out: its response head continues the body instead of starting a new one.
+        var awaitingSegmentHead = false
         var redirects = 0
         var stripsCredentials = false
         /// The caller's own `Cookie` field, until a redirect leaves its origin.
@@ -55,6 +59,8 @@ final class URLSessionTransfer: Sendable {
 
     /// The request as the caller gave it; every response carries it.
     let request: HTTPRequest
+    /// The hop to start with.
+    let firstHop: URLSessionHop
     /// Where the response body is written, or `nil` to keep it in memory.
     let bodyFileURL: URL?
     /// The size of the request body, for upload progress.
@@ -62,6 +68,8 @@ final class URLSessionTransfer: Sendable {
     private let progress: TransferProgressReporter?
     private let redirectPolicy: RedirectPolicy
     private let maxResponseBytes: Int?
+    /// ``URLSessionHTTPClient/Configuration/downloadSegmentBytes``, or 0.
+    private let downloadSegmentBytes: Int64
     private let cancelOnDelegateQueue: @Sendable (URLSessionTask) -> Void
     private let state: Lock<State>
 
@@ -83,9 +91,21 @@ final class URLSessionTransfer: Sendable {
         self.progress = progress
         redirectPolicy = configuration.redirectPolicy
         maxResponseBytes = configuration.maxResponseBytes
+        downloadSegmentBytes = configuration.downloadSegmentBytes ?? 0
         self.cancelOnDelegateQueue = cancelOnDelegateQueue
-        var initial = State(hop: firstHop.request, callerCookie: firstHop.request.value(forHTTPHeaderField: "Cookie"))
+        var firstRequest = firstHop.request
+        var asksFirstSegment = false
+        if bodyFileURL != nil, firstHop.bodyFile == nil,
+            let ranged = URLSessionDownloadSegments.firstRequest(
+                for: firstRequest, segmentBytes: configuration.downloadSegmentBytes)
+        {
+            firstRequest = ranged
+            asksFirstSegment = true
+        }
+        self.firstHop = URLSessionHop(request: firstRequest, bodyFile: firstHop.bodyFile)
+        var initial = State(hop: firstRequest, callerCookie: firstRequest.value(forHTTPHeaderField: "Cookie"))
         initial.hopBodyFile = firstHop.bodyFile
+        initial.asksFirstSegment = asksFirstSegment
         state = Lock(initial)
     }
 
@@ -167,6 +187,30 @@ final class URLSessionTransfer: Sendable {
         let verdict = state.withLock { state -> Result<Answer<Void>, APIClientError> in
             guard state.outcome == nil else { return .success(.abandon) }
             guard state.pendingReissue == nil else { return .success(.answer(())) }
+            var response = response
+            if state.asksFirstSegment {
+                state.asksFirstSegment = false
+                switch URLSessionDownloadSegments.answer(to: response, segmentBytes: downloadSegmentBytes) {
+                case .whole:
+                    break
+                case .complete(let presented):
+                    response = presented
+                case .segmented(let segments, let presented):
+                    response = presented
+                    state.segments = segments
+                case .retryWithoutRange:
+                    // Its body is ignored; the request goes again once this task completes.
+                    state.pendingReissue = URLSessionDownloadSegments.withoutRange(state.hop)
+                    return .success(.answer(()))
+                }
+            } else if state.awaitingSegmentHead {
+                // The next segment of the body already under way: it must be the same representation.
+                state.awaitingSegmentHead = false
+                if let mismatch = state.segments?.accept(response, at: state.received) {
+                    return .failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: mismatch)))
+                }
+                return .success(.answer(()))
+            }
             state.response = response
             state.body = Data()
             state.received = 0
@@ -218,6 +262,10 @@ final class URLSessionTransfer: Sendable {
             if let maxResponseBytes, state.received + Int64(data.count) > maxResponseBytes {
                 return .failure(.networkError(NetworkFailure(kind: .responseTooLarge)))
             }
+            if let segments = state.segments, state.received + Int64(data.count) > segments.end {
+                // More than the segment's own Content-Range announced.
+                return .failure(.networkError(NetworkFailure(kind: .badServerResponse)))
+            }
             if let file = state.bodyFile {
                 do {
                     try file.write(contentsOf: data)
@@ -246,50 +294,6 @@ final class URLSessionTransfer: Sendable {
         case .failure(let error):
             finish(.failure(error))
         }
-    }
-
-    /// A download task wrote body bytes to its file (on FoundationNetworking's own thread; this is the notice).
-    func didWrite(totalBytesWritten: Int64, expected: Int64, response: HTTPURLResponse?) {
-        let step = state.withLock { state -> Result<TransferProgress?, APIClientError> in
-            guard state.outcome == nil, state.pendingReissue == nil else { return .success(nil) }
-            if let maxResponseBytes, totalBytesWritten > maxResponseBytes {
-                return .failure(.networkError(NetworkFailure(kind: .responseTooLarge)))
-            }
-            let encoded = response?.value(forHTTPHeaderField: "Content-Encoding") != nil
-            if let maxResponseBytes, expected > maxResponseBytes, !encoded {
-                return .failure(.networkError(NetworkFailure(kind: .responseTooLarge)))
-            }
-            state.received = totalBytesWritten
-            let total = response.flatMap(Self.expectedBodySize(of:)) ?? (expected > 0 && !encoded ? expected : nil)
-            return .success(
-                TransferProgress(direction: .download, completedBytes: totalBytesWritten, totalBytes: total))
-        }
-        switch step {
-        case .success(let report):
-            if let report { progress?.report(report) }
-        case .failure(let error):
-            finish(.failure(error))
-        }
-    }
-
-    /// A download task finished its body in the file at `location` (deleted once this returns): it is moved to
-    /// ``bodyFileURL``.
-    func didFinishDownloading(to location: URL) {
-        let failure = state.withLock { state -> APIClientError? in
-            guard state.outcome == nil, state.pendingReissue == nil, let bodyFileURL else { return nil }
-            do {
-                try? FileManager.default.removeItem(at: bodyFileURL)
-                try FileManager.default.moveItem(at: location, to: bodyFileURL)
-                let size = try FileManager.default.attributesOfItem(atPath: bodyFileURL.path)[.size] as? NSNumber
-                state.received = size?.int64Value ?? state.received
-                state.downloaded = true
-                return nil
-            } catch {
-                return .downloadDestinationError(
-                    DownloadDestinationError(kind: .cannotWrite, url: bodyFileURL, reason: "\(error)"))
-            }
-        }
-        if let failure { finish(.failure(failure)) }
     }
 
     /// Request body bytes went out.
@@ -377,6 +381,14 @@ final class URLSessionTransfer: Sendable {
         }
         let step = state.withLock { state -> Step in
             guard state.outcome == nil else { return .none }
+            if error == nil, var segments = state.segments, segments.needsNextSegment(at: state.received) {
+                // A segment is in: on to the next.
+                let next = segments.request(after: state.hop, from: state.received)
+                state.segments = segments
+                state.awaitingSegmentHead = true
+                state.task = nil
+                return .next(URLSessionHop(request: next, bodyFile: nil))
+            }
             if let reissue = state.pendingReissue, error == nil {
                 state.pendingReissue = nil
                 state.hop = reissue
@@ -387,16 +399,20 @@ final class URLSessionTransfer: Sendable {
                 return .next(URLSessionHop(request: reissue, bodyFile: state.hopBodyFile))
             }
             if state.response == nil {
-                // A download task reports its response head only here.
+                // A data task does not report the head of a 301/302/303/307 it does not follow: it is here.
                 state.response = taskResponse
             }
             if let response = state.response {
                 // On Linux a rejected authentication challenge completes the task with `cancelled` after
                 // delivering the 401: that is the response.
                 let challengeEnded = state.rejectedChallenge && (error as? URLError)?.code == .cancelled
+                if let segments = state.segments, error == nil, state.received != segments.totalBytes {
+                    // A segment ended short of the body's end.
+                    return .end(.failure(.networkError(NetworkFailure(kind: .connectionLost))))
+                }
                 if error == nil || challengeEnded {
-                    if let bodyFileURL, state.bodyFile == nil, !state.downloaded {
-                        // A download task that wrote no body (HEAD, 204, a rejected challenge): an empty file.
+                    if let bodyFileURL, state.bodyFile == nil {
+                        // A response whose head never reached the delegate (a redirect not followed): an empty file.
                         guard FileManager.default.createFile(atPath: bodyFileURL.path, contents: nil) else {
                             return .end(
                                 .failure(
@@ -411,8 +427,7 @@ final class URLSessionTransfer: Sendable {
                 return .end(
                     .failure(
                         URLErrorMapping.apiClientError(
-                            // A download task has no response-head callback: body bytes written prove one came.
-                            for: error, afterResponseHead: state.response != nil || state.received > 0)))
+                            for: error, afterResponseHead: state.response != nil)))
             }
             return .end(.failure(.networkError(NetworkFailure(kind: .badServerResponse))))
         }
