@@ -39,7 +39,11 @@ let package = Package(
             path: "Benchmarks/BothamBenchmarks"
         ),
         // Peak memory of a 1 GiB download to a file and upload from a file: scripts/transfer-memory.sh.
-        .executableTarget(name: "TransferMemory", dependencies: ["BothamNetworking"], path: "Benchmarks/TransferMemory"),
+        .executableTarget(
+            name: "TransferMemory",
+            dependencies: ["BothamNetworking", "BothamNetworkingNative"],
+            path: "Benchmarks/TransferMemory"
+        ),
         .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .testTarget(
             name: "ReadmeTests",

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Peak memory of a 1 GiB download to a file and a 1 GiB upload from a file, through BothamAPIClient and the default
-# URLSessionHTTPClient (the TransferMemory executable), measured with /usr/bin/time -v.
+# Peak memory of a 1 GiB download to a file and a 1 GiB upload from a file, through BothamAPIClient with the default
+# URLSessionHTTPClient and with NativeHTTPClient (the TransferMemory executable), measured with /usr/bin/time -v.
 #
 #   scripts/transfer-memory.sh            # 1 GiB each way; fails when a peak RSS exceeds LIMIT_MIB (64)
 #   SIZE_MIB=256 scripts/transfer-memory.sh
+#   TRANSPORTS=native scripts/transfer-memory.sh   # one transport (urlsession, native)
 #
 # Servers, on loopback, free ports, private prefix in a temporary folder, stopped by PID on exit:
 # - download: nginx (Debian's nginx-light; `apt-get install -y nginx-light` if missing) serving a random file;
@@ -15,6 +16,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SIZE_MIB="${SIZE_MIB:-1024}"
 LIMIT_MIB="${LIMIT_MIB:-64}"
+TRANSPORTS="${TRANSPORTS:-urlsession native}"
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 
 die() { echo "transfer-memory.sh: $*" >&2; exit 1; }
@@ -114,33 +116,41 @@ SINK_PID=$!
 wait_for "http://127.0.0.1:$SINK_PORT/"
 
 peak_mib() { awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$1"; }
+wall() { awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$1"; }
 STATUS=0
+ROWS=()
 
-echo "Download: ${SIZE_MIB} MiB from nginx to a file" >&2
-/usr/bin/time -v "$BIN" download "http://127.0.0.1:$NGINX_PORT/big.bin" "$WORK/download.bin" \
-    > "$WORK/download.out" 2> "$WORK/download.time" || { cat "$WORK/download.out" "$WORK/download.time"; die "download failed"; }
-cat "$WORK/download.out"
-DOWNLOAD_SHA="$(sha256sum "$WORK/download.bin" | cut -d' ' -f1)"
-[[ "$DOWNLOAD_SHA" == "$EXPECTED_SHA" ]] || { echo "download: the file differs from the server's" >&2; STATUS=1; }
-DOWNLOAD_PEAK="$(peak_mib "$WORK/download.time")"
-rm -f "$WORK/download.bin"
+for TRANSPORT in $TRANSPORTS; do
+    export TRANSFER_MEMORY_TRANSPORT="$TRANSPORT"
+    echo "Download ($TRANSPORT): ${SIZE_MIB} MiB from nginx to a file" >&2
+    /usr/bin/time -v "$BIN" download "http://127.0.0.1:$NGINX_PORT/big.bin" "$WORK/download.bin" \
+        > "$WORK/download.out" 2> "$WORK/download.time" \
+        || { cat "$WORK/download.out" "$WORK/download.time"; die "download failed ($TRANSPORT)"; }
+    cat "$WORK/download.out"
+    DOWNLOAD_SHA="$(sha256sum "$WORK/download.bin" | cut -d' ' -f1)"
+    [[ "$DOWNLOAD_SHA" == "$EXPECTED_SHA" ]] || { echo "download ($TRANSPORT): the file differs" >&2; STATUS=1; }
+    DOWNLOAD_PEAK="$(peak_mib "$WORK/download.time")"
+    rm -f "$WORK/download.bin"
 
-echo "Upload: ${SIZE_MIB} MiB from a file to the sink" >&2
-/usr/bin/time -v "$BIN" upload "http://127.0.0.1:$SINK_PORT/upload" "$WORK/www/big.bin" \
-    > "$WORK/upload.out" 2> "$WORK/upload.time" || { cat "$WORK/upload.out" "$WORK/upload.time"; die "upload failed"; }
-cat "$WORK/upload.out"
-grep -q "\"bytes\": $EXPECTED_BYTES, \"sha256\": \"$EXPECTED_SHA\"" "$WORK/upload.out" \
-    || { echo "upload: the server did not receive every byte intact" >&2; STATUS=1; }
-UPLOAD_PEAK="$(peak_mib "$WORK/upload.time")"
+    echo "Upload ($TRANSPORT): ${SIZE_MIB} MiB from a file to the sink" >&2
+    /usr/bin/time -v "$BIN" upload "http://127.0.0.1:$SINK_PORT/upload" "$WORK/www/big.bin" \
+        > "$WORK/upload.out" 2> "$WORK/upload.time" \
+        || { cat "$WORK/upload.out" "$WORK/upload.time"; die "upload failed ($TRANSPORT)"; }
+    cat "$WORK/upload.out"
+    grep -q "\"bytes\": $EXPECTED_BYTES, \"sha256\": \"$EXPECTED_SHA\"" "$WORK/upload.out" \
+        || { echo "upload ($TRANSPORT): the server did not receive every byte intact" >&2; STATUS=1; }
+    UPLOAD_PEAK="$(peak_mib "$WORK/upload.time")"
+
+    ROWS+=("| $TRANSPORT | download to a file (nginx) | $DOWNLOAD_PEAK | $(wall "$WORK/download.time") | SHA-256 of the file |")
+    ROWS+=("| $TRANSPORT | upload from a file (sink) | $UPLOAD_PEAK | $(wall "$WORK/upload.time") | byte count and SHA-256 read by the server |")
+    for peak in "$DOWNLOAD_PEAK" "$UPLOAD_PEAK"; do
+        awk -v peak="$peak" -v limit="$LIMIT_MIB" 'BEGIN { exit !(peak <= limit) }' \
+            || { echo "$TRANSPORT: peak RSS $peak MiB is above $LIMIT_MIB MiB" >&2; STATUS=1; }
+    done
+done
 
 echo
-echo "| Transfer (${SIZE_MIB} MiB, loopback) | Peak RSS (MiB) | Wall clock | Bytes verified |"
-echo "|---|---|---|---|"
-echo "| download to a file (nginx) | $DOWNLOAD_PEAK | $(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$WORK/download.time") | SHA-256 of the file |"
-echo "| upload from a file (sink) | $UPLOAD_PEAK | $(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$WORK/upload.time") | byte count and SHA-256 read by the server |"
-
-for peak in "$DOWNLOAD_PEAK" "$UPLOAD_PEAK"; do
-    awk -v peak="$peak" -v limit="$LIMIT_MIB" 'BEGIN { exit !(peak <= limit) }' \
-        || { echo "peak RSS $peak MiB is above $LIMIT_MIB MiB" >&2; STATUS=1; }
-done
+echo "| Transport | Transfer (${SIZE_MIB} MiB, loopback) | Peak RSS (MiB) | Wall clock | Bytes verified |"
+echo "|---|---|---|---|---|"
+printf '%s\n' "${ROWS[@]}"
 exit "$STATUS"

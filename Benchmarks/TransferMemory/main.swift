@@ -1,10 +1,11 @@
-// Downloads a URL to a file, or uploads a file, through BothamAPIClient and the default URLSessionHTTPClient, and
-// prints the peak resident set size. Used by scripts/transfer-memory.sh to show that a 1 GiB transfer stays within
+// Downloads a URL to a file, or uploads a file, through BothamAPIClient and the default URLSessionHTTPClient (or
+// NativeHTTPClient with TRANSFER_MEMORY_TRANSPORT=native), and prints the peak resident set size. Used by scripts/transfer-memory.sh to show that a 1 GiB transfer stays within
 // a bounded amount of memory.
 //
 //     swift run -c release TransferMemory download http://127.0.0.1:8080/big.bin /tmp/big.copy
 //     swift run -c release TransferMemory upload http://127.0.0.1:8081/upload /tmp/big.bin
 import BothamNetworking
+import BothamNetworkingNative
 import Foundation
 
 #if canImport(Glibc)
@@ -45,7 +46,10 @@ guard arguments.count == 4, let url = URL(string: arguments[2]), ["download", "u
     print("usage: TransferMemory download URL DESTINATION | upload URL FILE")
     exit(2)
 }
-let apiClient = BothamAPIClient(baseEndpoint: url.absoluteString)
+let transport: any HTTPClient =
+    ProcessInfo.processInfo.environment["TRANSFER_MEMORY_TRANSPORT"] == "native"
+    ? NativeHTTPClient() : URLSessionHTTPClient()
+let apiClient = BothamAPIClient(baseEndpoint: url.absoluteString, httpClient: transport)
 let summary = ProgressSummary()
 // TRANSFER_MEMORY_PROGRESS=off measures the transfer without a progress handler.
 let progress: (@Sendable (TransferProgress) -> Void)? =

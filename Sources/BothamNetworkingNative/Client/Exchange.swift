@@ -21,12 +21,23 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     /// The file body being streamed, until its last byte is queued.
     private var upload: FileBodyReader?
     private var pumping = false
+    /// The file the response body goes to, when it does not stay in memory.
+    private let bodyFile: ResponseBodyFile?
+    /// Request bytes queued on the connection so far (head included), for upload progress.
+    private var queuedRequestBytes = 0
+    private var reportedBodyCount = -1
 
     init(plan: ExchangePlan, pool: ConnectionPool, loop: EventLoop) {
         self.plan = plan
         self.pool = pool
         self.loop = loop
-        parser = HTTPResponseParser(method: plan.method, limits: plan.limits)
+        let bodyFile = plan.responseBodyFile.map(ResponseBodyFile.init(url:))
+        self.bodyFile = bodyFile
+        var sink: HTTPResponseParser.BodySink?
+        if let bodyFile {
+            sink = { (bytes: UnsafeRawBufferPointer) throws(NativeTransportError) in try bodyFile.append(bytes) }
+        }
+        parser = HTTPResponseParser(method: plan.method, limits: plan.limits, bodySink: sink)
     }
 
     /// Starts the exchange; `continuation` is resumed once with the outcome.
@@ -78,10 +89,12 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
         lastActivity = MonotonicClock.now()
         do {
-            guard let used = try parser.feed(bytes) else { return }
+            let used = try parser.feed(bytes)
+            reportDownload()
+            guard let used else { return }
             complete(reusable: used == bytes.count)
         } catch {
-            finish(.failure(Self.apiError(for: error)))
+            finish(.failure(bodyFile?.failure ?? Self.apiError(for: error)))
         }
     }
 
@@ -90,6 +103,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         case .endOfStream:
             do {
                 if try parser.finishAtEndOfStream() {
+                    reportDownload()
                     complete(reusable: false)
                 } else if reused {
                     finish(
@@ -101,7 +115,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
                     finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse, underlying: error))))
                 }
             } catch {
-                finish(.failure(Self.apiError(for: error)))
+                finish(.failure(bodyFile?.failure ?? Self.apiError(for: error)))
             }
         case .socket(let error):
             finish(staleOr(error))
@@ -116,12 +130,20 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
 
     func connectionDidDrain(_ connection: Connection) {
         pump(connection)
+        reportUpload(connection)
     }
 
     // MARK: Private
 
     private func send(on connection: Connection) {
         lastActivity = MonotonicClock.now()
+        do {
+            // Created (or emptied, on a replay after a stale connection) before the request goes out.
+            try bodyFile?.create()
+        } catch {
+            finish(.failure(bodyFile?.failure ?? Self.apiError(for: error)))
+            return
+        }
         if let file = plan.bodyFile {
             do {
                 upload = try FileBodyReader(url: file.url, length: file.length)
@@ -131,8 +153,13 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             }
         }
         connection.write(plan.head)
-        if let body = plan.body { connection.write(body) }
+        queuedRequestBytes = plan.head.count
+        if let body = plan.body {
+            connection.write(body)
+            queuedRequestBytes += body.count
+        }
         pump(connection)
+        reportUpload(connection)
     }
 
     /// Queues file body chunks while the connection has less than 256 KiB waiting; called again each time the
@@ -148,6 +175,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
                     return
                 }
                 connection.write(chunk)
+                queuedRequestBytes += chunk.count
             } catch {
                 finish(.failure(error))
                 return
@@ -162,6 +190,8 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
 
     private func complete(reusable: Bool) {
         let response = parser.response
+        bodyFile?.finish()
+        reportCompletion()
         if let connection {
             self.connection = nil
             connection.delegate = nil
@@ -179,6 +209,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         guard !finished else { return }
         finished = true
         upload = nil
+        bodyFile?.finish()
         if let timer { loop.cancelTimer(timer) }
         timer = nil
         if let connection {
@@ -190,6 +221,42 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         }
         continuation?.resume(returning: outcome)
         continuation = nil
+    }
+
+    // MARK: Progress
+
+    /// The size of the request body, if any.
+    private var requestBodyLength: Int? {
+        plan.bodyFile?.length ?? plan.body?.count
+    }
+
+    /// Reports the request body bytes the socket has taken.
+    private func reportUpload(_ connection: Connection) {
+        guard let progress = plan.progress, let total = requestBodyLength, !finished else { return }
+        let taken = queuedRequestBytes - connection.queuedBytes - plan.head.count
+        progress.report(.upload, completed: Int64(min(max(0, taken), total)), total: Int64(total))
+    }
+
+    /// Reports the response body bytes parsed so far.
+    private func reportDownload() {
+        guard let progress = plan.progress, parser.bodyCount != reportedBodyCount,
+            !(plan.decodesAfterwards && parser.isContentCoded)
+        else { return }
+        reportedBodyCount = parser.bodyCount
+        progress.report(
+            .download, completed: Int64(parser.bodyCount), total: parser.expectedBodyCount.map { Int64($0) })
+    }
+
+    /// The last reports of a whole exchange: every request body byte sent, every response body byte received.
+    private func reportCompletion() {
+        guard let progress = plan.progress else { return }
+        if let total = requestBodyLength {
+            progress.report(.upload, completed: Int64(total), total: Int64(total))
+        }
+        if !(plan.decodesAfterwards && parser.isContentCoded) {
+            let received = Int64(parser.bodyCount)
+            progress.report(.download, completed: received, total: received)
+        }
     }
 
     /// The earliest instant a timeout could fire; the timer re-checks when it fires (progress moves it).

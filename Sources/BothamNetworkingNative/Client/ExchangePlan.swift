@@ -27,6 +27,13 @@ struct ExchangePlan: Sendable {
     var deadline: UInt64?
     /// Whether to skip idle connections (a retry after a stale one).
     var freshConnection = false
+    /// The file the response body is written to as it arrives, instead of memory.
+    var responseBodyFile: URL?
+    /// Who watches the call's progress, if anyone.
+    var progress: TransferProgressReporter?
+    /// Whether a content-coded response body is decoded once it is complete (its progress is then reported by the
+    /// client, in decoded bytes, rather than as it arrives).
+    var decodesAfterwards = false
 }
 
 /// How an exchange ended.

@@ -22,9 +22,12 @@ extension NativeHTTPClient {
         public var requestTimeout = Duration.seconds(60)
         /// A deadline for the whole call, redirects included, or `nil` for none.
         public var totalTimeout: Duration?
-        /// The largest body accepted, on the wire and after decompression (64 MiB); more fails the call with
+        /// The largest body kept in memory, on the wire and after decompression (64 MiB); more fails the call with
         /// `NetworkFailure.Kind.responseTooLarge`.
         public var maxResponseBytes = 64 << 20
+        /// The largest body written to a file (a request's ``BothamNetworking/HTTPRequest/responseDestination``),
+        /// or `nil` (the default) for no limit: such a body is never held in memory.
+        public var maxFileResponseBytes: Int?
         /// The largest status line plus header fields accepted (64 KiB); trailers have the same limit.
         public var maxHeaderBytes = 64 << 10
         /// Whether to ask for and decode `gzip` and `deflate` bodies (on).

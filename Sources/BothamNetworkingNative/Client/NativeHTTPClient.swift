@@ -16,8 +16,13 @@ import Foundation
 /// ``NativeTLSError``), and `timeout`.
 ///
 /// A file body (`HTTPBody.file`, large multipart bodies) is streamed from disk in 64 KiB chunks with its size as
-/// `Content-Length`, never loaded whole. Response bodies are held in memory (bounded by
-/// ``Configuration/maxResponseBytes``).
+/// `Content-Length`, never loaded whole. A response body with a file destination (`apiClient.download`,
+/// `HTTPRequest.responseDestination`) is written to its file as it arrives (bounded by
+/// ``Configuration/maxFileResponseBytes``, none by default); no `Accept-Encoding` is offered for it, and a coded body
+/// that comes anyway is stored as sent, its `Content-Encoding` kept. Other response bodies are held in memory
+/// (bounded by ``Configuration/maxResponseBytes``). A 1 GiB transfer each way peaks at about 30 MiB
+/// (`scripts/transfer-memory.sh`). Upload and download progress goes to `TransferProgressReporter.current`, reported
+/// on the loop thread.
 public final class NativeHTTPClient: HTTPClient {
     /// The settings this client was made with.
     public let configuration: Configuration
@@ -68,8 +73,9 @@ public final class NativeHTTPClient: HTTPClient {
         var current = request
         var url = try request.resolvedURL()
         var redirects = 0
+        let progress = TransferProgressReporter.current
         while true {
-            let parsed = try await exchange(current, url: url, deadline: deadline)
+            let parsed = try await exchange(current, url: url, deadline: deadline, progress: progress)
             let policy = configuration.redirectPolicy
             if policy.followsRedirects,
                 let next = RedirectRules.redirect(
@@ -88,7 +94,17 @@ public final class NativeHTTPClient: HTTPClient {
                 (current, url) = next
                 continue
             }
+            if let bodyFile = request.responseBodyFile {
+                // Written as it arrived, as the server sent it (no `Accept-Encoding` was offered for it).
+                return HTTPResponse(
+                    statusCode: parsed.statusCode, headers: parsed.headers, request: request, url: url,
+                    bodyFileURL: bodyFile)
+            }
             let decoded = try decode(parsed)
+            if let progress, decoded.body.count != parsed.body.count {
+                let count = Int64(decoded.body.count)
+                progress.report(.download, completed: count, total: count)
+            }
             return HTTPResponse(
                 statusCode: decoded.statusCode,
                 headers: decoded.headers,
@@ -101,14 +117,15 @@ public final class NativeHTTPClient: HTTPClient {
 
     // MARK: One hop
 
-    private func exchange(_ request: HTTPRequest, url: URL, deadline: UInt64?) async throws(APIClientError)
-        -> ParsedResponse
-    {
+    private func exchange(
+        _ request: HTTPRequest, url: URL, deadline: UInt64?, progress: TransferProgressReporter?
+    ) async throws(APIClientError) -> ParsedResponse {
         guard let loop, let pool else {
             let error = NativeTransportError(code: .socket, reason: "the event loop could not be started")
             throw .networkError(NetworkFailure(kind: .other, underlying: error))
         }
         var plan = try makePlan(request, url: url, deadline: deadline)
+        plan.progress = progress
         for attempt in 0..<2 {
             if Task.isCancelled { throw .cancelled }
             let exchange = Exchange(plan: plan, pool: pool, loop: loop)
@@ -152,6 +169,9 @@ public final class NativeHTTPClient: HTTPClient {
                 throw .networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: error))
             }
         }
+        // A body going to a file is written as it arrives, so no coding is offered for it (it could not be decoded
+        // afterwards without reading it back).
+        let decodes = configuration.decompression && request.responseBodyFile == nil
         // A file body is streamed from disk with its size as Content-Length; every other body is encoded now.
         let bodyFile = try request.body?.fileURL.map { url throws(APIClientError) in (url, try FileBody.size(of: url)) }
         let body = bodyFile == nil ? try request.bodyData() : nil
@@ -161,10 +181,10 @@ public final class NativeHTTPClient: HTTPClient {
             origin: origin,
             headers: request.headers,
             bodyLength: bodyFile?.1 ?? body?.count,
-            acceptEncoding: configuration.decompression ? ContentDecoder.acceptEncoding : nil
+            acceptEncoding: decodes ? ContentDecoder.acceptEncoding : nil
         )
         let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
-        return ExchangePlan(
+        var plan = ExchangePlan(
             origin: origin,
             tlsContext: tlsContext,
             method: request.method.rawValue,
@@ -174,12 +194,16 @@ public final class NativeHTTPClient: HTTPClient {
             requestCloses: connectionTokens.contains("close"),
             limits: HTTPParserLimits(
                 maxHeadBytes: max(1024, configuration.maxHeaderBytes),
-                maxBodyBytes: max(0, configuration.maxResponseBytes)
+                maxBodyBytes: request.responseBodyFile == nil
+                    ? max(0, configuration.maxResponseBytes) : max(0, configuration.maxFileResponseBytes ?? Int.max)
             ),
             idleTimeout: MonotonicClock.nanoseconds(request.timeout ?? configuration.requestTimeout),
             connectTimeout: MonotonicClock.nanoseconds(configuration.connectTimeout),
             deadline: deadline
         )
+        plan.responseBodyFile = request.responseBodyFile
+        plan.decodesAfterwards = decodes
+        return plan
     }
 
     private func decode(_ response: ParsedResponse) throws(APIClientError) -> ParsedResponse {
@@ -190,5 +214,13 @@ public final class NativeHTTPClient: HTTPClient {
             let kind: NetworkFailure.Kind = error.code == .responseTooLarge ? .responseTooLarge : .badServerResponse
             throw .networkError(NetworkFailure(kind: kind, underlying: error))
         }
+    }
+}
+
+extension HTTPRequest {
+    /// The file the response body is written to, for a ``ResponseBodyDestination/file(_:options:)`` destination.
+    fileprivate var responseBodyFile: URL? {
+        if case .file(let url, _) = responseDestination { return url }
+        return nil
     }
 }

@@ -29,15 +29,28 @@ struct HTTPResponseParser {
     private var headers = HTTPHeaders()
     private var body = Data()
     private var remaining = 0
+    /// Where body bytes go instead of ``response``'s body, when set (a body streamed to a file).
+    private let bodySink: BodySink?
+    /// Body bytes received so far (framing removed, still content-coded).
+    private(set) var bodyCount = 0
+    /// The body length the `Content-Length` announced, once the head is parsed.
+    private(set) var expectedBodyCount: Int?
+    /// Whether the final head names a `Content-Encoding` (the body bytes are coded).
+    private(set) var isContentCoded = false
     private var keepAlive = true
 
     /// Whether any byte has been fed: a pooled connection that fails before this is stale, not broken mid-response.
     private(set) var hasReceivedBytes = false
 
-    /// Creates a parser for the response to a request with method `method`.
-    init(method: String, limits: HTTPParserLimits) {
+    /// Receives body bytes as they are parsed; it may throw to end the exchange.
+    typealias BodySink = (UnsafeRawBufferPointer) throws(NativeTransportError) -> Void
+
+    /// Creates a parser for the response to a request with method `method`; body bytes go to `bodySink` when
+    /// given (``response`` then has an empty body), otherwise into ``response``.
+    init(method: String, limits: HTTPParserLimits, bodySink: BodySink? = nil) {
         self.limits = limits
         isHeadRequest = method == "HEAD"
+        self.bodySink = bodySink
     }
 
     /// Whether a whole response has been parsed.
@@ -210,6 +223,9 @@ struct HTTPResponseParser {
             state = .statusLine
             return
         }
+        isContentCoded = headers.values(for: .contentEncoding).flatMap(HTTPSyntax.listElements).contains {
+            $0 != "identity"
+        }
         let connection = headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
         keepAlive = isHTTP11 ? !connection.contains("close") : connection.contains("keep-alive")
         if isHeadRequest || statusCode == 204 || statusCode == 304 {
@@ -232,7 +248,8 @@ struct HTTPResponseParser {
                 throw NativeTransportError(
                     code: .responseTooLarge, reason: "Content-Length \(length) exceeds the limit")
             }
-            body.reserveCapacity(min(length, 1 << 20))
+            if bodySink == nil { body.reserveCapacity(min(length, 1 << 20)) }
+            expectedBodyCount = length
             remaining = length
             state = length == 0 ? .complete : .fixedBody
             return
@@ -276,7 +293,7 @@ struct HTTPResponseParser {
             state = .trailerLines
             return
         }
-        guard size <= limits.maxBodyBytes - body.count else {
+        guard size <= limits.maxBodyBytes - bodyCount else {
             throw NativeTransportError(code: .responseTooLarge, reason: "the chunked body exceeds the size limit")
         }
         remaining = size
@@ -284,10 +301,15 @@ struct HTTPResponseParser {
     }
 
     private mutating func appendBody(_ start: UnsafePointer<UInt8>, count: Int) throws(NativeTransportError) {
-        guard count <= limits.maxBodyBytes - body.count else {
+        guard count <= limits.maxBodyBytes - bodyCount else {
             throw NativeTransportError(code: .responseTooLarge, reason: "the response body exceeds the size limit")
         }
-        body.append(start, count: count)
+        bodyCount += count
+        if let bodySink {
+            try bodySink(UnsafeRawBufferPointer(start: start, count: count))
+        } else {
+            body.append(start, count: count)
+        }
     }
 
     private func malformed(_ reason: String) -> NativeTransportError {

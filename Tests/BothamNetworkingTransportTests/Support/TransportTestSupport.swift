@@ -36,7 +36,10 @@ enum TransportUnderTest: String, CaseIterable, Sendable, CustomTestStringConvert
             var configuration = NativeHTTPClient.Configuration()
             configuration.redirectPolicy = options.redirectPolicy
             configuration.totalTimeout = options.totalDeadline
-            if let maxResponseBytes = options.maxResponseBytes { configuration.maxResponseBytes = maxResponseBytes }
+            if let maxResponseBytes = options.maxResponseBytes {
+                configuration.maxResponseBytes = maxResponseBytes
+                configuration.maxFileResponseBytes = maxResponseBytes
+            }
             return NativeHTTPClient(configuration: configuration)
         }
     }

@@ -4,19 +4,21 @@ import Foundation
 import Testing
 
 extension TransportIntegrationTests {
-    @Suite("URLSessionHTTPClient uploads from memory and from files", .timeLimit(.minutes(1)))
-    struct URLSessionUploadTests {
+    @Suite("Both transports upload from memory and from files, with progress", .timeLimit(.minutes(1)))
+    struct TransportUploadTests {
         static let size = 6 * 1024 * 1024 + 123
 
-        @Test("a several-MiB Data upload arrives byte-exact, with monotonic progress ending at the total")
-        func dataUpload() async throws {
+        @Test(
+            "a several-MiB Data upload arrives byte-exact, with monotonic progress ending at the total",
+            arguments: TransportUnderTest.allCases)
+        func dataUpload(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(MockResponse(statusCode: 201))
             let body = TransportTest.pattern(count: Self.size)
             let log = ProgressLog()
 
-            let response = try await TransportTest.client(.urlSession, server)
+            let response = try await TransportTest.client(transport, server)
                 .upload("/upload", data: body, contentType: "application/octet-stream", progress: log.record).get()
 
             #expect(response.statusCode == 201)
@@ -25,8 +27,10 @@ extension TransportIntegrationTests {
             log.expectMonotonic(.upload, endingAt: Int64(Self.size))
         }
 
-        @Test("a several-MiB file upload streams from the file and arrives byte-exact, with Content-Length")
-        func fileUpload() async throws {
+        @Test(
+            "a several-MiB file upload streams from the file and arrives byte-exact, with Content-Length",
+            arguments: TransportUnderTest.allCases)
+        func fileUpload(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
@@ -36,7 +40,7 @@ extension TransportIntegrationTests {
             let file = try writeFile(body, named: "upload.bin", in: folder)
             let log = ProgressLog()
 
-            let response = try await TransportTest.client(.urlSession, server)
+            let response = try await TransportTest.client(transport, server)
                 .upload(
                     "/upload", method: .put, fromFile: file, contentType: "application/octet-stream",
                     progress: log.record
@@ -51,8 +55,10 @@ extension TransportIntegrationTests {
             log.expectMonotonic(.upload, endingAt: Int64(Self.size))
         }
 
-        @Test("a file body larger than what bodyData() loads (16 MiB) still uploads")
-        func largeFileUpload() async throws {
+        @Test(
+            "a file body larger than what bodyData() loads (16 MiB) still uploads",
+            arguments: TransportUnderTest.allCases)
+        func largeFileUpload(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer(configuration: .init(maxBodyBytes: 24 * 1024 * 1024))
@@ -61,14 +67,16 @@ extension TransportIntegrationTests {
             let body = TransportTest.pattern(count: HTTPBody.maximumFileSizeLoadedInMemory + 1000)
             let file = try writeFile(body, named: "big.bin", in: folder)
 
-            let response = try await TransportTest.client(.urlSession, server).POST("/upload", body: .file(file)).get()
+            let response = try await TransportTest.client(transport, server).POST("/upload", body: .file(file)).get()
 
             #expect(response.statusCode == 204)
             #expect(try await server.takeRequest().body == body)
         }
 
-        @Test("a 307 and a 308 send the file body again, from the file", arguments: [307, 308])
-        func redirectResendsFile(status: Int) async throws {
+        @Test(
+            "a 307 and a 308 send the file body again, from the file", arguments: TransportUnderTest.allCases,
+            [307, 308])
+        func redirectResendsFile(transport: TransportUnderTest, status: Int) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
@@ -78,7 +86,7 @@ extension TransportIntegrationTests {
             let body = TransportTest.pattern(count: 512 * 1024)
             let file = try writeFile(body, named: "upload.bin", in: folder)
 
-            let response = try await TransportTest.client(.urlSession, server).POST("/upload", body: .file(file)).get()
+            let response = try await TransportTest.client(transport, server).POST("/upload", body: .file(file)).get()
 
             #expect(response.statusCode == 201)
             let first = try await server.takeRequest()
@@ -89,8 +97,10 @@ extension TransportIntegrationTests {
             #expect(second.body == body)
         }
 
-        @Test("a file upload that gets no answer times out, and one whose task is cancelled ends cancelled")
-        func timeoutAndCancellation() async throws {
+        @Test(
+            "a file upload that gets no answer times out, and one whose task is cancelled ends cancelled",
+            arguments: TransportUnderTest.allCases)
+        func timeoutAndCancellation(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
@@ -98,7 +108,7 @@ extension TransportIntegrationTests {
             server.enqueue(MockResponse().withSocketPolicy(.noResponse))
             server.enqueue(MockResponse().withSocketPolicy(.noResponse))
             let file = try writeFile(TransportTest.pattern(count: 64 * 1024), named: "upload.bin", in: folder)
-            let apiClient = TransportTest.client(.urlSession, server)
+            let apiClient = TransportTest.client(transport, server)
 
             let timedOut = await apiClient.send(
                 apiClient.request(.post, "/slow", body: .file(file)).withTimeout(.milliseconds(300)))

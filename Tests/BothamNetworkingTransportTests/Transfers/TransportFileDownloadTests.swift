@@ -1,17 +1,18 @@
 import BothamNetworking
+import BothamNetworkingNative
 import BothamNetworkingTesting
 import Foundation
 import Testing
 
 extension TransportIntegrationTests {
-    @Suite("URLSessionHTTPClient downloads to files", .timeLimit(.minutes(1)))
-    struct URLSessionDownloadTests {
+    @Suite("Both transports stream downloads to files, with progress", .timeLimit(.minutes(1)))
+    struct TransportFileDownloadTests {
         static let size = 5 * 1024 * 1024 + 77
 
         @Test(
             "a several-MiB download is byte-exact in the file, with progress ending at the total",
-            arguments: [false, true])
-        func download(chunked: Bool) async throws {
+            arguments: TransportUnderTest.allCases, [false, true])
+        func download(transport: TransportUnderTest, chunked: Bool) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
@@ -22,7 +23,7 @@ extension TransportIntegrationTests {
             let destination = folder.file("body.bin")
             let log = ProgressLog()
 
-            let received = try await TransportTest.client(.urlSession, server)
+            let received = try await TransportTest.client(transport, server)
                 .download("/file", to: .file(destination), progress: log.record).get()
 
             #expect(received.bodyFileURL == destination)
@@ -36,14 +37,16 @@ extension TransportIntegrationTests {
             }
         }
 
-        @Test("missing folders are created on request, and otherwise fail before anything is sent")
-        func intermediateDirectories() async throws {
+        @Test(
+            "missing folders are created on request, and otherwise fail before anything is sent",
+            arguments: TransportUnderTest.allCases)
+        func intermediateDirectories(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(MockResponse().withBody("hello"))
-            let apiClient = TransportTest.client(.urlSession, server)
+            let apiClient = TransportTest.client(transport, server)
             let nested = folder.url.appendingPathComponent("a/b/c.txt")
 
             let refused = await apiClient.download("/file", to: .file(nested))
@@ -57,15 +60,17 @@ extension TransportIntegrationTests {
             #expect(try String(contentsOf: nested, encoding: .utf8) == "hello")
         }
 
-        @Test("an existing file is kept and reported unless replacing is asked for")
-        func existingFile() async throws {
+        @Test(
+            "an existing file is kept and reported unless replacing is asked for",
+            arguments: TransportUnderTest.allCases)
+        func existingFile(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(MockResponse().withBody("new"))
             let existing = try writeFile(Data("old".utf8), named: "f.txt", in: folder)
-            let apiClient = TransportTest.client(.urlSession, server)
+            let apiClient = TransportTest.client(transport, server)
 
             let refused = await apiClient.download("/file", to: .file(existing))
             #expect(refused.destinationErrorKind == .fileExists)
@@ -77,8 +82,10 @@ extension TransportIntegrationTests {
             #expect(try folder.contents() == ["f.txt"])
         }
 
-        @Test("a folder destination uses the response's suggested name, never leaving the folder")
-        func folderDestination() async throws {
+        @Test(
+            "a folder destination uses the response's suggested name, never leaving the folder",
+            arguments: TransportUnderTest.allCases)
+        func folderDestination(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
@@ -88,7 +95,7 @@ extension TransportIntegrationTests {
                     .withHeader("Content-Disposition", "attachment; filename*=UTF-8''..%2F..%2Fescaped.txt"))
             let target = folder.url.appendingPathComponent("inbox", isDirectory: true)
 
-            let response = try await TransportTest.client(.urlSession, server)
+            let response = try await TransportTest.client(transport, server)
                 .download("/dl", to: .directory(target, options: [.createIntermediateDirectories])).get()
 
             let expected = target.appendingPathComponent("escaped.txt")
@@ -97,8 +104,9 @@ extension TransportIntegrationTests {
             #expect(try folder.contents() == ["inbox"])
         }
 
-        @Test("cancelling mid-download ends cancelled and leaves no partial file")
-        func cancellation() async throws {
+        @Test(
+            "cancelling mid-download ends cancelled and leaves no partial file", arguments: TransportUnderTest.allCases)
+        func cancellation(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
@@ -106,7 +114,7 @@ extension TransportIntegrationTests {
             server.enqueue(
                 MockResponse().withBody(TransportTest.pattern(count: 4 * 1024 * 1024))
                     .throttled(bytes: 32 * 1024, per: .milliseconds(50)))
-            let apiClient = TransportTest.client(.urlSession, server)
+            let apiClient = TransportTest.client(transport, server)
             let call = apiClient.startTransfer(
                 apiClient.request(.get, "/slow").withResponseDestination(.file(folder.file("slow.bin"))))
 
@@ -122,8 +130,8 @@ extension TransportIntegrationTests {
             #expect(try folder.contents().isEmpty)
         }
 
-        @Test("a connection lost mid-body leaves no partial file")
-        func disconnectDuringBody() async throws {
+        @Test("a connection lost mid-body leaves no partial file", arguments: TransportUnderTest.allCases)
+        func disconnectDuringBody(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
@@ -132,15 +140,17 @@ extension TransportIntegrationTests {
                 MockResponse().withBody(TransportTest.pattern(count: 2 * 1024 * 1024))
                     .withSocketPolicy(.disconnectDuringBody))
 
-            let result = await TransportTest.client(.urlSession, server).download(
+            let result = await TransportTest.client(transport, server).download(
                 "/file", to: .file(folder.file("cut.bin")))
 
             #expect(TransportTest.networkFailureKind(result) == .connectionLost)
             #expect(try folder.contents().isEmpty)
         }
 
-        @Test("a body past maxResponseBytes and a timed-out download leave no partial file")
-        func limits() async throws {
+        @Test(
+            "a body past maxResponseBytes and a timed-out download leave no partial file",
+            arguments: TransportUnderTest.allCases)
+        func limits(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
@@ -149,20 +159,22 @@ extension TransportIntegrationTests {
             server.enqueue(
                 MockResponse().withBody(TransportTest.pattern(count: 1024 * 1024))
                     .throttled(bytes: 16 * 1024, per: .milliseconds(100)))
-            let apiClient = TransportTest.client(.urlSession, server, .init(maxResponseBytes: 100_000))
+            let apiClient = TransportTest.client(transport, server, .init(maxResponseBytes: 100_000))
 
             let tooLarge = await apiClient.download("/big", to: .file(folder.file("big.bin")))
             #expect(TransportTest.networkFailureKind(tooLarge) == .responseTooLarge)
 
             let request = apiClient.request(.get, "/slow").withTimeout(.milliseconds(400))
-            let timedOut = await TransportTest.client(.urlSession, server).download(
+            let timedOut = await TransportTest.client(transport, server).download(
                 request, to: .file(folder.file("slow.bin")))
             #expect(timedOut.isTimeout)
             #expect(try folder.contents().isEmpty)
         }
 
-        @Test("a rejected status removes the file and keeps the error body in memory, unless asked to keep it")
-        func rejectedResponse() async throws {
+        @Test(
+            "a rejected status removes the file and keeps the error body in memory, unless asked to keep it",
+            arguments: TransportUnderTest.allCases)
+        func rejectedResponse(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
@@ -171,7 +183,7 @@ extension TransportIntegrationTests {
             server.enqueue(MockResponse(statusCode: 404).withJSONBody(#"{"error":"missing"}"#))
             let apiClient = BothamAPIClient(
                 baseEndpoint: server.baseURL.absoluteString,
-                httpClient: URLSessionHTTPClient(),
+                httpClient: transport.make(),
                 configuration: .init(maxRetries: 0)
             )
             let destination = folder.file("doc.json")
@@ -187,8 +199,8 @@ extension TransportIntegrationTests {
             #expect(try Data(contentsOf: destination) == Data(#"{"error":"missing"}"#.utf8))
         }
 
-        @Test("a retried download keeps only the final attempt's body")
-        func retry() async throws {
+        @Test("a retried download keeps only the final attempt's body", arguments: TransportUnderTest.allCases)
+        func retry(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
             defer { folder.remove() }
             let server = try MockWebServer()
@@ -197,7 +209,7 @@ extension TransportIntegrationTests {
             server.enqueue(MockResponse().withBody("finally"))
             let apiClient = BothamAPIClient(
                 baseEndpoint: server.baseURL.absoluteString,
-                httpClient: URLSessionHTTPClient(),
+                httpClient: transport.make(),
                 configuration: .init(maxRetries: 1)
             )
             apiClient.responseInterceptors.append(RetryOn503())
@@ -219,5 +231,51 @@ private struct RetryOn503: BothamResponseInterceptor {
         let file = try #require(response.bodyFileURL)
         #expect(try String(contentsOf: file, encoding: .utf8) == "busy")
         return .retry
+    }
+}
+
+extension TransportIntegrationTests {
+    @Suite("NativeHTTPClient writes file bodies as they arrive", .timeLimit(.minutes(1)))
+    struct NativeFileBodyTests {
+        @Test("a file download offers no coding, and a coded body that comes anyway is stored as sent")
+        func codedBodyStoredAsSent() async throws {
+            let folder = try ScratchFolder()
+            defer { folder.remove() }
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            let coded = Data([0x1F, 0x8B, 0x08, 0x00, 0x01, 0x02, 0x03])
+            server.enqueue(MockResponse().withHeader("Content-Encoding", "gzip").withBody(coded))
+            let destination = folder.file("coded.gz")
+
+            let response = try await TransportTest.client(.native, server).download("/f", to: .file(destination))
+                .get()
+
+            let request = try await server.takeRequest()
+            #expect(request.header("Accept-Encoding") == nil)
+            #expect(response.headers["Content-Encoding"] == "gzip")
+            #expect(try Data(contentsOf: destination) == coded)
+        }
+
+        @Test("a body past maxFileResponseBytes fails as too large and leaves no file")
+        func fileLimit() async throws {
+            let folder = try ScratchFolder()
+            defer { folder.remove() }
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse().withBody(TransportTest.pattern(count: 300_000)).chunked(chunkSize: 8192))
+            var configuration = NativeHTTPClient.Configuration()
+            configuration.maxResponseBytes = 1024
+            configuration.maxFileResponseBytes = 200_000
+            let apiClient = BothamAPIClient(
+                baseEndpoint: server.baseURL.absoluteString,
+                httpClient: NativeHTTPClient(configuration: configuration),
+                configuration: .init(maxRetries: 0)
+            )
+
+            let result = await apiClient.download("/f", to: .file(folder.file("big.bin")))
+
+            #expect(TransportTest.networkFailureKind(result) == .responseTooLarge)
+            #expect(try folder.contents().isEmpty)
+        }
     }
 }
