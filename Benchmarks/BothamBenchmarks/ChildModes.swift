@@ -118,18 +118,36 @@ enum ChildModes {
 
     // MARK: - Memory: 1 GiB transfers, the library's file API
 
-    // HOOK(library file transfer API): the library's file download/upload API is being built on another branch.
-    // When it lands, replace the two bodies below with calls to it through `BothamAPIClient` +
-    // `URLSessionHTTPClient` (download `url` to a file and delete it; upload `file` with PUT to `url`, expecting
-    // 204), keeping the `measured { … }` wrapper. The parent already runs these modes next to the raw ones and
-    // reports them as `library-download` / `library-upload` when they succeed.
+    // Through `BothamAPIClient` + `URLSessionHTTPClient`: `apiClient.download` to a file (deleted afterwards) and
+    // `apiClient.upload` of the file with PUT, expecting 204.
 
     static func libraryDownload(url: String) async -> ChildResult {
-        failed("the library's file download API is not available on this branch yet")
+        let destination = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("botham-bench-\(UUID().uuidString).bin")
+        let apiClient = BothamAPIClient(baseEndpoint: url)
+        return await measured {
+            defer { try? FileManager.default.removeItem(at: destination) }
+            switch await apiClient.download(
+                apiClient.request(.get, "").withTimeout(.seconds(600)), to: .file(destination))
+            {
+            case .success(let response):
+                let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? -1
+                return (response.statusCode == 200 && size > 0, "status \(response.statusCode), \(size) bytes")
+            case .failure(let error):
+                return (false, "\(error)")
+            }
+        }
     }
 
     static func libraryUpload(url: String, file: String) async -> ChildResult {
-        failed("the library's file upload API is not available on this branch yet")
+        let apiClient = BothamAPIClient(baseEndpoint: url)
+        let request = apiClient.request(.put, "", body: .file(URL(fileURLWithPath: file))).withTimeout(.seconds(600))
+        return await measured {
+            switch await apiClient.send(request) {
+            case .success(let response): return (response.statusCode == 204, "status \(response.statusCode)")
+            case .failure(let error): return (false, "\(error)")
+            }
+        }
     }
 
     // MARK: - Memory: many concurrent calls over the stub transport

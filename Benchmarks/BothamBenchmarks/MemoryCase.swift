@@ -63,7 +63,8 @@ struct MemoryCase {
             }
         }
         if !libraryAvailable.download || !libraryAvailable.upload {
-            report.note("memory: the library's file transfer API is not on this branch yet (HOOK in ChildModes)")
+            report.note(
+                "memory: a library file transfer failed (see the child's message above); its figure is left out")
         }
         guard let base = samples["process baseline"] else { return }
         report.add(ResultRow(.memory, "process baseline", "peak RSS MiB", base))

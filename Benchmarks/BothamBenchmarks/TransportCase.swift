@@ -38,6 +38,10 @@ struct TransportCase {
                 return false
             }
         }
+        let delegateSession = DelegateURLSession()
+        let rawDelegate = Variant(name: "raw-urlsession with a session delegate") {
+            await delegateSession.status(of: url) == 200
+        }
         let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
         let client = BothamAPIClient(baseEndpoint: origin, httpClient: URLSessionHTTPClient())
         let path = url.path
@@ -63,7 +67,7 @@ struct TransportCase {
             let total = requestCount(concurrency)
             for run in 0..<options.runs {
                 // Rotated order: drift of the machine hits every variant alike.
-                let variants = [raw, botham, native, nativeOnLoop]
+                let variants = [raw, rawDelegate, botham, native, nativeOnLoop]
                 let order = (0..<variants.count).map { variants[($0 + run) % variants.count] }
                 for variant in order {
                     let (rate, cpu, failures) = await measure(variant, requests: total, concurrency: concurrency)
@@ -76,7 +80,7 @@ struct TransportCase {
             guard let base = results[raw.name] else { continue }
             report.add(ResultRow(.transport, "\(raw.name) \(label)", "req/s", base.requestsPerSecond))
             report.add(ResultRow(.transport, "\(raw.name) \(label)", "CPU µs/req", base.cpuMicroseconds))
-            for variant in [botham, native, nativeOnLoop] {
+            for variant in [rawDelegate, botham, native, nativeOnLoop] {
                 guard let ours = results[variant.name] else { continue }
                 report.add(
                     ResultRow(
