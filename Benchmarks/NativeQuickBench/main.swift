@@ -47,33 +47,59 @@ func measure(_ name: String, count: Int, inFlight: Int, _ body: @escaping @Senda
             + "\(Int(cpu / Double(count))) µs CPU/request")
 }
 
-let arguments = CommandLine.arguments
-let url = URL(string: arguments.count > 1 ? arguments[1] : "http://127.0.0.1:8080/") ?? URL(fileURLWithPath: "/")
-let count = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
-let inFlight = max(1, arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1)
+/// Runs the comparison; on a detached task, so that valgrind (which crashes while the main thread sits in
+/// `dispatch_main` under a top-level `await`) can profile it.
+func run() async throws {
+    let arguments = CommandLine.arguments
+    let url = URL(string: arguments.count > 1 ? arguments[1] : "http://127.0.0.1:8080/") ?? URL(fileURLWithPath: "/")
+    let count = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
+    let inFlight = max(1, arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1)
 
-var configuration = NativeHTTPClient.Configuration()
-configuration.maxConnectionsPerHost = max(8, inFlight)
-let native = NativeHTTPClient(configuration: configuration)
-let request = HTTPRequest(method: .get, url: url)
-_ = try await native.send(request)  // warm up: connect once
-try await measure("NativeHTTPClient", count: count, inFlight: inFlight) {
-    let response = try await native.send(request)
-    precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
-}
-
-try await withTaskExecutorPreference(native.taskExecutor) {
-    try await measure("NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight) {
+    var configuration = NativeHTTPClient.Configuration()
+    configuration.maxConnectionsPerHost = max(8, inFlight)
+    let native = NativeHTTPClient(configuration: configuration)
+    let request = HTTPRequest(method: .get, url: url)
+    _ = try await native.send(request)  // warm up: connect once
+    try await measure("NativeHTTPClient", count: count, inFlight: inFlight) {
         let response = try await native.send(request)
         precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
     }
+
+    try await withTaskExecutorPreference(native.taskExecutor) {
+        try await measure("NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight) {
+            let response = try await native.send(request)
+            precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+        }
+    }
+
+    let apiClient = BothamAPIClient(
+        baseEndpoint: url.absoluteString.replacingOccurrences(of: url.path, with: ""), httpClient: native)
+    let path = url.path
+    try await withTaskExecutorPreference(native.taskExecutor) {
+        try await measure("BothamAPIClient + NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight)
+        {
+            let response = try await apiClient.GET(path).get()
+            precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+        }
+    }
+
+    if arguments.count > 3 && arguments[3] == "native" { return }
+
+    let session = URLSession(configuration: .ephemeral)
+    _ = try await session.data(for: URLRequest(url: url))
+    try await measure("URLSession data(for:)", count: count, inFlight: inFlight) {
+        let (_, response) = try await session.data(for: URLRequest(url: url))
+        precondition((response as? HTTPURLResponse)?.statusCode == 200, "unexpected status")
+    }
 }
 
-if arguments.count > 3 && arguments[3] == "native" { exit(0) }
-
-let session = URLSession(configuration: .ephemeral)
-_ = try await session.data(for: URLRequest(url: url))
-try await measure("URLSession data(for:)", count: count, inFlight: inFlight) {
-    let (_, response) = try await session.data(for: URLRequest(url: url))
-    precondition((response as? HTTPURLResponse)?.statusCode == 200, "unexpected status")
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
+    do {
+        try await run()
+    } catch {
+        print("failed: \(error)")
+    }
+    finished.signal()
 }
+finished.wait()

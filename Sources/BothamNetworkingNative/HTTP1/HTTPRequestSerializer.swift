@@ -17,22 +17,36 @@ enum HTTPRequestSerializer {
         bodyLength: Int?,
         acceptEncoding: String?
     ) -> Data {
-        var text = "\(method) \(target) HTTP/1.1\r\n"
-        text.reserveCapacity(256)
-        if !headers.contains(.host) { text += "Host: \(origin.hostHeader)\r\n" }
-        for field in headers where field.name != .contentLength && field.name != .transferEncoding {
-            text += "\(field.name.rawName): \(field.value)\r\n"
+        // Built as bytes: a dozen String appends and the final UTF-8 copy cost several times more.
+        var head = [UInt8]()
+        head.reserveCapacity(256)
+        func line(_ name: String, _ value: String) {
+            head.append(contentsOf: name.utf8)
+            head.append(UInt8(ascii: ":"))
+            head.append(UInt8(ascii: " "))
+            head.append(contentsOf: value.utf8)
+            head.append(HTTPSyntax.cr)
+            head.append(HTTPSyntax.lf)
+        }
+        head.append(contentsOf: method.utf8)
+        head.append(UInt8(ascii: " "))
+        head.append(contentsOf: target.utf8)
+        head.append(contentsOf: " HTTP/1.1\r\n".utf8)
+        if !headers.contains(.host) { line("Host", origin.hostHeader) }
+        for field in headers.fields where field.name != .contentLength && field.name != .transferEncoding {
+            line(field.name.rawName, field.value)
         }
         if let acceptEncoding, !headers.contains(.acceptEncoding) {
-            text += "Accept-Encoding: \(acceptEncoding)\r\n"
+            line("Accept-Encoding", acceptEncoding)
         }
         if let bodyLength {
-            text += "Content-Length: \(bodyLength)\r\n"
+            line("Content-Length", String(bodyLength))
         } else if method == "POST" || method == "PUT" || method == "PATCH" {
-            text += "Content-Length: 0\r\n"
+            line("Content-Length", "0")
         }
-        text += "\r\n"
-        return Data(text.utf8)
+        head.append(HTTPSyntax.cr)
+        head.append(HTTPSyntax.lf)
+        return Data(head)
     }
 
     /// One chunk of a `Transfer-Encoding: chunked` body (an empty `chunk` is the last chunk), for streamed bodies.

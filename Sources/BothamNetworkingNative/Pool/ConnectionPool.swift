@@ -11,7 +11,9 @@ protocol ConnectionPoolClient: AnyObject {
 /// `@unchecked Sendable` so the client can reach it through ``EventLoop/execute(_:)``: all state is only read or
 /// written on the loop thread.
 final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
-    private struct OriginState {
+    /// One origin's connections and waiters: a class, so that the pool changes it in place (a struct in the
+    /// dictionary would copy its arrays on every change).
+    private final class OriginState {
         var idle: [Connection] = []
         var open = 0
         var waiters: [any ConnectionPoolClient] = []
@@ -42,28 +44,32 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
         for client: any ConnectionPoolClient,
         fresh: Bool
     ) {
-        var state = origins[origin] ?? OriginState()
+        let state = self.state(of: origin)
         if tlsContext != nil { state.tlsContext = tlsContext }
         if fresh {
-            for connection in state.idle { retire(connection, in: &state) }
+            for connection in state.idle { retire(connection, in: state) }
             state.idle.removeAll()
         }
         if let connection = state.idle.popLast() {
-            origins[origin] = state
             takeFromIdle(connection)
             client.assign(connection, reused: true)
             return
         }
         if state.open < maxConnectionsPerHost {
             state.open += 1
-            origins[origin] = state
-            let connection = makeConnection(origin)
+            let connection = makeConnection(origin, state: state)
             client.assign(connection, reused: false)
             connection.start()
             return
         }
         state.waiters.append(client)
+    }
+
+    private func state(of origin: Origin) -> OriginState {
+        if let state = origins[origin] { return state }
+        let state = OriginState()
         origins[origin] = state
+        return state
     }
 
     /// Forgets a waiting client (it timed out or was cancelled).
@@ -74,13 +80,12 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
     /// Takes back a connection that finished a response and may be reused.
     func release(_ connection: Connection) {
         connection.hasCarriedRequest = true
-        guard connection.isReady, var state = origins[connection.origin] else {
+        guard connection.isReady, let state = origins[connection.origin] else {
             discard(connection)
             return
         }
         if !state.waiters.isEmpty {
             let client = state.waiters.removeFirst()
-            origins[connection.origin] = state
             client.assign(connection, reused: true)
             return
         }
@@ -92,25 +97,22 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
             self.dropIdle(connection)
         }
         state.idle.append(connection)
-        origins[connection.origin] = state
     }
 
     /// Closes a connection that cannot be reused and lets a waiter open a new one.
     func discard(_ connection: Connection) {
         connection.close()
-        guard connection.isCounted, var state = origins[connection.origin] else { return }
+        guard connection.isCounted, let state = origins[connection.origin] else { return }
         connection.isCounted = false
         state.open -= 1
-        origins[connection.origin] = state
-        serveWaiters(connection.origin)
+        serveWaiters(connection.origin, state: state)
     }
 
     /// Closes every idle connection (the client is going away). In-flight exchanges finish normally.
     func shutdown() {
-        for (origin, var state) in origins {
-            for connection in state.idle { retire(connection, in: &state) }
+        for state in origins.values {
+            for connection in state.idle { retire(connection, in: state) }
             state.idle.removeAll()
-            origins[origin] = state
         }
     }
 
@@ -128,9 +130,9 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
 
     // MARK: Private
 
-    private func makeConnection(_ origin: Origin) -> Connection {
+    private func makeConnection(_ origin: Origin, state: OriginState) -> Connection {
         connectionsOpened += 1
-        let tlsContext = origin.isTLS ? origins[origin]?.tlsContext : nil
+        let tlsContext = origin.isTLS ? state.tlsContext : nil
         let connection = Connection(origin: origin, loop: loop, tlsContext: tlsContext)
         connection.isCounted = true
         return connection
@@ -150,7 +152,7 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
         discard(connection)
     }
 
-    private func retire(_ connection: Connection, in state: inout OriginState) {
+    private func retire(_ connection: Connection, in state: OriginState) {
         takeFromIdle(connection)
         connection.close()
         if connection.isCounted {
@@ -159,12 +161,11 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
         }
     }
 
-    private func serveWaiters(_ origin: Origin) {
-        while var state = origins[origin], !state.waiters.isEmpty, state.open < maxConnectionsPerHost {
+    private func serveWaiters(_ origin: Origin, state: OriginState) {
+        while !state.waiters.isEmpty, state.open < maxConnectionsPerHost {
             let client = state.waiters.removeFirst()
             state.open += 1
-            origins[origin] = state
-            let connection = makeConnection(origin)
+            let connection = makeConnection(origin, state: state)
             client.assign(connection, reused: false)
             connection.start()
         }

@@ -15,13 +15,13 @@ struct Origin: Hashable, Sendable {
 
     /// Whether the host is an IPv4 or IPv6 literal (no SNI, IP-address verification).
     var hostIsIPAddress: Bool {
-        if host.contains(":") { return true }
+        if host.utf8.contains(UInt8(ascii: ":")) { return true }
         return host.split(separator: ".").count == 4 && host.utf8.allSatisfy { $0 == 46 || ($0 >= 48 && $0 <= 57) }
     }
 
     /// The `Host` field: brackets around IPv6 literals, the port when it is not the default.
     var hostHeader: String {
-        let name = host.contains(":") ? "[\(host)]" : host
+        let name = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         return port == Self.defaultPort(for: scheme) ? name : "\(name):\(port)"
     }
 
