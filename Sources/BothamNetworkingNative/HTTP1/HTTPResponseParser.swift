@@ -223,18 +223,28 @@ struct HTTPResponseParser {
             state = .statusLine
             return
         }
-        isContentCoded = headers.values(for: .contentEncoding).flatMap(HTTPSyntax.listElements).contains {
-            $0 != "identity"
+        // One pass over the fields for everything framing needs (lookups by name would scan them once each).
+        var connection: [String] = []
+        var transferCodings: [String] = []
+        var lengthValues: [String] = []
+        isContentCoded = false
+        for field in headers.fields {
+            switch field.name.canonicalName {
+            case "content-length": lengthValues.append(field.value)
+            case "connection": connection += HTTPSyntax.listElements(field.value)
+            case "transfer-encoding": transferCodings += HTTPSyntax.listElements(field.value)
+            case "content-encoding":
+                if HTTPSyntax.listElements(field.value).contains(where: { $0 != "identity" }) { isContentCoded = true }
+            default: continue
+            }
         }
-        let connection = headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
         keepAlive = isHTTP11 ? !connection.contains("close") : connection.contains("keep-alive")
         if isHeadRequest || statusCode == 204 || statusCode == 304 {
             state = .complete
             return
         }
-        let transferCodings = headers.values(for: .transferEncoding).flatMap(HTTPSyntax.listElements)
         if !transferCodings.isEmpty {
-            if headers.contains(.contentLength) { keepAlive = false }
+            if !lengthValues.isEmpty { keepAlive = false }
             if transferCodings.last == "chunked" {
                 state = .chunkSizeLine
             } else {
@@ -243,7 +253,7 @@ struct HTTPResponseParser {
             }
             return
         }
-        if let length = try contentLength() {
+        if let length = try contentLength(lengthValues) {
             guard length <= limits.maxBodyBytes else {
                 throw NativeTransportError(
                     code: .responseTooLarge, reason: "Content-Length \(length) exceeds the limit")
@@ -258,20 +268,36 @@ struct HTTPResponseParser {
         state = .closeDelimitedBody
     }
 
-    private func contentLength() throws(NativeTransportError) -> Int? {
-        let elements = headers.values(for: .contentLength).flatMap {
-            $0.split(separator: ",", omittingEmptySubsequences: false)
-        }
-        guard !elements.isEmpty else { return nil }
+    /// The length the `Content-Length` values agree on (a list of equal values is allowed), `nil` without any.
+    private func contentLength(_ values: [String]) throws(NativeTransportError) -> Int? {
         var result: Int?
-        for element in elements {
-            let digits = HTTPSyntax.trimmed(element.utf8)
-            guard !digits.isEmpty, digits.count <= 18,
-                digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                let value = Int(String(decoding: digits, as: UTF8.self))
-            else { throw malformed("invalid Content-Length") }
-            if let result, result != value { throw malformed("conflicting Content-Length values") }
-            result = value
+        for value in values {
+            var element: Int?
+            var digits = 0
+            var trailingSpace = false
+            func endElement() throws(NativeTransportError) {
+                guard let value = element else { throw malformed("invalid Content-Length") }
+                if let result, result != value { throw malformed("conflicting Content-Length values") }
+                result = value
+                element = nil
+                digits = 0
+                trailingSpace = false
+            }
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    guard !trailingSpace, digits < 18 else { throw malformed("invalid Content-Length") }
+                    element = (element ?? 0) * 10 + Int(byte - UInt8(ascii: "0"))
+                    digits += 1
+                case HTTPSyntax.space, HTTPSyntax.tab:
+                    if element != nil { trailingSpace = true }
+                case UInt8(ascii: ","):
+                    try endElement()
+                default:
+                    throw malformed("invalid Content-Length")
+                }
+            }
+            try endElement()
         }
         return result
     }
