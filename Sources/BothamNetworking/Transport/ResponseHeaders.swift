@@ -16,7 +16,7 @@ enum ResponseHeaders {
     static func headers(of response: HTTPURLResponse, bodyCount: Int) -> HTTPHeaders {
         let fields = response.allHeaderFields.compactMap { key, value -> (HTTPFieldName, String)? in
             guard let name = key as? String else { return nil }
-            return (HTTPFieldName(name), "\(value)")
+            return (HTTPFieldName(name), value as? String ?? "\(value)")
         }
         var headers = HTTPHeaders()
         // Sorted by the lower-cased name computed once per field (then the spelling), not twice per comparison.
