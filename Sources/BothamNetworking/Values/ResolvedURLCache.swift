@@ -5,26 +5,40 @@ import Foundation
 /// It is only used while those three are unchanged, so a copy changed in any other way (headers, body) keeps it and a
 /// copy with another path does not. It never takes part in equality or hashing: two requests that differ only in
 /// whether their URL was cached are the same request.
+///
+/// The entry lives in a small immutable object, so the cache adds one reference to a request instead of the three
+/// values it compares (requests are copied often, and async frames hold several of them).
 struct ResolvedURLCache: Sendable, Hashable {
-    private var baseEndpoint = ""
-    private var path = ""
-    private var parameters = HTTPParameters()
-    private var url: URL?
+    private final class Entry: Sendable {
+        let baseEndpoint: String
+        let path: String
+        let parameters: HTTPParameters
+        let url: URL
 
-    init() {}
+        init(baseEndpoint: String, path: String, parameters: HTTPParameters, url: URL) {
+            self.baseEndpoint = baseEndpoint
+            self.path = path
+            self.parameters = parameters
+            self.url = url
+        }
+    }
+
+    private let entry: Entry?
+
+    init() {
+        entry = nil
+    }
 
     init(baseEndpoint: String, path: String, parameters: HTTPParameters, url: URL) {
-        self.baseEndpoint = baseEndpoint
-        self.path = path
-        self.parameters = parameters
-        self.url = url
+        entry = Entry(baseEndpoint: baseEndpoint, path: path, parameters: parameters, url: url)
     }
 
     /// The cached URL when it was resolved from `request`'s endpoint, path and parameters.
     func url(for request: HTTPRequest) -> URL? {
-        guard let url, baseEndpoint == request.baseEndpoint, path == request.path, parameters == request.parameters
+        guard let entry, entry.baseEndpoint == request.baseEndpoint, entry.path == request.path,
+            entry.parameters == request.parameters
         else { return nil }
-        return url
+        return entry.url
     }
 
     static func == (lhs: ResolvedURLCache, rhs: ResolvedURLCache) -> Bool { true }
