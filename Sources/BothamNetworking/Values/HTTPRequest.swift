@@ -7,26 +7,63 @@ import Foundation
 ///
 /// The URL is the client's base endpoint joined with ``path`` (exactly one `/` between them; a query already in the
 /// path is kept) followed by ``parameters``. A path that is an absolute `http(s)://` URL is used as it is.
-public struct HTTPRequest: Sendable, Hashable {
+public struct HTTPRequest: Sendable {
+    /// The fields, shared between copies until one of them changes (copy-on-write): a request is then one
+    /// reference, cheap to copy and small in the async frames of a call.
+    private var storage: HTTPRequestStorage
+
     /// The method, for example ``HTTPMethod/get``.
-    public internal(set) var method: HTTPMethod
+    public internal(set) var method: HTTPMethod {
+        get { storage.method }
+        set { uniqueStorage().method = newValue }
+    }
     /// The base endpoint the path is resolved against, for example `https://api.github.com`.
-    public internal(set) var baseEndpoint: String
+    public internal(set) var baseEndpoint: String {
+        get { storage.baseEndpoint }
+        set { uniqueStorage().baseEndpoint = newValue }
+    }
     /// The path relative to ``baseEndpoint`` (may carry its own query), or an absolute URL.
-    public internal(set) var path: String
+    public internal(set) var path: String {
+        get { storage.path }
+        set { uniqueStorage().path = newValue }
+    }
     /// Query parameters appended after any query the endpoint or path already has.
-    public internal(set) var parameters: HTTPParameters
+    public internal(set) var parameters: HTTPParameters {
+        get { storage.parameters }
+        set { uniqueStorage().parameters = newValue }
+    }
     /// The header fields.
-    public internal(set) var headers: HTTPHeaders
+    public internal(set) var headers: HTTPHeaders {
+        get { storage.headers }
+        set { uniqueStorage().headers = newValue }
+    }
     /// The body, or `nil`.
-    public internal(set) var body: HTTPBody?
+    public internal(set) var body: HTTPBody? {
+        get { storage.body }
+        set { uniqueStorage().body = newValue }
+    }
     /// How long one attempt may take before it fails with ``APIClientError/timeout``; `nil` uses the transport's
     /// default.
-    public internal(set) var timeout: Duration?
+    public internal(set) var timeout: Duration? {
+        get { storage.timeout }
+        set { uniqueStorage().timeout = newValue }
+    }
     /// The URL resolved during preparation, so the transport does not resolve it again. Never part of equality.
-    var resolvedURLCache = ResolvedURLCache()
+    var resolvedURLCache: ResolvedURLCache {
+        get { storage.resolvedURLCache }
+        set { uniqueStorage().resolvedURLCache = newValue }
+    }
     /// Where the response body goes: ``ResponseBodyDestination/memory`` (the default) or a file.
-    public internal(set) var responseDestination: ResponseBodyDestination = .memory
+    public internal(set) var responseDestination: ResponseBodyDestination {
+        get { storage.responseDestination }
+        set { uniqueStorage().responseDestination = newValue }
+    }
+
+    /// The storage, copied first when another value shares it.
+    private mutating func uniqueStorage() -> HTTPRequestStorage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
 
     /// Creates a request.
     public init(
@@ -38,13 +75,15 @@ public struct HTTPRequest: Sendable, Hashable {
         body: HTTPBody? = nil,
         timeout: Duration? = nil
     ) {
-        self.method = method
-        self.baseEndpoint = baseEndpoint
-        self.path = path
-        self.parameters = parameters
-        self.headers = headers
-        self.body = body
-        self.timeout = timeout
+        storage = HTTPRequestStorage(
+            method: method,
+            baseEndpoint: baseEndpoint,
+            path: path,
+            parameters: parameters,
+            headers: headers,
+            body: body,
+            timeout: timeout
+        )
     }
 
     /// Creates a request for an absolute URL.
@@ -134,6 +173,18 @@ public struct HTTPRequest: Sendable, Hashable {
     /// A copy whose response body goes to `destination` (a file, a folder, or memory).
     public func withResponseDestination(_ destination: ResponseBodyDestination) -> HTTPRequest {
         with { $0.responseDestination = destination }
+    }
+}
+
+extension HTTPRequest: Hashable {
+    /// Requests are equal when every field is (the remembered resolved URL does not count).
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.hasSameFields(as: rhs.storage)
+    }
+
+    /// Hashes every field that equality compares.
+    public func hash(into hasher: inout Hasher) {
+        storage.hashFields(into: &hasher)
     }
 }
 

@@ -12,12 +12,9 @@ public struct HTTPResponse: Sendable, Hashable {
     /// `nil` when the body is in ``body``.
     public let bodyFileURL: URL?
     /// The request that produced this response, as it was sent (after every request interceptor).
-    public var request: HTTPRequest { requestBox.request }
+    public let request: HTTPRequest
     /// The URL the response came from; differs from the request's URL after redirects.
     public let url: URL?
-    /// The request, by reference: a response is then a few words instead of a few hundred bytes, which keeps the
-    /// async frames of calls (and of `Result`s and errors holding responses) small.
-    private let requestBox: RequestBox
 
     /// Creates a response.
     public init(
@@ -31,19 +28,8 @@ public struct HTTPResponse: Sendable, Hashable {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
-        requestBox = RequestBox(request)
+        self.request = request
         self.url = url ?? request.url
-        self.bodyFileURL = bodyFileURL
-    }
-
-    private init(
-        statusCode: Int, headers: HTTPHeaders, body: Data, requestBox: RequestBox, url: URL?, bodyFileURL: URL?
-    ) {
-        self.statusCode = statusCode
-        self.headers = headers
-        self.body = body
-        self.requestBox = requestBox
-        self.url = url
         self.bodyFileURL = bodyFileURL
     }
 
@@ -53,46 +39,25 @@ public struct HTTPResponse: Sendable, Hashable {
     /// A copy with another body in memory, for interceptors that rewrite responses (``bodyFileURL`` is kept).
     public func withBody(_ body: Data) -> HTTPResponse {
         HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, requestBox: requestBox, url: url,
-            bodyFileURL: bodyFileURL)
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
     }
 
     /// A copy with other headers.
     public func withHeaders(_ headers: HTTPHeaders) -> HTTPResponse {
         HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, requestBox: requestBox, url: url,
-            bodyFileURL: bodyFileURL)
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
     }
 
     /// A copy with another status code.
     public func withStatusCode(_ statusCode: Int) -> HTTPResponse {
         HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, requestBox: requestBox, url: url,
-            bodyFileURL: bodyFileURL)
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
     }
 
     /// A copy whose body is in the file at `bodyFileURL` (`nil`: in ``body``), with `body` as its in-memory body.
     public func withBodyFile(_ bodyFileURL: URL?, body: Data = Data()) -> HTTPResponse {
         HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, requestBox: requestBox, url: url,
-            bodyFileURL: bodyFileURL)
-    }
-}
-
-/// An immutable reference to a request, compared and hashed by its value.
-private final class RequestBox: Sendable, Hashable {
-    let request: HTTPRequest
-
-    init(_ request: HTTPRequest) {
-        self.request = request
-    }
-
-    static func == (lhs: RequestBox, rhs: RequestBox) -> Bool {
-        lhs === rhs || lhs.request == rhs.request
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(request)
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
     }
 }
 
