@@ -63,7 +63,8 @@ let package = Package(
             dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative"]
         ),
         // Runs against a live httpbin (scripts/httpbin.sh); skipped unless HTTPBIN_URL is set.
-        .testTarget(name: "BothamNetworkingInteropTests", dependencies: ["BothamNetworking"]),
+        .testTarget(
+            name: "BothamNetworkingInteropTests", dependencies: ["BothamNetworking", "BothamNetworkingNative"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -85,7 +86,8 @@ package.targets += [
         dependencies: ["BothamNetworking", "BothamNetworkingTesting", "PlaygroundSupport"],
         path: "Playgrounds/Pages"
     ),
-    .executableTarget(name: "Playgrounds", dependencies: ["PlaygroundPages", "PlaygroundSupport"], path: "Playgrounds/All"),
+    .executableTarget(
+        name: "Playgrounds", dependencies: ["PlaygroundPages", "PlaygroundSupport"], path: "Playgrounds/All"),
 ]
 package.targets += playgroundPages.map { page in
     .executableTarget(name: page, dependencies: ["PlaygroundPages", "PlaygroundSupport"], path: "Playgrounds/\(page)")
@@ -107,5 +109,6 @@ package.targets += [
     .target(name: "FuzzSupport", dependencies: ["BothamNetworking", "CLibFuzzer"], path: "Fuzz/Support"),
 ]
 package.targets += fuzzTargets.map { fuzzer in
-    .executableTarget(name: fuzzer.name, dependencies: fuzzer.dependencies + ["FuzzSupport"], path: "Fuzz/\(fuzzer.name)")
+    .executableTarget(
+        name: fuzzer.name, dependencies: fuzzer.dependencies + ["FuzzSupport"], path: "Fuzz/\(fuzzer.name)")
 }

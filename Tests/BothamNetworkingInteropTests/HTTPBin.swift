@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamNetworkingNative
 import Foundation
 import Testing
 
@@ -27,11 +28,29 @@ enum HTTPBin {
         return base.replacingOccurrences(of: "localhost", with: "127.0.0.1")
     }
 
-    /// A client for httpbin over a fresh ``URLSessionHTTPClient`` that accepts every status.
+    /// The transport the suite runs on: `HTTPBIN_TRANSPORT=native` for `NativeHTTPClient`, otherwise
+    /// `URLSessionHTTPClient` (`.ci/run` runs the suite once with each).
+    static let runsOnNative = ProcessInfo.processInfo.environment["HTTPBIN_TRANSPORT"] == "native"
+
+    /// A fresh transport of the suite's kind with `configuration`'s settings.
+    static func transport(_ configuration: URLSessionHTTPClient.Configuration = .init()) -> any HTTPClient {
+        guard runsOnNative else { return URLSessionHTTPClient(configuration: configuration) }
+        var native = NativeHTTPClient.Configuration()
+        native.redirectPolicy = configuration.redirectPolicy
+        native.totalTimeout = configuration.totalDeadline
+        if let timeout = configuration.defaultTimeout { native.requestTimeout = timeout }
+        if let limit = configuration.maxResponseBytes {
+            native.maxResponseBytes = limit
+            native.maxFileResponseBytes = limit
+        }
+        return NativeHTTPClient(configuration: native)
+    }
+
+    /// A client for httpbin over a fresh transport (see ``transport(_:)``) that accepts every status.
     static func client(_ configuration: URLSessionHTTPClient.Configuration = .init()) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: url ?? "http://127.0.0.1:9",
-            httpClient: URLSessionHTTPClient(configuration: configuration),
+            httpClient: transport(configuration),
             configuration: .init(validation: .acceptAll)
         )
     }

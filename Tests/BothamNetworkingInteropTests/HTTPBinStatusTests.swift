@@ -15,7 +15,7 @@ extension HTTPBinInteropTests {
 
         @Test("a non-2xx status is an httpResponseError with the default validation")
         func defaultValidation() async throws {
-            let strict = BothamAPIClient(baseEndpoint: HTTPBin.url ?? "", httpClient: URLSessionHTTPClient())
+            let strict = BothamAPIClient(baseEndpoint: HTTPBin.url ?? "", httpClient: HTTPBin.transport())
             let result = await strict.GET("/status/404")
             #expect(result.failureStatusCode == 404)
         }

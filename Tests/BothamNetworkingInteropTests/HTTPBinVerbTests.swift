@@ -107,8 +107,12 @@ extension HTTPBinInteropTests {
                 .get()
             #expect(response.headers["x-zeta"] == "z")
             #expect(response.headers["X-Alpha"] == "a")
-            let names = response.headers.fields.map { $0.name.rawName.lowercased() }
-            #expect(names == names.sorted())
+            if !HTTPBin.runsOnNative {
+                // URLSession hands headers over as a dictionary, so the transport sorts them; the native transport
+                // keeps the server's order, which is deterministic already.
+                let names = response.headers.fields.map { $0.name.rawName.lowercased() }
+                #expect(names == names.sorted())
+            }
         }
 
         @Test("/gzip and /deflate bodies arrive decoded with consistent headers", arguments: ["gzip", "deflate"])
@@ -122,7 +126,13 @@ extension HTTPBinInteropTests {
             }
         }
 
-        @Test("/cookies/set stores the cookie and sends it after the redirect")
+        @Test(
+            "/cookies/set stores the cookie and sends it after the redirect",
+            .enabled(
+                if: !HTTPBin.runsOnNative,
+                "NativeHTTPClient keeps no cookie storage (an interceptor's job there); the URLSession run covers it"
+            )
+        )
         func cookies() async throws {
             let response = try await apiClient.GET("/cookies/set", parameters: ["flavour": "oat"]).get()
             #expect(response.statusCode == 200)
