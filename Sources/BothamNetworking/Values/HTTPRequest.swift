@@ -14,54 +14,54 @@ public struct HTTPRequest: Sendable {
 
     /// The method, for example ``HTTPMethod/get``.
     public internal(set) var method: HTTPMethod {
-        get { storage.method }
-        set { uniqueStorage().method = newValue }
+        get { storage.fields.method }
+        set { uniqueStorage().fields.method = newValue }
     }
     /// The base endpoint the path is resolved against, for example `https://api.github.com`.
     public internal(set) var baseEndpoint: String {
-        get { storage.baseEndpoint }
-        set { uniqueStorage().baseEndpoint = newValue }
+        get { storage.fields.baseEndpoint }
+        set { uniqueStorage().fields.baseEndpoint = newValue }
     }
     /// The path relative to ``baseEndpoint`` (may carry its own query), or an absolute URL.
     public internal(set) var path: String {
-        get { storage.path }
-        set { uniqueStorage().path = newValue }
+        get { storage.fields.path }
+        set { uniqueStorage().fields.path = newValue }
     }
     /// Query parameters appended after any query the endpoint or path already has.
     public internal(set) var parameters: HTTPParameters {
-        get { storage.parameters }
-        set { uniqueStorage().parameters = newValue }
+        get { storage.fields.parameters }
+        set { uniqueStorage().fields.parameters = newValue }
     }
     /// The header fields.
     public internal(set) var headers: HTTPHeaders {
-        get { storage.headers }
-        set { uniqueStorage().headers = newValue }
+        get { storage.fields.headers }
+        set { uniqueStorage().fields.headers = newValue }
     }
     /// The body, or `nil`.
     public internal(set) var body: HTTPBody? {
-        get { storage.body }
-        set { uniqueStorage().body = newValue }
+        get { storage.fields.body }
+        set { uniqueStorage().fields.body = newValue }
     }
     /// How long one attempt may take before it fails with ``APIClientError/timeout``; `nil` uses the transport's
     /// default.
     public internal(set) var timeout: Duration? {
-        get { storage.timeout }
-        set { uniqueStorage().timeout = newValue }
+        get { storage.fields.timeout }
+        set { uniqueStorage().fields.timeout = newValue }
     }
     /// The URL resolved during preparation, so the transport does not resolve it again. Never part of equality.
     var resolvedURLCache: ResolvedURLCache {
-        get { storage.resolvedURLCache }
-        set { uniqueStorage().resolvedURLCache = newValue }
+        get { storage.fields.resolvedURLCache }
+        set { uniqueStorage().fields.resolvedURLCache = newValue }
     }
     /// Where the response body goes: ``ResponseBodyDestination/memory`` (the default) or a file.
     public internal(set) var responseDestination: ResponseBodyDestination {
-        get { storage.responseDestination }
-        set { uniqueStorage().responseDestination = newValue }
+        get { storage.fields.responseDestination }
+        set { uniqueStorage().fields.responseDestination = newValue }
     }
 
     /// The storage, copied first when another value shares it.
     private mutating func uniqueStorage() -> HTTPRequestStorage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if !isKnownUniquelyReferenced(&storage) { storage = HTTPRequestStorage(storage.fields) }
         return storage
     }
 
@@ -76,13 +76,15 @@ public struct HTTPRequest: Sendable {
         timeout: Duration? = nil
     ) {
         storage = HTTPRequestStorage(
-            method: method,
-            baseEndpoint: baseEndpoint,
-            path: path,
-            parameters: parameters,
-            headers: headers,
-            body: body,
-            timeout: timeout
+            .init(
+                method: method,
+                baseEndpoint: baseEndpoint,
+                path: path,
+                parameters: parameters,
+                headers: headers,
+                body: body,
+                timeout: timeout
+            )
         )
     }
 
@@ -179,12 +181,12 @@ public struct HTTPRequest: Sendable {
 extension HTTPRequest: Hashable {
     /// Requests are equal when every field is (the remembered resolved URL does not count).
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.hasSameFields(as: rhs.storage)
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
     /// Hashes every field that equality compares.
     public func hash(into hasher: inout Hasher) {
-        storage.hashFields(into: &hasher)
+        hasher.combine(storage.fields)
     }
 }
 
