@@ -48,7 +48,7 @@ struct DownloadFiles {
     static func storingBody(of response: HTTPResponse, sentWith request: HTTPRequest) throws(APIClientError)
         -> HTTPResponse
     {
-        guard response.bodyFileURL == nil, case .file(let url, _) = request.responseDestination else { return response }
+        guard response.bodyFileURL == nil, let url = request.responseDestination.fileURL else { return response }
         do {
             try response.body.write(to: url)
         } catch {

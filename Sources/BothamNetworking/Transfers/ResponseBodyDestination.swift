@@ -32,6 +32,13 @@ public enum ResponseBodyDestination: Sendable, Hashable {
         }
     }
 
+    /// The file a transport writes the body to: the URL of a ``file(_:options:)`` destination, `nil` otherwise (the
+    /// client turns a ``directory(_:options:)`` destination into a file one before a transport sees the request).
+    public var fileURL: URL? {
+        if case .file(let url, _) = self { return url }
+        return nil
+    }
+
     /// The folder the body file ends up in, or `nil` for ``memory``.
     var folder: URL? {
         switch self {

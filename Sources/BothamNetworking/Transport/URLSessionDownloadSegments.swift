@@ -59,8 +59,8 @@ struct URLSessionDownloadSegments: Sendable {
     private(set) var end: Int64
 
     /// `request` asking for its first segment, or `nil` when its body should come in one task.
-    static func firstRequest(for request: URLRequest, segmentBytes: Int64?) -> URLRequest? {
-        guard let segmentBytes, segmentBytes > 0, request.httpMethod ?? "GET" == "GET",
+    static func firstRequest(for request: URLRequest, segmentBytes: Int64) -> URLRequest? {
+        guard segmentBytes > 0, request.httpMethod ?? "GET" == "GET",
             request.value(forHTTPHeaderField: "Range") == nil
         else { return nil }
         var ranged = request

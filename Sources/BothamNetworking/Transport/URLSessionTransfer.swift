@@ -42,8 +42,8 @@ final class URLSessionTransfer: Sendable {
         var hopBodyFile: URL?
         /// The open body file, when the response body goes to ``URLSessionTransfer/bodyFileURL``.
         var bodyFile: FileHandle?
-        /// The first hop asks for the first segment of a body going to a file.
-        var asksFirstSegment = false
+        /// The segment size the first hop asked for, until its response head arrives (a body going to a file).
+        var firstSegmentBytes: Int64?
         /// A body file fetched in segments, one task each.
         var segments: URLSessionDownloadSegments?
         /// A later segment's request is out: its response head continues the body instead of starting a new one.
@@ -68,8 +68,6 @@ final class URLSessionTransfer: Sendable {
     private let progress: TransferProgressReporter?
     private let redirectPolicy: RedirectPolicy
     private let maxResponseBytes: Int?
-    /// ``URLSessionHTTPClient/Configuration/downloadSegmentBytes``, or 0.
-    private let downloadSegmentBytes: Int64
     private let cancelOnDelegateQueue: @Sendable (URLSessionTask) -> Void
     private let state: Lock<State>
 
@@ -82,30 +80,24 @@ final class URLSessionTransfer: Sendable {
         cancelOnDelegateQueue: @escaping @Sendable (URLSessionTask) -> Void
     ) {
         self.request = request
-        if case .file(let url, _) = request.responseDestination {
-            bodyFileURL = url
-        } else {
-            bodyFileURL = nil
-        }
+        bodyFileURL = request.responseDestination.fileURL
         self.requestBodySize = requestBodySize
         self.progress = progress
         redirectPolicy = configuration.redirectPolicy
         maxResponseBytes = configuration.maxResponseBytes
-        downloadSegmentBytes = configuration.downloadSegmentBytes ?? 0
         self.cancelOnDelegateQueue = cancelOnDelegateQueue
         var firstRequest = firstHop.request
-        var asksFirstSegment = false
-        if bodyFileURL != nil, firstHop.bodyFile == nil,
-            let ranged = URLSessionDownloadSegments.firstRequest(
-                for: firstRequest, segmentBytes: configuration.downloadSegmentBytes)
+        var firstSegmentBytes: Int64?
+        if bodyFileURL != nil, firstHop.bodyFile == nil, let segmentBytes = configuration.downloadSegmentBytes,
+            let ranged = URLSessionDownloadSegments.firstRequest(for: firstRequest, segmentBytes: segmentBytes)
         {
             firstRequest = ranged
-            asksFirstSegment = true
+            firstSegmentBytes = segmentBytes
         }
         self.firstHop = URLSessionHop(request: firstRequest, bodyFile: firstHop.bodyFile)
         var initial = State(hop: firstRequest, callerCookie: firstRequest.value(forHTTPHeaderField: "Cookie"))
         initial.hopBodyFile = firstHop.bodyFile
-        initial.asksFirstSegment = asksFirstSegment
+        initial.firstSegmentBytes = firstSegmentBytes
         state = Lock(initial)
     }
 
@@ -188,9 +180,9 @@ final class URLSessionTransfer: Sendable {
             guard state.outcome == nil else { return .success(.abandon) }
             guard state.pendingReissue == nil else { return .success(.answer(())) }
             var response = response
-            if state.asksFirstSegment {
-                state.asksFirstSegment = false
-                switch URLSessionDownloadSegments.answer(to: response, segmentBytes: downloadSegmentBytes) {
+            if let segmentBytes = state.firstSegmentBytes {
+                state.firstSegmentBytes = nil
+                switch URLSessionDownloadSegments.answer(to: response, segmentBytes: segmentBytes) {
                 case .whole:
                     break
                 case .complete(let presented):

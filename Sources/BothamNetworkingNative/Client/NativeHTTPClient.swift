@@ -94,7 +94,7 @@ public final class NativeHTTPClient: HTTPClient {
                 (current, url) = next
                 continue
             }
-            if let bodyFile = request.responseBodyFile {
+            if let bodyFile = request.responseDestination.fileURL {
                 // Written as it arrived, as the server sent it (no `Accept-Encoding` was offered for it).
                 return HTTPResponse(
                     statusCode: parsed.statusCode, headers: parsed.headers, request: request, url: url,
@@ -171,7 +171,7 @@ public final class NativeHTTPClient: HTTPClient {
         }
         // A body going to a file is written as it arrives, so no coding is offered for it (it could not be decoded
         // afterwards without reading it back).
-        let decodes = configuration.decompression && request.responseBodyFile == nil
+        let decodes = configuration.decompression && request.responseDestination.fileURL == nil
         // A file body is streamed from disk with its size as Content-Length; every other body is encoded now.
         let bodyFile = try request.body?.fileURL.map { url throws(APIClientError) in (url, try FileBody.size(of: url)) }
         let body = bodyFile == nil ? try request.bodyData() : nil
@@ -194,14 +194,14 @@ public final class NativeHTTPClient: HTTPClient {
             requestCloses: connectionTokens.contains("close"),
             limits: HTTPParserLimits(
                 maxHeadBytes: max(1024, configuration.maxHeaderBytes),
-                maxBodyBytes: request.responseBodyFile == nil
+                maxBodyBytes: request.responseDestination.fileURL == nil
                     ? max(0, configuration.maxResponseBytes) : max(0, configuration.maxFileResponseBytes ?? Int.max)
             ),
             idleTimeout: MonotonicClock.nanoseconds(request.timeout ?? configuration.requestTimeout),
             connectTimeout: MonotonicClock.nanoseconds(configuration.connectTimeout),
             deadline: deadline
         )
-        plan.responseBodyFile = request.responseBodyFile
+        plan.responseBodyFile = request.responseDestination.fileURL
         plan.decodesAfterwards = decodes
         return plan
     }
@@ -214,13 +214,5 @@ public final class NativeHTTPClient: HTTPClient {
             let kind: NetworkFailure.Kind = error.code == .responseTooLarge ? .responseTooLarge : .badServerResponse
             throw .networkError(NetworkFailure(kind: kind, underlying: error))
         }
-    }
-}
-
-extension HTTPRequest {
-    /// The file the response body is written to, for a ``ResponseBodyDestination/file(_:options:)`` destination.
-    fileprivate var responseBodyFile: URL? {
-        if case .file(let url, _) = responseDestination { return url }
-        return nil
     }
 }
