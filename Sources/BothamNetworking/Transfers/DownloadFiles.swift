@@ -122,7 +122,7 @@ struct DownloadFiles {
     {
         let target: URL
         switch attempt.destination {
-        case .memory: return response
+        case .memory, .stream: return response
         case .file(let url, _): target = url
         case .directory(let folder, _):
             target = folder.appendingPathComponent(response.suggestedFilename, isDirectory: false)

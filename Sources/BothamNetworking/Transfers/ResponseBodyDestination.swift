@@ -17,6 +17,8 @@ import Foundation
 public enum ResponseBodyDestination: Sendable, Hashable {
     /// The body is read into ``HTTPResponse/body``.
     case memory
+    /// The body is handed over as it arrives, as ``HTTPResponse/bodyStream`` (see ``BothamAPIClient/stream(_:deadline:)``).
+    case stream
     /// The body is written to the file at `url`.
     case file(URL, options: DownloadOptions = [])
     /// The body is written into `directory`, under the name the response suggests
@@ -27,7 +29,7 @@ public enum ResponseBodyDestination: Sendable, Hashable {
     /// The options of a file or directory destination (empty for ``memory``).
     public var options: DownloadOptions {
         switch self {
-        case .memory: return []
+        case .memory, .stream: return []
         case .file(_, let options), .directory(_, let options): return options
         }
     }
@@ -42,7 +44,7 @@ public enum ResponseBodyDestination: Sendable, Hashable {
     /// The folder the body file ends up in, or `nil` for ``memory``.
     var folder: URL? {
         switch self {
-        case .memory: return nil
+        case .memory, .stream: return nil
         case .file(let url, _): return url.deletingLastPathComponent()
         case .directory(let url, _): return url
         }

@@ -15,6 +15,10 @@ public struct HTTPResponse: Sendable, Hashable {
     public let request: HTTPRequest
     /// The URL the response came from; differs from the request's URL after redirects.
     public let url: URL?
+    /// The body as it arrives, when the request's ``HTTPRequest/responseDestination`` is
+    /// ``ResponseBodyDestination/stream`` and the transport streams (``body`` is then empty); `nil` otherwise.
+    /// ``BothamAPIClient/stream(_:deadline:)`` hands it to you as ``HTTPStreamedResponse/body``.
+    public let bodyStream: HTTPBodyStream?
 
     /// Creates a response.
     public init(
@@ -23,7 +27,8 @@ public struct HTTPResponse: Sendable, Hashable {
         body: Data = Data(),
         request: HTTPRequest,
         url: URL? = nil,
-        bodyFileURL: URL? = nil
+        bodyFileURL: URL? = nil,
+        bodyStream: HTTPBodyStream? = nil
     ) {
         self.statusCode = statusCode
         self.headers = headers
@@ -31,12 +36,14 @@ public struct HTTPResponse: Sendable, Hashable {
         self.request = request
         self.url = url ?? request.url
         self.bodyFileURL = bodyFileURL
+        self.bodyStream = bodyStream
     }
 
     /// The status code and its class: `response.status.kind == .successful`.
     public var status: HTTPStatus { HTTPStatus(code: statusCode) }
 
-    /// A copy with another body in memory, for interceptors that rewrite responses (``bodyFileURL`` is kept).
+    /// A copy with another body in memory, for interceptors that rewrite responses (``bodyFileURL`` is kept; a
+    /// ``bodyStream`` is not, and the stream ends when nothing else holds it).
     public func withBody(_ body: Data) -> HTTPResponse {
         HTTPResponse(
             statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
@@ -45,13 +52,15 @@ public struct HTTPResponse: Sendable, Hashable {
     /// A copy with other headers.
     public func withHeaders(_ headers: HTTPHeaders) -> HTTPResponse {
         HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
+            bodyStream: bodyStream)
     }
 
     /// A copy with another status code.
     public func withStatusCode(_ statusCode: Int) -> HTTPResponse {
         HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
+            bodyStream: bodyStream)
     }
 
     /// A copy whose body is in the file at `bodyFileURL` (`nil`: in ``body``), with `body` as its in-memory body.
@@ -75,6 +84,8 @@ extension HTTPResponse: CustomDebugStringConvertible {
         if !headers.isEmpty { lines.append(headers.description) }
         if let bodyFileURL {
             lines.append("(body in \(DebugText.printable(bodyFileURL.path)))")
+        } else if bodyStream != nil {
+            lines.append("(body streamed)")
         } else {
             lines.append(DebugText.body(body))
         }

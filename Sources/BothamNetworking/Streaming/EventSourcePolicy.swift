@@ -1,0 +1,64 @@
+/// How an ``EventSource`` reconnects.
+///
+/// ```swift
+/// var policy = EventSourcePolicy()
+/// policy.maxConsecutiveFailures = 3
+/// let events = apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy)
+/// ```
+///
+/// After the connection drops or the stream ends, the source waits the reconnection time (the stream's last
+/// `retry:` field, else ``defaultReconnectionTime``) and connects again. When reconnections keep failing (no event
+/// arrives between them) the wait doubles each time, up to ``maxReconnectionDelay``, with ``jitter``; after
+/// ``maxConsecutiveFailures`` of them the sequence ends with the last error.
+public struct EventSourcePolicy: Sendable {
+    /// The reconnection time until the stream sets one with `retry:` (3 s, as browsers use).
+    public var defaultReconnectionTime: Duration
+    /// The longest wait between two reconnections (60 s).
+    public var maxReconnectionDelay: Duration
+    /// How many reconnections in a row may fail (no event between them) before the sequence ends with the last
+    /// error (8). A failure is a network error or timeout, a status in ``retryableStatusCodes``, or a stream that
+    /// ended without an event.
+    public var maxConsecutiveFailures: Int
+    /// Statuses that are retried like network failures (408, 429, 500, 502, 503, 504). Any other status that is not
+    /// 2xx ends the sequence with ``APIClientError/httpResponseError(_:)``; a `204 No Content` ends it normally.
+    public var retryableStatusCodes: Set<Int>
+    /// The randomness applied to the waits after repeated failures (±20 %); the first wait is exactly the
+    /// reconnection time.
+    public var jitter: RetryJitter
+    /// Where jitter draws come from.
+    public var random: RandomSource
+    /// How the source waits; inject one in tests to record the waits instead of sleeping.
+    public var sleeper: RetrySleeper
+    /// The last event ID to start from (sent as `Last-Event-ID` on the first connection when not empty).
+    public var lastEventID: String
+
+    /// Creates a policy; every value has a default.
+    public init(
+        defaultReconnectionTime: Duration = .seconds(3),
+        maxReconnectionDelay: Duration = .seconds(60),
+        maxConsecutiveFailures: Int = 8,
+        retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+        jitter: RetryJitter = .proportional(0.2),
+        random: RandomSource = .system,
+        sleeper: RetrySleeper = .continuous,
+        lastEventID: String = ""
+    ) {
+        self.defaultReconnectionTime = defaultReconnectionTime
+        self.maxReconnectionDelay = maxReconnectionDelay
+        self.maxConsecutiveFailures = maxConsecutiveFailures
+        self.retryableStatusCodes = retryableStatusCodes
+        self.jitter = jitter
+        self.random = random
+        self.sleeper = sleeper
+        self.lastEventID = lastEventID
+    }
+
+    /// The wait before reconnecting after `failures` failures in a row (0 after a stream that delivered events).
+    func delay(afterFailures failures: Int, reconnectionTime: Duration) -> Duration {
+        guard failures > 1 else { return reconnectionTime }
+        var delay = reconnectionTime
+        for _ in 1..<min(failures, 32) where delay < maxReconnectionDelay { delay *= 2 }
+        delay = min(delay, maxReconnectionDelay)
+        return min(maxReconnectionDelay, jitter.apply(to: delay, random: random()))
+    }
+}
