@@ -1,4 +1,5 @@
 import BothamNetworking
+import Foundation
 
 /// One request/response on one connection, run on the event loop and bridged to the caller's task by a
 /// continuation that is resumed exactly once.
@@ -26,6 +27,13 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     /// Request bytes queued on the connection so far (head included), for upload progress.
     private var queuedRequestBytes = 0
     private var reportedBodyCount = -1
+    /// The attempt's deadline; a streaming call drops it once the head is delivered (the idle timeout stays).
+    private var deadline: UInt64?
+    /// A streamed body whose head is parsed but not yet handed to the caller. Held only until then: the caller's
+    /// stream must be the only owner afterwards, so that releasing it ends the exchange.
+    private var pendingStream: HTTPBodyStream?
+    /// Where a streamed body's bytes go.
+    private var stream: HTTPBodyStream.Continuation?
 
     init(plan: ExchangePlan, pool: ConnectionPool, loop: EventLoop) {
         self.plan = plan
@@ -38,6 +46,10 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             sink = { (bytes: UnsafeRawBufferPointer) throws(NativeTransportError) in try bodyFile.append(bytes) }
         }
         parser = HTTPResponseParser(method: plan.method, limits: plan.limits, bodySink: sink)
+        deadline = plan.deadline
+        if plan.streams != nil {
+            parser.headDecision = { [unowned self] statusCode, headers in startStream(statusCode, headers) }
+        }
     }
 
     /// Starts the exchange; `continuation` is resumed once with the outcome.
@@ -54,6 +66,10 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
 
     /// The calling task was cancelled: close the connection and end with ``APIClientError/cancelled``.
     func cancel() {
+        if stream != nil {
+            finish(.failure(.cancelled))
+            return
+        }
         guard continuation != nil else {
             cancelledEarly = true
             return
@@ -91,6 +107,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         do {
             let used = try parser.feed(bytes)
             reportDownload()
+            if pendingStream != nil { deliverHead() }
             guard let used else { return }
             complete(reusable: used == bytes.count)
         } catch {
@@ -191,6 +208,8 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private func complete(reusable: Bool) {
         let response = parser.response
         bodyFile?.finish()
+        stream?.finish()
+        stream = nil
         reportCompletion()
         if let connection {
             self.connection = nil
@@ -210,6 +229,9 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         finished = true
         upload = nil
         bodyFile?.finish()
+        if case .failure(let error) = outcome { stream?.finish(throwing: error) }
+        stream = nil
+        pendingStream = nil
         if let timer { loop.cancelTimer(timer) }
         timer = nil
         if let connection {
@@ -221,6 +243,48 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         }
         continuation?.resume(returning: outcome)
         continuation = nil
+    }
+
+    // MARK: Streaming
+
+    /// Called by the parser for the final head: streams the body to the caller when the plan says so.
+    private func startStream(_ statusCode: Int, _ headers: HTTPHeaders) -> HTTPResponseParser.BodySink? {
+        guard let streams = plan.streams, streams(statusCode, headers) else { return nil }
+        let loop = self.loop
+        let (body, continuation) = HTTPBodyStream.makeStream(
+            bufferLimit: plan.streamBufferLimit,
+            onDemand: { [weak self] in
+                guard let self else { return }
+                loop.execute { self.resumeReading() }
+            },
+            onCancel: { [weak self] in
+                guard let self else { return }
+                loop.execute { self.cancel() }
+            }
+        )
+        pendingStream = body
+        stream = continuation
+        return { [unowned self] (bytes: UnsafeRawBufferPointer) throws(NativeTransportError) in
+            guard let stream else { return }
+            if stream.yield(Data(bytes)) == .pause { connection?.pauseReading() }
+        }
+    }
+
+    /// Hands the head and the body stream to the caller; from now on only the idle timeout applies.
+    private func deliverHead() {
+        guard let body = pendingStream else { return }
+        pendingStream = nil
+        deadline = nil
+        let head = parser.response
+        continuation?.resume(returning: .streaming(head, body: body))
+        continuation = nil
+    }
+
+    /// The consumer drained its buffer: read again, and count the pause as no idle time.
+    private func resumeReading() {
+        guard !finished else { return }
+        lastActivity = MonotonicClock.now()
+        connection?.resumeReading()
     }
 
     // MARK: Progress
@@ -263,7 +327,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private func nextExpiry() -> UInt64 {
         let progress = max(lastActivity, connection?.lastProgress ?? 0)
         var expiry = progress &+ plan.idleTimeout
-        if let deadline = plan.deadline { expiry = min(expiry, deadline) }
+        if let deadline { expiry = min(expiry, deadline) }
         if let connectDeadline { expiry = min(expiry, connectDeadline) }
         return expiry
     }
@@ -276,7 +340,11 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
 
     private func timerFired() {
         timer = nil
-        if MonotonicClock.now() >= nextExpiry() {
+        if connection?.isReadingPaused == true {
+            // Waiting for the caller to read is not idleness; the clock restarts when reading resumes.
+            lastActivity = MonotonicClock.now()
+            armTimer()
+        } else if MonotonicClock.now() >= nextExpiry() {
             finish(.failure(.timeout))
         } else {
             armTimer()

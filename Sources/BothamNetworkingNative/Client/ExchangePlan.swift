@@ -34,12 +34,19 @@ struct ExchangePlan: Sendable {
     /// Whether a content-coded response body is decoded once it is complete (its progress is then reported by the
     /// client, in decoded bytes, rather than as it arrives).
     var decodesAfterwards = false
+    /// For a streaming call: whether a final response with this status and these headers is streamed to the caller
+    /// (a redirect that will be followed is read whole instead). `nil` for calls that do not stream.
+    var streams: (@Sendable (_ statusCode: Int, _ headers: HTTPHeaders) -> Bool)?
+    /// The unread bytes a streamed body may buffer before the socket stops being read.
+    var streamBufferLimit = HTTPBodyStream.defaultBufferLimit
 }
 
 /// How an exchange ended.
 enum ExchangeOutcome: Sendable {
     /// A whole response.
     case response(ParsedResponse)
+    /// The head of a response whose body streams to the caller through `body`.
+    case streaming(ParsedResponse, body: HTTPBodyStream)
     /// A reused connection failed before any response byte: it had gone stale; the request may be replayed.
     case staleConnection
     /// Any other failure.

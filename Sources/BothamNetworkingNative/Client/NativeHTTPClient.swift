@@ -75,7 +75,12 @@ public final class NativeHTTPClient: HTTPClient {
         var redirects = 0
         let progress = TransferProgressReporter.current
         while true {
-            let parsed = try await exchange(current, url: url, deadline: deadline, progress: progress)
+            let (parsed, bodyStream) = try await exchange(current, url: url, deadline: deadline, progress: progress)
+            if let bodyStream {
+                return HTTPResponse(
+                    statusCode: parsed.statusCode, headers: parsed.headers, request: request, url: url,
+                    bodyStream: bodyStream)
+            }
             let policy = configuration.redirectPolicy
             if policy.followsRedirects,
                 let next = RedirectRules.redirect(
@@ -119,7 +124,7 @@ public final class NativeHTTPClient: HTTPClient {
 
     private func exchange(
         _ request: HTTPRequest, url: URL, deadline: UInt64?, progress: TransferProgressReporter?
-    ) async throws(APIClientError) -> ParsedResponse {
+    ) async throws(APIClientError) -> (ParsedResponse, HTTPBodyStream?) {
         guard let loop, let pool else {
             let error = NativeTransportError(code: .socket, reason: "the event loop could not be started")
             throw .networkError(NetworkFailure(kind: .other, underlying: error))
@@ -143,7 +148,9 @@ public final class NativeHTTPClient: HTTPClient {
             }
             switch outcome {
             case .response(let response):
-                return response
+                return (response, nil)
+            case .streaming(let head, let body):
+                return (head, body)
             case .failure(let error):
                 throw error
             case .staleConnection:
@@ -171,7 +178,8 @@ public final class NativeHTTPClient: HTTPClient {
         }
         // A body going to a file is written as it arrives, so no coding is offered for it (it could not be decoded
         // afterwards without reading it back).
-        let decodes = configuration.decompression && request.responseDestination.fileURL == nil
+        let streaming = request.responseDestination == .stream
+        let decodes = configuration.decompression && request.responseDestination.fileURL == nil && !streaming
         // A file body is streamed from disk with its size as Content-Length; every other body is encoded now.
         let bodyFile = try request.body?.fileURL.map { url throws(APIClientError) in (url, try FileBody.size(of: url)) }
         let body = bodyFile == nil ? try request.bodyData() : nil
@@ -203,6 +211,15 @@ public final class NativeHTTPClient: HTTPClient {
         )
         plan.responseBodyFile = request.responseDestination.fileURL
         plan.decodesAfterwards = decodes
+        if streaming {
+            // A redirect that will be followed is read whole (its body is dropped); every other response streams.
+            let policy = configuration.redirectPolicy
+            plan.streams = { statusCode, headers in
+                !(policy.followsRedirects
+                    && RedirectRules.redirect(
+                        after: request, sentTo: url, statusCode: statusCode, location: headers[.location]) != nil)
+            }
+        }
         return plan
     }
 

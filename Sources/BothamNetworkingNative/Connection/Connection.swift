@@ -49,6 +49,9 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     var idleTimer: UInt64?
     /// Whether a request has already completed on this connection (so a failure may mean it went stale).
     var hasCarriedRequest = false
+    /// Whether reading is paused because the reader's buffer is full (back-pressure); the socket is not polled for
+    /// reads meanwhile, so TCP flow control slows the server down.
+    private(set) var isReadingPaused = false
     /// When bytes last moved on the socket (monotonic nanoseconds), for idle timeouts during long transfers.
     private(set) var lastProgress: UInt64 = 0
 
@@ -93,6 +96,24 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         tls = nil
     }
 
+    /// Stops reading until ``resumeReading()``. Loop thread only.
+    func pauseReading() {
+        guard !isReadingPaused else { return }
+        isReadingPaused = true
+        if state == .handshaking || state == .ready {
+            setInterest(PollInterest(readable: false, writable: !wire.isEmpty))
+        }
+    }
+
+    /// Reads again after ``pauseReading()``, starting with what TLS has already decrypted. Loop thread only.
+    func resumeReading() {
+        guard isReadingPaused else { return }
+        isReadingPaused = false
+        guard state == .ready else { return }
+        setInterest(PollInterest(readable: true, writable: !wire.isEmpty))
+        if let tls { drainTLS(tls) }
+    }
+
     // MARK: EventLoopHandler
 
     func handle(readable: Bool, writable: Bool) {
@@ -108,7 +129,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             }
         case .handshaking, .ready:
             if writable { flush() }
-            if readable && state != .closed { readAvailable() }
+            if readable && state != .closed && !isReadingPaused { readAvailable() }
         default:
             break
         }
@@ -197,7 +218,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     private func readAvailable() {
         let buffer = loop.scratch
-        while state == .handshaking || state == .ready {
+        while (state == .handshaking || state == .ready) && !isReadingPaused {
             let count = Socket.receive(fd, into: buffer)
             if count < 0 {
                 let error = errno
@@ -224,7 +245,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     private func drainTLS(_ tls: TLSSession) {
         let buffer = loop.scratch
-        while state == .ready {
+        while state == .ready && !isReadingPaused {
             switch tls.read(into: buffer) {
             case .bytes(let count):
                 delegate?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
@@ -268,7 +289,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             moveTLSOutput()
         }
         if state == .handshaking || state == .ready {
-            setInterest(PollInterest(readable: true, writable: !wire.isEmpty))
+            setInterest(PollInterest(readable: !isReadingPaused, writable: !wire.isEmpty))
         }
         if state == .ready && wire.isEmpty && plaintext.isEmpty { delegate?.connectionDidDrain(self) }
     }

@@ -29,8 +29,15 @@ struct HTTPResponseParser {
     private var headers = HTTPHeaders()
     private var body = Data()
     private var remaining = 0
-    /// Where body bytes go instead of ``response``'s body, when set (a body streamed to a file).
-    private let bodySink: BodySink?
+    /// Where body bytes go instead of ``response``'s body, when set (a body streamed to a file or to a caller).
+    private var bodySink: BodySink?
+    /// The body size limit in force (lifted for a body streamed to a caller, whom back-pressure protects).
+    private var maxBodyBytes: Int
+    /// Asked once per final (non-1xx) head: a sink for its body to be streamed to, or `nil` to keep the body as
+    /// configured at creation.
+    var headDecision: ((_ statusCode: Int, _ headers: HTTPHeaders) -> BodySink?)?
+    /// Whether the final head has been parsed (its status and headers are in ``response``).
+    private(set) var isHeadComplete = false
     /// Body bytes received so far (framing removed, still content-coded).
     private(set) var bodyCount = 0
     /// The body length the `Content-Length` announced, once the head is parsed.
@@ -49,6 +56,7 @@ struct HTTPResponseParser {
     /// given (``response`` then has an empty body), otherwise into ``response``.
     init(method: String, limits: HTTPParserLimits, bodySink: BodySink? = nil) {
         self.limits = limits
+        maxBodyBytes = limits.maxBodyBytes
         isHeadRequest = method == "HEAD"
         self.bodySink = bodySink
     }
@@ -223,6 +231,11 @@ struct HTTPResponseParser {
             state = .statusLine
             return
         }
+        isHeadComplete = true
+        if let headDecision, let sink = headDecision(statusCode, headers) {
+            bodySink = sink
+            maxBodyBytes = Int.max
+        }
         // One pass over the fields for everything framing needs (lookups by name would scan them once each).
         var connection: [String] = []
         var transferCodings: [String] = []
@@ -254,7 +267,7 @@ struct HTTPResponseParser {
             return
         }
         if let length = try contentLength(lengthValues) {
-            guard length <= limits.maxBodyBytes else {
+            guard length <= maxBodyBytes else {
                 throw NativeTransportError(
                     code: .responseTooLarge, reason: "Content-Length \(length) exceeds the limit")
             }
@@ -319,7 +332,7 @@ struct HTTPResponseParser {
             state = .trailerLines
             return
         }
-        guard size <= limits.maxBodyBytes - bodyCount else {
+        guard size <= maxBodyBytes - bodyCount else {
             throw NativeTransportError(code: .responseTooLarge, reason: "the chunked body exceeds the size limit")
         }
         remaining = size
@@ -327,7 +340,7 @@ struct HTTPResponseParser {
     }
 
     private mutating func appendBody(_ start: UnsafePointer<UInt8>, count: Int) throws(NativeTransportError) {
-        guard count <= limits.maxBodyBytes - bodyCount else {
+        guard count <= maxBodyBytes - bodyCount else {
             throw NativeTransportError(code: .responseTooLarge, reason: "the response body exceeds the size limit")
         }
         bodyCount += count

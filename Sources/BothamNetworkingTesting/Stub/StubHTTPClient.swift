@@ -136,6 +136,30 @@ public final class StubHTTPClient: HTTPClient {
                 Self.report(.download, size: Int64(responseBody.count), to: reporter)
             }
             return HTTPResponse(statusCode: statusCode, headers: headers, body: responseBody, request: request)
+        case .streamed(let statusCode, let headers, let chunks, let end):
+            guard request.responseDestination == .stream else {
+                if case .failure(let error) = end { throw error }
+                for chunk in chunks { try await spend(chunk.delay, timeout: nil) }
+                let body = request.method == .head ? Data() : chunks.reduce(into: Data()) { $0.append($1.bytes) }
+                return HTTPResponse(statusCode: statusCode, headers: headers, body: body, request: request)
+            }
+            let (stream, continuation) = HTTPBodyStream.makeStream()
+            // The producer ends by itself: at the end of the script, or at once when the consumer is gone.
+            Task { [self] in
+                for chunk in chunks {
+                    do throws(APIClientError) {
+                        try await spend(chunk.delay, timeout: nil)
+                    } catch {
+                        return continuation.finish(throwing: error)
+                    }
+                    guard await continuation.send(chunk.bytes) else { return }
+                }
+                switch end {
+                case .complete: continuation.finish()
+                case .failure(let error): continuation.finish(throwing: error)
+                }
+            }
+            return HTTPResponse(statusCode: statusCode, headers: headers, request: request, bodyStream: stream)
         }
     }
 

@@ -5,6 +5,7 @@ import Foundation
 public struct StubResponse: Sendable {
     enum Outcome: Sendable {
         case response(statusCode: Int, headers: HTTPHeaders, body: Data)
+        case streamed(statusCode: Int, headers: HTTPHeaders, chunks: [StubChunk], end: StubStreamEnd)
         case failure(APIClientError)
     }
 
@@ -35,6 +36,21 @@ public struct StubResponse: Sendable {
         var headers = headers
         if !headers.contains(.contentType) { headers[.contentType] = "application/json" }
         return .response(statusCode: statusCode, headers: headers, body: (try? value.encoded()) ?? Data())
+    }
+
+    /// A response whose body arrives as `chunks`, each after its delay (virtual by default, like latency), then
+    /// ends as `end` says: complete, or with an error such as a dropped connection.
+    ///
+    /// ```swift
+    /// stubClient.stub(with: .streamed(chunks: [StubChunk("data: he"), StubChunk("llo\n\n", after: .seconds(1))]))
+    /// ```
+    ///
+    /// A streaming call (``BothamNetworking/BothamAPIClient/stream(_:deadline:)``) reads the chunks as they come,
+    /// with back-pressure; any other call gets them joined into one body (or the `end` error).
+    public static func streamed(
+        statusCode: Int = 200, headers: HTTPHeaders = [:], chunks: [StubChunk], end: StubStreamEnd = .complete
+    ) -> StubResponse {
+        StubResponse(outcome: .streamed(statusCode: statusCode, headers: headers, chunks: chunks, end: end))
     }
 
     /// A transport failure, for example `.networkError(NetworkFailure(kind: .cannotConnect))` or `.timeout`.

@@ -1,0 +1,30 @@
+import BothamNetworking
+import Foundation
+
+/// One chunk of a streamed stub body (``StubResponse/streamed(statusCode:headers:chunks:end:)``).
+public struct StubChunk: Sendable, Hashable {
+    /// The bytes.
+    public var bytes: Data
+    /// How long after the previous chunk (or the head) it arrives.
+    public var delay: Duration
+
+    /// A chunk of `bytes` arriving `delay` after the previous one.
+    public init(_ bytes: Data, after delay: Duration = .zero) {
+        self.bytes = bytes
+        self.delay = delay
+    }
+
+    /// A chunk of UTF-8 `text` arriving `delay` after the previous one.
+    public init(_ text: String, after delay: Duration = .zero) {
+        self.init(Data(text.utf8), after: delay)
+    }
+}
+
+/// How a streamed stub body ends.
+public enum StubStreamEnd: Sendable {
+    /// The body is complete.
+    case complete
+    /// The body breaks off with `error`, for example
+    /// `.networkError(NetworkFailure(kind: .connectionLost))` for a dropped connection.
+    case failure(APIClientError)
+}
