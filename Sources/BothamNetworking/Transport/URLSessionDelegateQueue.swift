@@ -28,11 +28,18 @@ final class URLSessionDelegateQueue: OperationQueue, @unchecked Sendable {
     /// The longest one wait lasts.
     static let stallLimit: TimeInterval = 0.02
 
+    /// Whether URLSession waits for as long as the queue is full, not just ``stallLimit``: for the session of one
+    /// streaming call, whose delegate callbacks wait for the caller to read (see ``URLSessionBodyStreamer``), so a
+    /// slow reader holds libcurl back entirely. Those callbacks never need URLSession's thread, and the calls that do
+    /// run with the gate open, so the wait cannot deadlock.
+    private let holdsUntilDrained: Bool
+
     private let condition = NSCondition()
     private var queued = 0
     private var openers = 0
 
-    override init() {
+    init(holdsUntilDrained: Bool = false) {
+        self.holdsUntilDrained = holdsUntilDrained
         super.init()
         maxConcurrentOperationCount = 1
         name = "BothamNetworking.URLSessionHTTPClient.delegate"
@@ -74,7 +81,11 @@ final class URLSessionDelegateQueue: OperationQueue, @unchecked Sendable {
         defer { condition.unlock() }
         if !isOwnThread, queued >= Self.highWater {
             let deadline = Date(timeIntervalSinceNow: Self.stallLimit)
-            while queued > Self.lowWater, openers == 0, condition.wait(until: deadline) {}
+            while queued > Self.lowWater, openers == 0 {
+                let until = holdsUntilDrained ? Date(timeIntervalSinceNow: Self.stallLimit) : deadline
+                let signalled = condition.wait(until: until)
+                if !signalled && !holdsUntilDrained { break }
+            }
         }
         queued += 1
     }

@@ -82,6 +82,29 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// Sends `request` and returns the response; see the type's documentation for the guarantees.
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
+        if request.responseDestination == .stream { return try await stream(request) }
+        return try await send(request, in: session, delegate: delegate, delegateQueue: delegateQueue)
+    }
+
+    /// A streaming call runs in a session of its own, sharing this one's configuration: its delegate queue waits for
+    /// the caller to read (back-pressure) without holding any other call, and the session is invalidated when the
+    /// call ends. (Connections are therefore not reused between streaming calls.)
+    private func stream(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        let delegate = URLSessionDelegateHandler()
+        let delegateQueue = URLSessionDelegateQueue(holdsUntilDrained: true)
+        let session = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: delegateQueue)
+        return try await send(request, in: session, delegate: delegate, delegateQueue: delegateQueue) {
+            session.finishTasksAndInvalidate()
+        }
+    }
+
+    private func send(
+        _ request: HTTPRequest,
+        in session: URLSession,
+        delegate: URLSessionDelegateHandler,
+        delegateQueue: URLSessionDelegateQueue,
+        onEnd: (@Sendable () -> Void)? = nil
+    ) async throws(APIClientError) -> HTTPResponse {
         let timeLimit = configuration.timeLimit(for: request)
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
         let (firstHop, bodySize) = try URLRequestBuilder.firstHop(for: request, timeLimit: timeLimit)
@@ -93,7 +116,8 @@ public final class URLSessionHTTPClient: HTTPClient {
             progress: TransferProgressReporter.current,
             cancelOnDelegateQueue: { [delegateQueue] task in
                 delegateQueue.enqueue { task.cancel() }
-            }
+            },
+            onEnd: onEnd
         )
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

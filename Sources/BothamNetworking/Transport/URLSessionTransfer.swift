@@ -55,6 +55,8 @@ final class URLSessionTransfer: Sendable {
         /// A 307/308 with a body that URLSession would drop: sent again by us once the 3xx completes.
         var pendingReissue: URLRequest?
         var rejectedChallenge = false
+        /// A streaming call's head has gone to the caller: the body goes to ``URLSessionTransfer/streamer``.
+        var headDelivered = false
     }
 
     /// The request as the caller gave it; every response carries it.
@@ -70,6 +72,10 @@ final class URLSessionTransfer: Sendable {
     private let maxResponseBytes: Int?
     private let cancelOnDelegateQueue: @Sendable (URLSessionTask) -> Void
     private let state: Lock<State>
+    /// The body's way to a streaming caller, for a ``ResponseBodyDestination/stream`` request.
+    private let streamer: URLSessionBodyStreamer?
+    /// Runs once when the call has ended (a streaming call's own session is invalidated).
+    private let onEnd: (@Sendable () -> Void)?
 
     init(
         request: HTTPRequest,
@@ -77,9 +83,14 @@ final class URLSessionTransfer: Sendable {
         requestBodySize: Int64?,
         configuration: URLSessionHTTPClient.Configuration,
         progress: TransferProgressReporter?,
-        cancelOnDelegateQueue: @escaping @Sendable (URLSessionTask) -> Void
+        cancelOnDelegateQueue: @escaping @Sendable (URLSessionTask) -> Void,
+        onEnd: (@Sendable () -> Void)? = nil
     ) {
         self.request = request
+        self.onEnd = onEnd
+        streamer =
+            request.responseDestination == .stream
+            ? URLSessionBodyStreamer(idleTimeout: request.timeout ?? configuration.defaultTimeout) : nil
         bodyFileURL = request.responseDestination.fileURL
         self.requestBodySize = requestBodySize
         self.progress = progress
@@ -169,7 +180,34 @@ final class URLSessionTransfer: Sendable {
         guard let (continuation, task, timer) = ending else { return }
         timer?.cancel()
         if case .failure = outcome, let task { cancelOnDelegateQueue(task) }
+        if case .failure(let error) = outcome { streamer?.end(error) } else { streamer?.end(nil) }
         continuation?.resume(returning: outcome)
+        onEnd?()
+    }
+
+    /// Hands a streaming call's head to the caller, with the body to come as a stream; the call's time limit
+    /// stops here (only the idle timeout between chunks applies from now on).
+    private func deliverHead(_ response: HTTPURLResponse, streamer: URLSessionBodyStreamer) {
+        let body = streamer.makeStream(
+            onCancel: { [weak self] in self?.finish(.failure(.cancelled)) },
+            onIdleTimeout: { [weak self] in self?.finish(.failure(.timeout)) }
+        )
+        let head = HTTPResponse(
+            statusCode: response.statusCode,
+            headers: ResponseHeaders.headers(of: response, bodyCount: -1),
+            request: request,
+            url: response.url,
+            bodyStream: body
+        )
+        let (continuation, timer) = state.withLock { state in
+            state.headDelivered = true
+            let handOver = (state.continuation, state.timer)
+            state.continuation = nil
+            state.timer = nil
+            return handOver
+        }
+        timer?.cancel()
+        continuation?.resume(returning: .success(head))
     }
 
     // MARK: Session delegate side (all on the session's serial delegate queue)
@@ -208,6 +246,7 @@ final class URLSessionTransfer: Sendable {
             state.received = 0
             let expected = response.expectedContentLength
             let isEncoded = response.value(forHTTPHeaderField: "Content-Encoding") != nil
+            if streamer != nil { return .success(.answer(())) }
             if let maxResponseBytes, expected > maxResponseBytes, !isEncoded {
                 return .failure(.networkError(NetworkFailure(kind: .responseTooLarge)))
             }
@@ -220,6 +259,9 @@ final class URLSessionTransfer: Sendable {
         }
         switch verdict {
         case .success(let answer):
+            if let streamer, case .answer = answer, state.withLock({ $0.pendingReissue == nil && $0.response != nil }) {
+                deliverHead(response, streamer: streamer)
+            }
             return answer
         case .failure(let error):
             finish(.failure(error))
@@ -247,6 +289,10 @@ final class URLSessionTransfer: Sendable {
     /// Body bytes arrived (already decoded from gzip/deflate/br by the platform): kept in memory or written to the
     /// body file as they come.
     func didReceive(_ data: Data) {
+        if let streamer, state.withLock({ $0.headDelivered && $0.outcome == nil }) {
+            streamer.deliver(data)
+            return
+        }
         let step = state.withLock { state -> Result<TransferProgress?, APIClientError> in
             guard state.outcome == nil, state.pendingReissue == nil, let response = state.response else {
                 return .success(nil)
@@ -373,6 +419,15 @@ final class URLSessionTransfer: Sendable {
         }
         let step = state.withLock { state -> Step in
             guard state.outcome == nil else { return .none }
+            if state.headDelivered {
+                // A streamed body ended: the caller already has the head. (A rejected challenge ends its task with
+                // `cancelled` after the 401's body: that is a complete body.)
+                let challengeEnded = state.rejectedChallenge && (error as? URLError)?.code == .cancelled
+                if let error, !challengeEnded {
+                    return .end(.failure(URLErrorMapping.apiClientError(for: error, afterResponseHead: true)))
+                }
+                return .end(.success(HTTPResponse(statusCode: 0, request: request)))
+            }
             if error == nil, var segments = state.segments, segments.needsNextSegment(at: state.received) {
                 // A segment is in: on to the next.
                 let next = segments.request(after: state.hop, from: state.received)

@@ -64,6 +64,6 @@ struct ConnectionHandler {
             connectionIndex: connectionIndex
         )
         let response = core.record(request)
-        return ResponseWriter.send(response, for: head, over: io)
+        return ResponseWriter.send(response, for: head, over: io, bodyBytesWritten: core.responseBodyBytesWritten)
     }
 }

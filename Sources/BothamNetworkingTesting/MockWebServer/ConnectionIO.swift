@@ -95,36 +95,30 @@ struct ConnectionIO {
 
     /// Writes every byte of `bytes`.
     func write(_ bytes: [UInt8]) throws(ConnectionIOError) {
+        let failure = bytes.withUnsafeBytes { raw in
+            capturingFailure { () throws(ConnectionIOError) in try write(raw) }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes every byte of `bytes`, waiting (without limit, but interrupted by shutdown) whenever the socket's send
+    /// buffer is full, so a client that stops reading stops the writer. `sent` is called after each `send` with
+    /// the number of bytes the kernel accepted.
+    func write(_ bytes: UnsafeRawBufferPointer, sent: (Int) -> Void = { _ in }) throws(ConnectionIOError) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { raw in
-                SystemCalls.send(descriptor, UnsafeRawBufferPointer(rebasing: raw[offset...]))
-            }
-            if sent > 0 {
-                offset += sent
+            let count = SystemCalls.send(descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            if count > 0 {
+                offset += count
+                sent(count)
                 continue
             }
             let code = SystemCalls.lastError
-            if sent < 0, code == EINTR { continue }
-            guard sent < 0, SystemCalls.wouldBlock(code) else { throw .system(sent < 0 ? code : EPIPE) }
+            if count < 0, code == EINTR { continue }
+            guard count < 0, SystemCalls.wouldBlock(code) else { throw .system(count < 0 ? code : EPIPE) }
             if wake.wait(for: descriptor, events: Int16(POLLOUT), timeout: nil) == .signalled {
                 throw .shutDown
             }
-        }
-    }
-
-    /// Writes `bytes` in slices of `bytesPerPeriod`, pausing `period` between slices (`nil` writes at once).
-    func write(_ bytes: [UInt8], throttle: MockResponse.Throttle?) throws(ConnectionIOError) {
-        guard let throttle, throttle.bytesPerPeriod > 0, bytes.count > throttle.bytesPerPeriod else {
-            try write(bytes)
-            return
-        }
-        var offset = 0
-        while offset < bytes.count {
-            if offset > 0 { try pause(for: throttle.period) }
-            let end = min(bytes.count, offset + throttle.bytesPerPeriod)
-            try write(Array(bytes[offset..<end]))
-            offset = end
         }
     }
 
@@ -153,5 +147,16 @@ struct ConnectionIO {
                 return
             }
         }
+    }
+}
+
+/// Runs `body` and returns the error it threw, if any: a bridge for calling typed-throwing code inside the
+/// `withUnsafeBytes` closures of `Array` and `Data`, which only rethrow untyped errors.
+func capturingFailure(_ body: () throws(ConnectionIOError) -> Void) -> ConnectionIOError? {
+    do throws(ConnectionIOError) {
+        try body()
+        return nil
+    } catch {
+        return error
     }
 }

@@ -24,10 +24,11 @@ extension MockResponse {
         return copy
     }
 
-    /// Returns a copy with `body` as the body.
+    /// Returns a copy with `body` as the body (replacing a streamed body set with ``streaming(_:end:)``).
     public func withBody(_ body: Data) -> MockResponse {
         var copy = self
         copy.body = body
+        copy.streamedBody = nil
         return copy
     }
 
@@ -78,6 +79,13 @@ extension MockResponse {
     public func closingConnection() -> MockResponse {
         var copy = self
         copy.closesConnectionAfterResponse = true
+        return copy
+    }
+
+    /// This response, preceded by an interim `1xx` response with `statusCode` (each call adds one).
+    public func withInterimResponse(_ statusCode: Int) -> MockResponse {
+        var copy = self
+        copy.interimStatusCodes.append(statusCode)
         return copy
     }
 }

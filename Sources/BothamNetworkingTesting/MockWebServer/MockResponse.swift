@@ -12,6 +12,9 @@ import Foundation
 ///     .withHeadersDelay(.milliseconds(50))
 /// ```
 ///
+/// A body can also be streamed, part by part with a delay before each (``streaming(_:end:)``), for example as
+/// Server-Sent Events (``serverSentEvents(_:end:)``).
+///
 /// Unless the response is chunked or already has one, the server adds `Content-Length` for the body. Responses to
 /// `HEAD` requests, and `1xx`, `204` and `304` responses, are sent without a body. Header names and values are
 /// written exactly as given (no validation), so a test can also produce unusual headers on purpose.
@@ -22,10 +25,18 @@ public struct MockResponse: Sendable {
     public var reasonPhrase: String?
     /// The header fields, in order, repeats allowed.
     public var headers: [MockWebServer.HeaderField]
-    /// The body bytes.
+    /// The body bytes (not used when ``streamedBody`` is set).
     public var body: Data
-    /// The chunk size for `Transfer-Encoding: chunked`, or `nil` to send the body with `Content-Length`.
+    /// The chunk size for `Transfer-Encoding: chunked`, or `nil` to send the body with `Content-Length`
+    /// (not used when ``streamedBody`` is set: each part is its own chunk).
     public var chunkSize: Int?
+    /// The body as a script of parts, each written after its own delay as its own chunk of
+    /// `Transfer-Encoding: chunked`, or `nil` (the default) to send ``body``. Set it with
+    /// ``streaming(_:end:)``.
+    public var streamedBody: [BodyPart]?
+    /// How a streamed body ends: ``StreamEnd/complete`` (the default) or ``StreamEnd/disconnect``. Only used
+    /// when ``streamedBody`` is set.
+    public var streamEnd: StreamEnd
     /// How long to wait after reading the request before sending the status line and headers.
     public var headersDelay: Duration
     /// How fast to send the body, or `nil` for as fast as the socket allows.
@@ -34,6 +45,8 @@ public struct MockResponse: Sendable {
     public var socketPolicy: SocketPolicy
     /// Whether to send `Connection: close` and close the connection after this response.
     public var closesConnectionAfterResponse: Bool
+    /// Interim (1xx) responses sent, in order, before this one, for example `[103]` for Early Hints.
+    public var interimStatusCodes: [Int] = []
 
     /// A body transfer rate: ``bytesPerPeriod`` bytes, then a pause of ``period``, and so on.
     public struct Throttle: Sendable, Hashable {
@@ -61,6 +74,8 @@ public struct MockResponse: Sendable {
         self.headers = headers
         self.body = body
         self.chunkSize = nil
+        self.streamedBody = nil
+        self.streamEnd = .complete
         self.headersDelay = .zero
         self.throttle = nil
         self.socketPolicy = .keepOpen

@@ -144,6 +144,17 @@ public final class MockWebServer: Sendable {
         core.inbox.receivedCount
     }
 
+    /// How many response body bytes the server has handed to its sockets so far, over every response and
+    /// connection, streamed (``MockResponse/streaming(_:end:)``) or not. Chunk framing and headers are not counted.
+    ///
+    /// The server writes a body only as fast as the socket accepts it, holding at most a small buffer of it
+    /// besides the response: a client that stops reading stops this count once the kernel's socket buffers are
+    /// full, and a test can use it to prove that a slow consumer holds the producer back. A byte is counted once
+    /// the kernel has accepted it, which is not proof that the client has read it. Safe to read from any thread.
+    public var responseBodyBytesWritten: Int {
+        core.responseBodyBytesWritten.withLock { $0 }
+    }
+
     /// Whether ``shutdown()`` has been called.
     public var isShutDown: Bool {
         core.isShutDown

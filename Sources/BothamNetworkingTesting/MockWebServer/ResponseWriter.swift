@@ -1,3 +1,5 @@
+import BothamNetworking
+
 /// What happens to a connection after a response.
 enum ResponseOutcome: Equatable {
     /// Read the next request on the same connection.
@@ -15,8 +17,14 @@ enum ResponseWriter {
     /// How much larger than the body the `Content-Length` of ``SocketPolicy/wrongContentLength`` is.
     static let wrongContentLengthSurplus = 1024
 
-    /// Sends `response` for `request` and says what to do with the connection next.
-    static func send(_ response: MockResponse, for request: HTTPRequestHead, over io: ConnectionIO) -> ResponseOutcome {
+    /// Sends `response` for `request` and says what to do with the connection next. Every body byte handed to the
+    /// socket (framing excluded) is added to `bodyBytesWritten`.
+    static func send(
+        _ response: MockResponse,
+        for request: HTTPRequestHead,
+        over io: ConnectionIO,
+        bodyBytesWritten: Lock<Int>
+    ) -> ResponseOutcome {
         switch response.socketPolicy {
         case .disconnectAtStart:
             return .close
@@ -34,14 +42,19 @@ enum ResponseWriter {
                 try io.write(malformedStatusLine)
                 return .close
             }
+            for status in response.interimStatusCodes {
+                try io.write(Array("HTTP/1.1 \(status) \(HTTPReasonPhrase.phrase(for: status))\r\n\r\n".utf8))
+            }
             let plan = ResponsePlan(response: response, request: request)
             try io.write(plan.head)
             if response.socketPolicy == .disconnectAfterHeaders { return .close }
-            var body = plan.body
-            if response.socketPolicy == .disconnectDuringBody {
-                body = Array(body.prefix(body.count / 2))
-            }
-            try io.write(body, throttle: response.throttle)
+            var writer = ResponseBodyWriter(
+                io: io,
+                throttle: response.throttle,
+                wireLimit: plan.body.wireLimit,
+                payloadCounter: bodyBytesWritten
+            )
+            try plan.body.write(to: &writer)
             return plan.closesConnection ? .close : .keepAlive
         } catch {
             return .close
@@ -65,10 +78,10 @@ enum ResponseWriter {
     static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 }
 
-/// The bytes of a response, with the framing headers the server adds.
+/// The head of a response, with the framing headers the server adds, and the script of its body.
 private struct ResponsePlan {
     var head: [UInt8]
-    var body: [UInt8]
+    var body: ResponseBodyScript
     var closesConnection: Bool
 
     init(response: MockResponse, request: HTTPRequestHead) {
@@ -76,38 +89,62 @@ private struct ResponsePlan {
         let isBodiless = (100..<200).contains(status) || status == 204
         let suppressesBody = request.method == "HEAD" || isBodiless || status == 304
         let policy = response.socketPolicy
+        let isStreamed = response.streamedBody != nil
         var headers = response.headers
-        // HTTP/1.0 clients do not understand chunked coding: they get Content-Length framing instead.
-        var chunkSize = request.minorVersion == 0 ? nil : response.chunkSize
+        var body = ResponseBodyScript(
+            parts: response.streamedBody ?? [MockResponse.BodyPart(response.body)],
+            framing: .raw,
+            isTerminated: true,
+            wireLimit: nil
+        )
+        // HTTP/1.0 clients do not understand chunked coding: they get Content-Length framing instead, or, for a
+        // streamed body, the parts as they are with the end of the connection as the end of the body.
+        var chunking: ResponseBodyScript.Framing?
+        if request.minorVersion >= 1 {
+            // A streamed body is one chunk per part; otherwise chunks of `chunkSize`, if chunked at all.
+            chunking = isStreamed ? .chunked(maxChunkSize: nil) : response.chunkSize.map { .chunked(maxChunkSize: $0) }
+        }
         switch policy {
         case .wrongContentLength:
             headers.removeAll(named: "Content-Length")
             headers.removeAll(named: "Transfer-Encoding")
-            let declared = response.body.count + ResponseWriter.wrongContentLengthSurplus
+            let declared = body.payloadCount + ResponseWriter.wrongContentLengthSurplus
             headers.append(.init(name: "Content-Length", value: String(declared)))
-            chunkSize = nil
+            chunking = nil
         case .truncatedChunkedBody:
             headers.removeAll(named: "Content-Length")
             if !headers.contains(named: "Transfer-Encoding") {
                 headers.append(.init(name: "Transfer-Encoding", value: "chunked"))
             }
-            chunkSize = chunkSize ?? max(1, response.body.count / 2)
+            let payloadCount = body.payloadCount
+            chunking = chunking ?? .chunked(maxChunkSize: isStreamed ? nil : max(1, payloadCount / 2))
+            body = body.prefix(payloadBytes: payloadCount / 2)
+            body.isTerminated = false
         default:
-            if chunkSize != nil {
+            if chunking != nil {
                 if !headers.contains(named: "Transfer-Encoding") {
                     headers.append(.init(name: "Transfer-Encoding", value: "chunked"))
                 }
-            } else if !headers.contains(named: "Content-Length"), !isBodiless {
-                headers.append(.init(name: "Content-Length", value: String(response.body.count)))
+            } else if !headers.contains(named: "Content-Length"), !isBodiless, !isStreamed {
+                headers.append(.init(name: "Content-Length", value: String(body.payloadCount)))
             }
+        }
+        body.framing = chunking ?? .raw
+        if isStreamed, response.streamEnd == .disconnect {
+            body.isTerminated = false
         }
 
         let closingPolicies: Set<SocketPolicy> = [.wrongContentLength, .truncatedChunkedBody, .disconnectDuringBody]
-        closesConnection =
+        // A streamed body sent as it is has no length: closing the connection is what ends it.
+        let isCloseDelimited = isStreamed && chunking == nil && !suppressesBody
+        let announcesClose =
             !request.wantsKeepAlive || response.closesConnectionAfterResponse
             || headers.tokens(named: "Connection").contains("close") || closingPolicies.contains(policy)
+            || isCloseDelimited
+        // A stream that ends in a disconnect drops without warning: it is not announced with `Connection: close`.
+        closesConnection = announcesClose || (isStreamed && response.streamEnd == .disconnect)
         if !headers.contains(named: "Connection") {
-            if closesConnection {
+            if announcesClose {
                 headers.append(.init(name: "Connection", value: "close"))
             } else if request.minorVersion == 0 {
                 headers.append(.init(name: "Connection", value: "keep-alive"))
@@ -121,33 +158,11 @@ private struct ResponsePlan {
         text += "\r\n"
         head = Array(text.utf8)
 
-        let payload = [UInt8](response.body)
         if suppressesBody {
-            body = []
-        } else if policy == .truncatedChunkedBody {
-            body = Self.chunks(of: Array(payload.prefix(payload.count / 2)), size: chunkSize ?? 1, terminated: false)
-        } else if let chunkSize {
-            body = Self.chunks(of: payload, size: chunkSize, terminated: true)
-        } else {
-            body = payload
+            body = .empty
+        } else if policy == .disconnectDuringBody {
+            body.wireLimit = body.wireCount / 2
         }
-    }
-
-    /// Frames `payload` as chunks of at most `size` bytes, optionally with the last (zero-length) chunk.
-    private static func chunks(of payload: [UInt8], size: Int, terminated: Bool) -> [UInt8] {
-        let size = max(1, size)
-        var wire: [UInt8] = []
-        var offset = 0
-        while offset < payload.count {
-            let end = min(payload.count, offset + size)
-            wire += Array("\(String(end - offset, radix: 16))\r\n".utf8)
-            wire += payload[offset..<end]
-            wire += Array("\r\n".utf8)
-            offset = end
-        }
-        if terminated {
-            wire += Array("0\r\n\r\n".utf8)
-        }
-        return wire
+        self.body = body
     }
 }

@@ -19,6 +19,8 @@ final class ServerCore: Sendable {
     let wake: WakeSignal
     let listener: ListeningSocket
     let inbox = RequestInbox()
+    /// The response body bytes (chunk framing excluded) handed to the socket so far, over every connection.
+    let responseBodyBytesWritten = Lock(0)
     private let state: Lock<State>
 
     private struct State {

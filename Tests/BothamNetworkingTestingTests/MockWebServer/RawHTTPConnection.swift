@@ -229,6 +229,24 @@ final class RawHTTPConnection: @unchecked Sendable {
         return response
     }
 
+    /// Reads one chunk of a chunked body: its payload, or `[]` for the last (zero-length) chunk, whose trailer
+    /// section is read too.
+    func blockingReadChunk(timeout: Duration = .seconds(5)) throws -> [UInt8] {
+        let sizeLine = try blockingReadLine(timeout: timeout)
+        let sizeText = sizeLine.split(separator: ";").first.map(String.init) ?? ""
+        guard let size = Int(sizeText, radix: 16) else {
+            throw RawClientError(description: "bad chunk size \(sizeLine)")
+        }
+        if size == 0 {
+            while try !blockingReadLine(timeout: timeout).isEmpty {}
+            return []
+        }
+        let payload = try blockingReadBytes(size, timeout: timeout)
+        let end = try blockingReadLine(timeout: timeout)
+        guard end.isEmpty else { throw RawClientError(description: "chunk not followed by CRLF: \(end)") }
+        return payload
+    }
+
     /// Whether the server has closed the connection (no byte and end of stream within `timeout`).
     func blockingIsClosedByServer(timeout: Duration = .seconds(5)) -> Bool {
         let (bytes, end) = blockingReadUntilClosed(timeout: timeout)
@@ -261,6 +279,11 @@ final class RawHTTPConnection: @unchecked Sendable {
     /// Reads one complete response; `hasBody: false` for responses to HEAD.
     func readResponse(hasBody: Bool = true, timeout: Duration = .seconds(5)) async throws -> Response {
         try await offThePool { try self.blockingReadResponse(hasBody: hasBody, timeout: timeout) }
+    }
+
+    /// Reads one chunk of a chunked body: its payload, or `[]` for the last (zero-length) chunk.
+    func readChunk(timeout: Duration = .seconds(5)) async throws -> [UInt8] {
+        try await offThePool { try self.blockingReadChunk(timeout: timeout) }
     }
 
     /// Whether the server has closed the connection (no byte and end of stream within `timeout`).
