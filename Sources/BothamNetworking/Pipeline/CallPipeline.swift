@@ -58,6 +58,8 @@ struct CallPipeline: Sendable {
                 retry = (last, delay)
             }
             if Task.isCancelled { return .failure(.cancelled) }
+            // A body streamed from a sequence has been used up: the call ends with what it got.
+            guard original.body?.isReplayable ?? true else { return validate(retry.last) }
             guard context.attempt < context.maxAttempts else {
                 return .failure(.retryLimitExceeded(attempts: context.attempt, lastOutcome: retry.last))
             }

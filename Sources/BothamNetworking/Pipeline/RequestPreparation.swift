@@ -19,6 +19,11 @@ enum RequestPreparation {
             guard userContentType == nil, let contentType else { return request }
             return request.withHeader(.contentType, contentType)
         }
+        if case .stream(_, let contentType) = body.storage {
+            // A streamed body is produced while the transport sends it.
+            guard userContentType == nil, let contentType else { return request }
+            return request.withHeader(.contentType, contentType)
+        }
         let (data, contentType) = try body.encoded(forContentType: userContentType)
         var prepared = request.withBody(.data(data))
         if userContentType == nil, let contentType {

@@ -53,6 +53,17 @@ public struct EventSource: AsyncSequence, Sendable {
 
         /// The next event, waiting and reconnecting as needed; `nil` once the server answered `204 No Content`.
         public mutating func next() async throws(APIClientError) -> ServerSentEvent? {
+            do {
+                return try await nextEvent()
+            } catch {
+                // After an error the sequence is over, as AsyncIteratorProtocol requires.
+                finished = true
+                events = nil
+                throw error
+            }
+        }
+
+        private mutating func nextEvent() async throws(APIClientError) -> ServerSentEvent? {
             while !finished {
                 if Task.isCancelled { throw .cancelled }
                 if var current = events {

@@ -35,7 +35,11 @@ extension HTTPBodyStream {
                 self.parser = parser
             }
 
-            /// The next event, or `nil` at the end of the body (an event not ended by a blank line is dropped).
+            var failure: APIClientError?
+            var ended = false
+
+            /// The next event, or `nil` at the end of the body (an event not ended by a blank line is dropped, and
+            /// after an error has been thrown the sequence is over).
             public mutating func next() async throws(APIClientError) -> ServerSentEvent? {
                 while true {
                     if readyIndex < ready.count {
@@ -44,8 +48,33 @@ extension HTTPBodyStream {
                     }
                     ready.removeAll(keepingCapacity: true)
                     readyIndex = 0
-                    guard let chunk = try await chunks.next() else { return nil }
-                    ready = try parser.feed(chunk)
+                    if let failure {
+                        self.failure = nil
+                        ended = true
+                        throw failure
+                    }
+                    if ended { return nil }
+                    let chunk: Data?
+                    do {
+                        chunk = try await chunks.next()
+                    } catch {
+                        ended = true
+                        throw error
+                    }
+                    guard let chunk else {
+                        ended = true
+                        return nil
+                    }
+                    var events: [ServerSentEvent] = []
+                    do {
+                        try chunk.withBytes { (bytes) throws(APIClientError) in
+                            try parser.feed(bytes) { events.append($0) }
+                        }
+                    } catch {
+                        failure = error
+                        chunks.stream.cancel()
+                    }
+                    ready = events
                 }
             }
         }

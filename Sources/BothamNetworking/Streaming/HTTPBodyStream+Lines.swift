@@ -42,8 +42,10 @@ extension HTTPBodyStream {
             var ready: [String] = []
             var readyIndex = 0
             var ended = false
+            /// An error to report once the lines completed before it have been delivered.
+            var failure: APIClientError?
 
-            /// The next line, or `nil` at the end of the body.
+            /// The next line, or `nil` at the end of the body (and after an error has been thrown).
             public mutating func next() async throws(APIClientError) -> String? {
                 while true {
                     if readyIndex < ready.count {
@@ -52,16 +54,33 @@ extension HTTPBodyStream {
                     }
                     ready.removeAll(keepingCapacity: true)
                     readyIndex = 0
+                    if let failure {
+                        self.failure = nil
+                        ended = true
+                        throw failure
+                    }
                     if ended { return nil }
-                    guard let chunk = try await chunks.next() else {
+                    let chunk: Data?
+                    do {
+                        chunk = try await chunks.next()
+                    } catch {
+                        ended = true
+                        throw error
+                    }
+                    guard let chunk else {
                         ended = true
                         let rest = splitter.remainder
                         if !rest.isEmpty { ready.append(String(decoding: rest, as: UTF8.self)) }
                         continue
                     }
                     var lines: [String] = []
-                    try chunk.withBytes { (bytes) throws(APIClientError) in
-                        try splitter.feed(bytes) { line in lines.append(String(decoding: line, as: UTF8.self)) }
+                    do {
+                        try chunk.withBytes { (bytes) throws(APIClientError) in
+                            try splitter.feed(bytes) { line in lines.append(String(decoding: line, as: UTF8.self)) }
+                        }
+                    } catch {
+                        failure = error
+                        chunks.stream.cancel()
                     }
                     ready = lines
                 }
@@ -108,18 +127,23 @@ extension HTTPBodyStream {
 
             var lines: Lines.AsyncIterator
             let decoder: JSONDecoder
+            var ended = false
 
-            /// The next value, or `nil` at the end of the body.
+            /// The next value, or `nil` at the end of the body (and after an error has been thrown).
             public mutating func next() async throws(APIClientError) -> Value? {
+                guard !ended else { return nil }
                 while let line = try await lines.next() {
                     if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
                     let data = Data(line.utf8)
                     do {
                         return try decoder.decode(Value.self, from: data)
                     } catch {
+                        ended = true
+                        lines.chunks.stream.cancel()
                         throw .parsingError(body: data, underlying: error)
                     }
                 }
+                ended = true
                 return nil
             }
         }

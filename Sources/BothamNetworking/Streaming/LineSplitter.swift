@@ -19,9 +19,9 @@ struct LineSplitter {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let count = bytes.count
         var index = 0
-        if afterCR {
+        if afterCR && count > 0 {
             afterCR = false
-            if count > 0 && base[0] == 0x0A { index = 1 }
+            if base[0] == 0x0A { index = 1 }
         }
         var start = index
         while index < count {
@@ -29,6 +29,7 @@ struct LineSplitter {
             if byte == 0x0A || byte == 0x0D {
                 let piece = UnsafeBufferPointer(start: base + start, count: index - start)
                 if pending.isEmpty {
+                    try check(piece.count)
                     try emit(piece)
                 } else {
                     try append(piece)
@@ -57,10 +58,15 @@ struct LineSplitter {
     var remainder: [UInt8] { pending }
 
     private mutating func append(_ piece: UnsafeBufferPointer<UInt8>) throws(APIClientError) {
-        guard piece.count <= maxLineBytes - pending.count else {
-            throw .parsingError(body: Data(pending.prefix(1024)), underlying: StreamDecodingError.lineTooLong(limit: maxLineBytes))
-        }
+        try check(pending.count + piece.count)
         pending.append(contentsOf: piece)
+    }
+
+    private func check(_ lineBytes: Int) throws(APIClientError) {
+        guard lineBytes <= maxLineBytes else {
+            throw .parsingError(
+                body: Data(pending.prefix(1024)), underlying: StreamDecodingError.lineTooLong(limit: maxLineBytes))
+        }
     }
 }
 

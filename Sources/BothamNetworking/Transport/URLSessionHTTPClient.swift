@@ -107,7 +107,9 @@ public final class URLSessionHTTPClient: HTTPClient {
     ) async throws(APIClientError) -> HTTPResponse {
         let timeLimit = configuration.timeLimit(for: request)
         let deadline = timeLimit.map { ContinuousClock.now + $0 }
-        let (firstHop, bodySize) = try URLRequestBuilder.firstHop(for: request, timeLimit: timeLimit)
+        // A streamed body goes out from a temporary file, which the transfer keeps until the call ends.
+        let sent = try await URLSessionBodySpool.spooling(request)
+        let (firstHop, bodySize) = try URLRequestBuilder.firstHop(for: sent, timeLimit: timeLimit)
         let transfer = URLSessionTransfer(
             request: request,
             firstHop: firstHop,
@@ -117,7 +119,8 @@ public final class URLSessionHTTPClient: HTTPClient {
             cancelOnDelegateQueue: { [delegateQueue] task in
                 delegateQueue.enqueue { task.cancel() }
             },
-            onEnd: onEnd
+            onEnd: onEnd,
+            retaining: sent.body
         )
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

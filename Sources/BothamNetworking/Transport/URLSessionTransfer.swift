@@ -76,6 +76,8 @@ final class URLSessionTransfer: Sendable {
     private let streamer: URLSessionBodyStreamer?
     /// Runs once when the call has ended (a streaming call's own session is invalidated).
     private let onEnd: (@Sendable () -> Void)?
+    /// The body actually sent (a spooled streamed body's temporary file lives as long as it).
+    private let sentBody: HTTPBody?
 
     init(
         request: HTTPRequest,
@@ -84,10 +86,12 @@ final class URLSessionTransfer: Sendable {
         configuration: URLSessionHTTPClient.Configuration,
         progress: TransferProgressReporter?,
         cancelOnDelegateQueue: @escaping @Sendable (URLSessionTask) -> Void,
-        onEnd: (@Sendable () -> Void)? = nil
+        onEnd: (@Sendable () -> Void)? = nil,
+        retaining sentBody: HTTPBody? = nil
     ) {
         self.request = request
         self.onEnd = onEnd
+        self.sentBody = sentBody
         streamer =
             request.responseDestination == .stream
             ? URLSessionBodyStreamer(idleTimeout: request.timeout ?? configuration.defaultTimeout) : nil
@@ -259,7 +263,10 @@ final class URLSessionTransfer: Sendable {
         }
         switch verdict {
         case .success(let answer):
-            if let streamer, case .answer = answer, state.withLock({ $0.pendingReissue == nil && $0.response != nil }) {
+            // FoundationNetworking reports an interim 1xx head as a response too; the final one follows.
+            if let streamer, case .answer = answer, !(100..<200).contains(response.statusCode),
+                state.withLock({ $0.pendingReissue == nil && $0.response != nil && !$0.headDelivered })
+            {
                 deliverHead(response, streamer: streamer)
             }
             return answer
@@ -435,6 +442,10 @@ final class URLSessionTransfer: Sendable {
                 state.awaitingSegmentHead = true
                 state.task = nil
                 return .next(URLSessionHop(request: next, bodyFile: nil))
+            }
+            if state.pendingReissue != nil, error == nil, !(request.body?.isReplayable ?? true) {
+                let reason = "a 307/308 asked to send the streamed request body again, and it cannot be sent twice"
+                return .end(.failure(.invalidRequest(reason: reason)))
             }
             if let reissue = state.pendingReissue, error == nil {
                 state.pendingReissue = nil

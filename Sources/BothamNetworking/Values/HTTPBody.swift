@@ -22,6 +22,7 @@ public struct HTTPBody: Sendable, Hashable {
         case parameters(JSONValue)
         case form(HTTPParameters)
         case file(URL, contentType: String?, temporary: TemporaryFile?)
+        case stream(StreamedRequestBody, contentType: String?)
         case failed(reason: String)
     }
 
@@ -94,6 +95,9 @@ public struct HTTPBody: Sendable, Hashable {
             throw .invalidRequest(reason: reason)
         case .file(let url, let type, _):
             return (try FileBody.contents(of: url, limit: Self.maximumFileSizeLoadedInMemory), type)
+        case .stream:
+            throw .invalidRequest(
+                reason: "a streamed body cannot be read into memory; send it with a transport that streams bodies")
         case .parameters(let value):
             let mediaType = contentType.map(MediaType.essence)
             if mediaType == MediaType.form {
@@ -128,6 +132,7 @@ extension HTTPBody: CustomStringConvertible {
         case .form(let parameters): return DebugText.printable(parameters.percentEncoded)
         case .failed(let reason): return "(invalid body: \(reason))"
         case .file(let url, _, _): return "(contents of \(DebugText.printable(url.path)))"
+        case .stream(let body, _): return "(streamed body\(body.length.map { " of \($0) bytes" } ?? ""))"
         }
     }
 }

@@ -34,6 +34,12 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private var pendingStream: HTTPBodyStream?
     /// Where a streamed body's bytes go.
     private var stream: HTTPBodyStream.Continuation?
+    /// The task reading a streamed request body, its waiter for room on the connection, what it sent so far, and
+    /// whether it is done.
+    private var streamUpload: Task<Void, Never>?
+    private var streamUploadWaiter: CheckedContinuation<Bool, Never>?
+    private var streamUploadSent = 0
+    private var streamUploadDone = false
 
     init(plan: ExchangePlan, pool: ConnectionPool, loop: EventLoop) {
         self.plan = plan
@@ -146,6 +152,10 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     }
 
     func connectionDidDrain(_ connection: Connection) {
+        if let waiter = streamUploadWaiter {
+            streamUploadWaiter = nil
+            waiter.resume(returning: true)
+        }
         pump(connection)
         reportUpload(connection)
     }
@@ -175,8 +185,64 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             connection.write(body)
             queuedRequestBytes += body.count
         }
+        if let bodyStream = plan.bodyStream { startStreamUpload(bodyStream.chunks) }
         pump(connection)
         reportUpload(connection)
+    }
+
+    // MARK: Streamed request bodies
+
+    /// Reads the streamed body on a task of its own and queues each chunk on the loop, waiting while the connection
+    /// has 256 KiB or more unsent (back-pressure on the producer).
+    private func startStreamUpload(_ chunks: StreamedRequestBody.Chunks) {
+        let loop = self.loop
+        streamUpload = Task { [weak self] in
+            do throws(APIClientError) {
+                while let chunk = try await chunks.next() {
+                    guard let self, await self.offer(chunk, on: loop) else { return }
+                }
+                guard let self else { return }
+                _ = await self.offer(nil, on: loop)
+            } catch {
+                guard let self else { return }
+                loop.execute { self.finish(.failure(error)) }
+            }
+        }
+    }
+
+    /// Queues `chunk` (`nil`: the end) on the loop; `false` when the exchange is over.
+    private func offer(_ chunk: Data?, on loop: EventLoop) async -> Bool {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
+            loop.execute { self.write(chunk, waiter: waiter) }
+        }
+    }
+
+    private func write(_ chunk: Data?, waiter: CheckedContinuation<Bool, Never>) {
+        guard !finished, let connection, let bodyStream = plan.bodyStream else { return waiter.resume(returning: false) }
+        let length = bodyStream.length
+        guard let chunk else {
+            streamUploadDone = true
+            if let length, streamUploadSent != length {
+                waiter.resume(returning: false)
+                let reason = "the streamed body ended after \(streamUploadSent) of its \(length) bytes"
+                return finish(.failure(.invalidRequest(reason: reason)))
+            }
+            if length == nil { connection.write(HTTPRequestSerializer.chunk(Data())) }
+            return waiter.resume(returning: true)
+        }
+        guard !chunk.isEmpty else { return waiter.resume(returning: true) }
+        if let length, chunk.count > length - streamUploadSent {
+            waiter.resume(returning: false)
+            return finish(.failure(.invalidRequest(reason: "the streamed body is longer than its length of \(length) bytes")))
+        }
+        streamUploadSent += chunk.count
+        connection.write(length == nil ? HTTPRequestSerializer.chunk(chunk) : chunk)
+        queuedRequestBytes += chunk.count
+        if connection.queuedBytes < 256 * 1024 {
+            waiter.resume(returning: true)
+        } else {
+            streamUploadWaiter = waiter
+        }
     }
 
     /// Queues file body chunks while the connection has less than 256 KiB waiting; called again each time the
@@ -215,7 +281,8 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             self.connection = nil
             connection.delegate = nil
             // A response that came before the whole body went out leaves the connection mid-request.
-            if reusable && upload == nil && response.keepAlive && !plan.requestCloses {
+            let uploaded = upload == nil && (plan.bodyStream == nil || streamUploadDone)
+            if reusable && uploaded && response.keepAlive && !plan.requestCloses {
                 pool.release(connection)
             } else {
                 pool.discard(connection)
@@ -228,6 +295,10 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         guard !finished else { return }
         finished = true
         upload = nil
+        streamUpload?.cancel()
+        streamUpload = nil
+        streamUploadWaiter?.resume(returning: false)
+        streamUploadWaiter = nil
         bodyFile?.finish()
         if case .failure(let error) = outcome { stream?.finish(throwing: error) }
         stream = nil

@@ -15,6 +15,8 @@ struct ExchangePlan: Sendable {
     var body: Data?
     /// A file to stream as the body after the head (in chunks, never loaded whole), and its length.
     var bodyFile: (url: URL, length: Int)?
+    /// A body produced while it is sent, and its length (`nil`: sent chunked).
+    var bodyStream: (chunks: StreamedRequestBody.Chunks, length: Int?)?
     /// Whether the request asked for `Connection: close` (the connection is not reused).
     var requestCloses: Bool
     /// Response limits.

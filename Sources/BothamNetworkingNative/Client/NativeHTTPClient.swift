@@ -182,14 +182,18 @@ public final class NativeHTTPClient: HTTPClient {
         let decodes = configuration.decompression && request.responseDestination.fileURL == nil && !streaming
         // A file body is streamed from disk with its size as Content-Length; every other body is encoded now.
         let bodyFile = try request.body?.fileURL.map { url throws(APIClientError) in (url, try FileBody.size(of: url)) }
-        let body = bodyFile == nil ? try request.bodyData() : nil
+        // A streamed body is read while it is sent: a fresh sequence per hop (a used-up one fails here, clearly).
+        let streamed = request.body?.streamed
+        let bodyStream = try streamed.map { body throws(APIClientError) in (try body.makeChunks(), body.length) }
+        let body = bodyFile == nil && streamed == nil ? try request.bodyData() : nil
         let head = HTTPRequestSerializer.head(
             method: request.method.rawValue,
             target: target,
             origin: origin,
             headers: request.headers,
-            bodyLength: bodyFile?.1 ?? body?.count,
-            acceptEncoding: decodes ? ContentDecoder.acceptEncoding : nil
+            bodyLength: bodyFile?.1 ?? streamed?.length ?? body?.count,
+            acceptEncoding: decodes ? ContentDecoder.acceptEncoding : nil,
+            chunked: streamed != nil && streamed?.length == nil
         )
         let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
         var plan = ExchangePlan(
@@ -210,6 +214,11 @@ public final class NativeHTTPClient: HTTPClient {
             deadline: deadline
         )
         plan.responseBodyFile = request.responseDestination.fileURL
+        if let bodyStream {
+            plan.bodyStream = (chunks: bodyStream.0, length: bodyStream.1)
+            // Never on a kept-alive connection: one that turns out stale could not replay a body already read.
+            plan.freshConnection = true
+        }
         plan.decodesAfterwards = decodes
         if streaming {
             // A redirect that will be followed is read whole (its body is dropped); every other response streams.

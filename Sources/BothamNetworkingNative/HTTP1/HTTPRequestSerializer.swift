@@ -15,7 +15,8 @@ enum HTTPRequestSerializer {
         origin: Origin,
         headers: HTTPHeaders,
         bodyLength: Int?,
-        acceptEncoding: String?
+        acceptEncoding: String?,
+        chunked: Bool = false
     ) -> Data {
         // Built as bytes: a dozen String appends and the final UTF-8 copy cost several times more.
         var head = [UInt8]()
@@ -39,7 +40,9 @@ enum HTTPRequestSerializer {
         if let acceptEncoding, !headers.contains(.acceptEncoding) {
             line("Accept-Encoding", acceptEncoding)
         }
-        if let bodyLength {
+        if chunked {
+            line("Transfer-Encoding", "chunked")
+        } else if let bodyLength {
             line("Content-Length", String(bodyLength))
         } else if method == "POST" || method == "PUT" || method == "PATCH" {
             line("Content-Length", "0")

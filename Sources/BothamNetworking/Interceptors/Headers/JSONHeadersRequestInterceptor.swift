@@ -26,7 +26,8 @@ extension HTTPBody {
     /// Whether the body sets a content type other than JSON by itself.
     var hasOwnContentType: Bool {
         switch storage {
-        case .data(_, let contentType), .file(_, let contentType, _): return contentType != nil
+        case .data(_, let contentType), .file(_, let contentType, _), .stream(_, let contentType):
+            return contentType != nil
         case .form: return true
         case .json, .parameters, .failed: return false
         }

@@ -1,0 +1,93 @@
+import BothamNetworking
+import Foundation
+
+/// Helpers shared by the streaming tests (namespaced so they cannot clash with other test files).
+enum StreamingTestSupport {
+    /// A thread-safe counter, for callbacks such as `onDemand` and `onCancel`.
+    final class Counter: Sendable {
+        private let storage = Lock(0)
+
+        func increment() {
+            storage.withLock { $0 += 1 }
+        }
+
+        var value: Int { storage.withLock { $0 } }
+    }
+
+    /// A thread-safe flag.
+    final class Flag: Sendable {
+        private let storage = Lock(false)
+
+        func set() {
+            storage.withLock { $0 = true }
+        }
+
+        var isSet: Bool { storage.withLock { $0 } }
+    }
+
+    /// A ``RetrySleeper`` that records every wait and returns at once.
+    final class RecordingSleeper: Sendable {
+        private let storage = Lock<[Duration]>([])
+
+        var waits: [Duration] { storage.withLock { $0 } }
+
+        var sleeper: RetrySleeper {
+            RetrySleeper { duration in
+                self.storage.withLock { $0.append(duration) }
+            }
+        }
+    }
+
+    /// Gives other tasks a chance to run until `condition` holds or `limit` has passed (no fixed sleep: it returns
+    /// as soon as the condition holds). Returns whether it holds.
+    static func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !condition() {
+            if ContinuousClock.now >= deadline { return false }
+            await Task.yield()
+        }
+        return true
+    }
+
+    /// Every element of `sequence` until it ends, and the error that ended it, if any.
+    static func readAll<S: AsyncSequence>(_ sequence: S) async -> (elements: [S.Element], error: APIClientError?) {
+        var elements: [S.Element] = []
+        do {
+            for try await element in sequence { elements.append(element) }
+            return (elements, nil)
+        } catch let error as APIClientError {
+            return (elements, error)
+        } catch {
+            return (elements, .httpClientError(underlying: error))
+        }
+    }
+
+    /// Whether `error` is a ``APIClientError/networkError(_:)`` of `kind`.
+    static func isNetworkError(_ error: APIClientError?, kind: NetworkFailure.Kind) -> Bool {
+        guard case .networkError(let failure) = error else { return false }
+        return failure.kind == kind
+    }
+
+    /// Whether `error` is a ``APIClientError/parsingError(body:underlying:)``.
+    static func isParsingError(_ error: APIClientError?) -> Bool {
+        guard case .parsingError = error else { return false }
+        return true
+    }
+
+    /// Whether `error` is ``APIClientError/cancelled``.
+    static func isCancelled(_ error: APIClientError?) -> Bool {
+        guard case .cancelled = error else { return false }
+        return true
+    }
+
+    /// Whether `error` is ``APIClientError/timeout``.
+    static func isTimeout(_ error: APIClientError?) -> Bool {
+        guard case .timeout = error else { return false }
+        return true
+    }
+
+    /// UTF-8 bytes.
+    static func data(_ text: String) -> Data {
+        Data(text.utf8)
+    }
+}
