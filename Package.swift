@@ -73,7 +73,7 @@ let package = Package(
 // `swift run <Page>` runs one.
 let playgroundPages = [
     "Home", "Headers", "Parameters", "Body", "Interceptors", "BasicAuthentication", "Retry", "TokenRefresh",
-    "TypedEndpoints", "UploadsAndDownloads", "TestingWithStubs",
+    "TypedEndpoints", "UploadsAndDownloads", "Streaming", "TestingWithStubs",
 ]
 package.targets += [
     .target(

@@ -27,6 +27,10 @@ enum Routes {
             return Issues.answer(request, state: state)
         case "todos":
             return Todos.answer(request, segments: segments, state: state)
+        case "v1" where segments.count == 3 && segments[1] == "chat" && segments[2] == "completions":
+            return Streams.chatCompletion(request)
+        case "exports":
+            return Streams.ndjsonExport(count: Int(request.queryItems.first { $0.name == "count" }?.value ?? "") ?? 5)
         case "bytes":
             let count = min(max(segments.count > 1 ? Int(segments[1]) ?? 0 : 0, 0), 64 << 20)
             let bytes = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })

@@ -25,6 +25,9 @@ final class BodyStreamState: Sendable {
         var waiter: CheckedContinuation<Result<Data?, APIClientError>, Never>?
         var demandWaiter: CheckedContinuation<Bool, Never>?
         var delivered = 0
+        var endObservers: [@Sendable (HTTPBodyStream.Summary) -> Void] = []
+        var summary: HTTPBodyStream.Summary?
+        let startedAt = ContinuousClock.now
     }
 
     let bufferLimit: Int
@@ -151,7 +154,37 @@ final class BodyStreamState: Sendable {
             return (nil, false)
         }
         if wakeProducer { resumeProducer() }
+        switch ready {
+        case .success(nil): reportEnd(nil)
+        case .failure(let error): reportEnd(error)
+        default: break
+        }
         return ready
+    }
+
+    /// Calls `observer` once when the consumer has reached the end, failed, or gone away (at once if it already
+    /// has).
+    func onEnd(_ observer: @escaping @Sendable (HTTPBodyStream.Summary) -> Void) {
+        let summary = state.withLock { state -> HTTPBodyStream.Summary? in
+            if let summary = state.summary { return summary }
+            state.endObservers.append(observer)
+            return nil
+        }
+        if let summary { observer(summary) }
+    }
+
+    private func reportEnd(_ error: APIClientError?) {
+        let (observers, summary) = state.withLock { state -> ([@Sendable (HTTPBodyStream.Summary) -> Void], HTTPBodyStream.Summary?) in
+            guard state.summary == nil else { return ([], nil) }
+            let summary = HTTPBodyStream.Summary(
+                bytes: state.delivered, error: error, duration: ContinuousClock.now - state.startedAt)
+            state.summary = summary
+            let observers = state.endObservers
+            state.endObservers = []
+            return (observers, summary)
+        }
+        guard let summary else { return }
+        for observer in observers { observer(summary) }
     }
 
     private func resumeProducer() {
@@ -185,6 +218,7 @@ final class BodyStreamState: Sendable {
         waiter?.resume(returning: .failure(error))
         demandWaiter?.resume(returning: false)
         if tellProducer { onCancel?() }
+        reportEnd(error)
     }
 
     /// Bytes currently buffered and not yet read.

@@ -80,6 +80,42 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
         self.init(state: state)
     }
 
+    /// How a stream's reading ended.
+    public struct Summary: Sendable, Hashable {
+        /// The body bytes the consumer received.
+        public var bytes: Int
+        /// The error that ended it (``APIClientError/cancelled`` when the consumer went away early), or `nil` when
+        /// the body was read to its end.
+        public var error: APIClientError?
+        /// From the head's arrival to the end.
+        public var duration: Duration
+
+        /// Creates a summary.
+        public init(bytes: Int, error: APIClientError?, duration: Duration) {
+            self.bytes = bytes
+            self.error = error
+            self.duration = duration
+        }
+
+        /// Summaries are equal when their byte counts, durations and error descriptions are.
+        public static func == (lhs: Summary, rhs: Summary) -> Bool {
+            lhs.bytes == rhs.bytes && lhs.duration == rhs.duration
+                && lhs.error?.description == rhs.error?.description
+        }
+
+        /// Hashes the byte count and duration.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(bytes)
+            hasher.combine(duration)
+        }
+    }
+
+    /// Calls `observer` once, when the reader has read the body to its end, failed, or gone away (at once if that
+    /// already happened). Logging and metrics use it to report a stream when it is over, without buffering it.
+    public func onEnd(_ observer: @escaping @Sendable (Summary) -> Void) {
+        state.onEnd(observer)
+    }
+
     /// Ends the stream now: the request is cancelled and its connection closed (unless the body was complete).
     public func cancel() {
         state.cancel(with: .cancelled)

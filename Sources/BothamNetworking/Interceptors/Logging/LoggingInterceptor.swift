@@ -63,6 +63,19 @@ public struct LoggingInterceptor: HTTPInterceptor {
             let response = try await next(request)
             let level: LogLevel = response.statusCode >= 400 ? .warning : .info
             sink(level, responseLine(response, for: request, context: context, duration: .now - start))
+            if let stream = response.bodyStream {
+                // The body is logged by its size once it has been read, never buffered.
+                let (sink, redactor) = (sink, redactor)
+                stream.onEnd { summary in
+                    var line =
+                        "<-- END \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) "
+                        + "(streamed \(summary.bytes) bytes in \(LogFormat.milliseconds(summary.duration)))"
+                    if let error = summary.error { line += ": \(LogFormat.error(error))" }
+                    let severity: LogLevel =
+                        summary.error.map { $0.isCancellation ? LogLevel.notice : .error } ?? .info
+                    sink(severity, line + " \(LogFormat.tag(context))")
+                }
+            }
             return response
         } catch {
             let message =
@@ -95,11 +108,13 @@ public struct LoggingInterceptor: HTTPInterceptor {
     ) -> String {
         var line =
             "<-- \(response.statusCode) \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) "
-            + "(\(LogFormat.milliseconds(duration)), \(response.body.count) bytes) \(LogFormat.tag(context))"
+            + "(\(LogFormat.milliseconds(duration)), "
+            + (response.bodyStream == nil ? "\(response.body.count) bytes" : "body streaming") + ") "
+            + LogFormat.tag(context)
         if level >= .headers, !response.headers.isEmpty {
             line += " headers: " + LogFormat.headers(response.headers, redactor: redactor)
         }
-        if level >= .body {
+        if level >= .body, response.bodyStream == nil {
             line += " body: " + DebugText.body(response.body, limit: bodyLimit)
         }
         return line

@@ -86,17 +86,26 @@ extension MetricsInterceptor: HTTPCallObserver {
         case .success(let response): outcome = .response(statusCode: response.statusCode)
         case .failure(let error): outcome = .failure(error)
         }
-        sink(
-            CallMetrics(
-                callID: context.callID,
-                method: request.method,
-                url: redactor.redactedURL(of: request),
-                duration: .now - context.startedAt,
-                attempts: context.attempt,
-                outcome: outcome,
-                bytesSent: callTotals.bytesSent,
-                bytesReceived: callTotals.bytesReceived
+        let (sink, url) = (sink, redactor.redactedURL(of: request))
+        @Sendable func report(received: Int) {
+            sink(
+                CallMetrics(
+                    callID: context.callID,
+                    method: request.method,
+                    url: url,
+                    duration: .now - context.startedAt,
+                    attempts: context.attempt,
+                    outcome: outcome,
+                    bytesSent: callTotals.bytesSent,
+                    bytesReceived: received
+                )
             )
-        )
+        }
+        if case .success(let response) = result, let stream = response.bodyStream {
+            // A streamed call is over when its body has been read: reported then, with the bytes that came.
+            stream.onEnd { summary in report(received: callTotals.bytesReceived + summary.bytes) }
+        } else {
+            report(received: callTotals.bytesReceived)
+        }
     }
 }
