@@ -34,6 +34,8 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private var pendingStream: HTTPBodyStream?
     /// Where a streamed body's bytes go.
     private var stream: HTTPBodyStream.Continuation?
+    /// Decodes a `gzip` or `deflate` streamed body as it arrives.
+    private var streamInflater: StreamingInflater?
     /// The task reading a streamed request body, its waiter for room on the connection, what it sent so far, and
     /// whether it is done.
     private var streamUpload: Task<Void, Never>?
@@ -274,6 +276,11 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private func complete(reusable: Bool) {
         let response = parser.response
         bodyFile?.finish()
+        do {
+            try streamInflater?.finish()
+        } catch {
+            return finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse, underlying: error))))
+        }
         stream?.finish()
         stream = nil
         reportCompletion()
@@ -335,9 +342,13 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         )
         pendingStream = body
         stream = continuation
+        if plan.decodesStream, let coding = headers[.contentEncoding] {
+            streamInflater = StreamingInflater(contentEncoding: coding)
+        }
         return { [unowned self] (bytes: UnsafeRawBufferPointer) throws(NativeTransportError) in
             guard let stream else { return }
-            if stream.yield(Data(bytes)) == .pause { connection?.pauseReading() }
+            let chunk = try streamInflater?.feed(bytes) ?? Data(bytes)
+            if !chunk.isEmpty, stream.yield(chunk) == .pause { connection?.pauseReading() }
         }
     }
 
@@ -346,7 +357,12 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         guard let body = pendingStream else { return }
         pendingStream = nil
         deadline = nil
-        let head = parser.response
+        var head = parser.response
+        if streamInflater != nil {
+            // The caller reads the decoded body: these fields describe the coded one.
+            head.headers.remove(.contentEncoding)
+            head.headers.remove(.contentLength)
+        }
         continuation?.resume(returning: .streaming(head, body: body))
         continuation = nil
     }

@@ -39,6 +39,8 @@ struct ExchangePlan: Sendable {
     /// For a streaming call: whether a final response with this status and these headers is streamed to the caller
     /// (a redirect that will be followed is read whole instead). `nil` for calls that do not stream.
     var streams: (@Sendable (_ statusCode: Int, _ headers: HTTPHeaders) -> Bool)?
+    /// Whether a `gzip` or `deflate` streamed body is decoded as it arrives.
+    var decodesStream = false
     /// The unread bytes a streamed body may buffer before the socket stops being read.
     var streamBufferLimit = HTTPBodyStream.defaultBufferLimit
 }

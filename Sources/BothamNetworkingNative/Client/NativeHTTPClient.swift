@@ -192,7 +192,7 @@ public final class NativeHTTPClient: HTTPClient {
             origin: origin,
             headers: request.headers,
             bodyLength: bodyFile?.1 ?? streamed?.length ?? body?.count,
-            acceptEncoding: decodes ? ContentDecoder.acceptEncoding : nil,
+            acceptEncoding: decodes || (streaming && configuration.decompression) ? ContentDecoder.acceptEncoding : nil,
             chunked: streamed != nil && streamed?.length == nil
         )
         let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
@@ -221,6 +221,7 @@ public final class NativeHTTPClient: HTTPClient {
         }
         plan.decodesAfterwards = decodes
         if streaming {
+            plan.decodesStream = configuration.decompression
             // A redirect that will be followed is read whole (its body is dropped); every other response streams.
             let policy = configuration.redirectPolicy
             plan.streams = { statusCode, headers in
