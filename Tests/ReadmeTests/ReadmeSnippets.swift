@@ -283,6 +283,68 @@ func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
 }
 
 // README block 17
+struct ChatDelta: Decodable, Sendable {
+    struct Choice: Decodable, Sendable {
+        struct Delta: Decodable, Sendable { let content: String? }
+        let delta: Delta
+    }
+    let choices: [Choice]
+}
+
+struct Order: Decodable, Sendable {
+    let id: Int
+}
+
+func streamingExample(apiClient: BothamAPIClient) async throws {
+    // The head comes back at once; the body is an AsyncSequence of chunks with back-pressure.
+    let chat = try await apiClient.stream(
+        .post, "/v1/chat/completions", body: ["stream": true, "messages": [["role": "user", "content": "hi"]]])
+    for try await event in chat.events {            // Server-Sent Events, parsed as the WHATWG spec says
+        if event.data == "[DONE]" { break }         // leaving the loop ends the request and frees its connection
+        print(try event.decoded(as: ChatDelta.self).choices.first?.delta.content ?? "", terminator: "")
+    }
+
+    // NDJSON / JSON Lines, decoded line by line; `lines` gives the text lines.
+    for try await order in try await apiClient.stream(.get, "/orders/export").jsonLines(decoding: Order.self) {
+        print(order.id)
+    }
+
+    // An event feed that reconnects: after a drop it waits the stream's `retry:` time and resumes with
+    // Last-Event-ID, through the interceptors again (a refreshed token applies); a 204 ends it.
+    for try await event in apiClient.eventSource("/notifications") {
+        print(event.type, event.id ?? "", event.data)
+    }
+
+    // A request body produced while it is sent (chunked on NativeHTTPClient).
+    let rows = AsyncStream<Data> { continuation in
+        for row in 1...3 { continuation.yield(Data("{\"row\":\(row)}\n".utf8)) }
+        continuation.finish()
+    }
+    _ = await apiClient.POST("/ingest", body: .stream(contentType: "application/x-ndjson", rows))
+}
+
+// README block 18
+@Test("The feed resumes after a drop without losing an event")
+func eventFeedResumes() async throws {
+    let stubClient = StubHTTPClient()
+    stubClient.stub(
+        with: .serverSentEvents(
+            [MockServerSentEvent(id: "1", data: "one"), MockServerSentEvent(id: "2", data: "two", after: .seconds(1))],
+            end: .failure(.networkError(NetworkFailure(kind: .connectionLost)))),
+        .serverSentEvents([MockServerSentEvent(id: "3", data: "three")]),
+        .response(statusCode: 204)
+    )
+    let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stubClient)
+    let noWaiting = EventSourcePolicy(sleeper: RetrySleeper { _ in })
+
+    var received: [String] = []
+    for try await event in apiClient.eventSource("/feed", policy: noWaiting) { received.append(event.data) }
+
+    #expect(received == ["one", "two", "three"])
+    #expect(stubClient.receivedRequests[1].headers["Last-Event-ID"] == "2")
+}
+
+// README block 19
 @Test("The client sends the token and decodes the issues")
 func integrationWithMockWebServer() async throws {
     let server = try MockWebServer()
@@ -306,7 +368,7 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 18
+// README block 20
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -327,8 +389,8 @@ func transportExample() async {
     }
 }
 
-// README block 19: compiled, never called (it talks to real services)
-@Sendable func readmeBlock19(apiClient: BothamAPIClient) async throws {
+// README block 21: compiled, never called (it talks to real services)
+@Sendable func readmeBlock21(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()
