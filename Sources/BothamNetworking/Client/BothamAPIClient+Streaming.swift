@@ -58,9 +58,9 @@ extension BothamAPIClient {
     /// The largest part of a rejected streamed response's body kept in its error.
     static let streamedErrorBodyLimit = 1 << 20
 
-    private static func streamedResponse(from result: Result<HTTPResponse, APIClientError>) async throws(
-        APIClientError
-    ) -> HTTPStreamedResponse {
+    private static func streamedResponse(from result: Result<HTTPResponse, APIClientError>) async throws(APIClientError)
+        -> HTTPStreamedResponse
+    {
         switch result {
         case .success(let response):
             let body = response.bodyStream ?? HTTPBodyStream(data: response.body)
@@ -79,7 +79,8 @@ extension APIClientError {
         case .httpResponseError(let response):
             return .httpResponseError(await response.collectingStream(limit: limit))
         case .retryLimitExceeded(let attempts, .success(let response)):
-            return .retryLimitExceeded(attempts: attempts, lastOutcome: .success(await response.collectingStream(limit: limit)))
+            return .retryLimitExceeded(
+                attempts: attempts, lastOutcome: .success(await response.collectingStream(limit: limit)))
         case .retryLimitExceeded(let attempts, .failure(let error)):
             return .retryLimitExceeded(
                 attempts: attempts, lastOutcome: .failure(await error.collectingStreamedBodies(limit: limit)))

@@ -47,7 +47,8 @@ final class BodyStreamState: Sendable {
 
     func yield(_ chunk: Data) -> HTTPBodyStream.YieldResult {
         guard !chunk.isEmpty else { return .enqueued }
-        let (result, waiter) = state.withLock { state -> (HTTPBodyStream.YieldResult, CheckedContinuation<Result<Data?, APIClientError>, Never>?) in
+        let (result, waiter) = state.withLock {
+            state -> (HTTPBodyStream.YieldResult, CheckedContinuation<Result<Data?, APIClientError>, Never>?) in
             if state.consumerGone { return (.dropped, nil) }
             if state.ending != nil { return (.dropped, nil) }
             if let waiter = state.waiter {
@@ -147,7 +148,10 @@ final class BodyStreamState: Sendable {
             }
             if let waiter {
                 guard state.waiter == nil else {
-                    return (.failure(.invalidRequest(reason: "the body stream is already being read by another task")), false)
+                    return (
+                        .failure(.invalidRequest(reason: "the body stream is already being read by another task")),
+                        false
+                    )
                 }
                 state.waiter = waiter
             }
@@ -174,7 +178,8 @@ final class BodyStreamState: Sendable {
     }
 
     private func reportEnd(_ error: APIClientError?) {
-        let (observers, summary) = state.withLock { state -> ([@Sendable (HTTPBodyStream.Summary) -> Void], HTTPBodyStream.Summary?) in
+        let (observers, summary) = state.withLock {
+            state -> ([@Sendable (HTTPBodyStream.Summary) -> Void], HTTPBodyStream.Summary?) in
             guard state.summary == nil else { return ([], nil) }
             let summary = HTTPBodyStream.Summary(
                 bytes: state.delivered, error: error, duration: ContinuousClock.now - state.startedAt)
@@ -200,7 +205,9 @@ final class BodyStreamState: Sendable {
     /// The consumer is gone: drop what is buffered, end a pending read with `error`, and tell the producer once.
     func cancel(with error: APIClientError) {
         let (tellProducer, waiter, demandWaiter) = state.withLock {
-            state -> (Bool, CheckedContinuation<Result<Data?, APIClientError>, Never>?, CheckedContinuation<Bool, Never>?)
+            state -> (
+                Bool, CheckedContinuation<Result<Data?, APIClientError>, Never>?, CheckedContinuation<Bool, Never>?
+            )
             in
             let first = !state.consumerGone
             state.consumerGone = true

@@ -17,7 +17,9 @@ import Foundation
 /// `204 No Content`; it ends with an ``APIClientError`` on a status that is not retried, on a response that is not
 /// `text/event-stream`, when cancelled, or when reconnections keep failing.
 public struct EventSource: AsyncSequence, Sendable {
+    /// What the sequence yields.
     public typealias Element = ServerSentEvent
+    /// The error that ends the sequence early.
     public typealias Failure = APIClientError
 
     let client: BothamAPIClient
@@ -31,7 +33,9 @@ public struct EventSource: AsyncSequence, Sendable {
 
     /// Reads events, reconnecting as needed.
     public struct AsyncIterator: AsyncIteratorProtocol {
+        /// What the sequence yields.
         public typealias Element = ServerSentEvent
+        /// The error that ends the sequence early.
         public typealias Failure = APIClientError
 
         let source: EventSource
@@ -77,7 +81,8 @@ public struct EventSource: AsyncSequence, Sendable {
                             return event
                         }
                         try await connectionEnded(
-                            .networkError(NetworkFailure(kind: .connectionLost, underlying: StreamDecodingError.streamEnded)))
+                            .networkError(
+                                NetworkFailure(kind: .connectionLost, underlying: StreamDecodingError.streamEnded)))
                     } catch .cancelled {
                         throw .cancelled
                     } catch {
@@ -147,7 +152,8 @@ public struct EventSource: AsyncSequence, Sendable {
             let contentType = response.headers[.contentType]
             guard let contentType, MediaType.essence(contentType) == "text/event-stream" else {
                 response.body.cancel()
-                throw .parsingError(body: Data(), underlying: StreamDecodingError.notAnEventStream(contentType: contentType))
+                throw .parsingError(
+                    body: Data(), underlying: StreamDecodingError.notAnEventStream(contentType: contentType))
             }
             events = HTTPBodyStream.Events(stream: response.body, lastEventID: lastEventID).makeAsyncIterator()
         }

@@ -8,7 +8,9 @@ extension HTTPBodyStream {
 
     /// The events of a streamed body; see ``HTTPBodyStream/events``.
     public struct Events: AsyncSequence, Sendable {
+        /// What the sequence yields.
         public typealias Element = ServerSentEvent
+        /// The error that ends the sequence early.
         public typealias Failure = APIClientError
 
         let stream: HTTPBodyStream
@@ -21,7 +23,9 @@ extension HTTPBodyStream {
 
         /// Reads events one after another.
         public struct AsyncIterator: AsyncIteratorProtocol {
+            /// What the sequence yields.
             public typealias Element = ServerSentEvent
+            /// The error that ends the sequence early.
             public typealias Failure = APIClientError
 
             var chunks: HTTPBodyStream.AsyncIterator

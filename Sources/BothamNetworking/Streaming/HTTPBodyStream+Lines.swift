@@ -21,7 +21,9 @@ extension HTTPBodyStream {
 
     /// The lines of a streamed body; see ``HTTPBodyStream/lines``.
     public struct Lines: AsyncSequence, Sendable {
+        /// What the sequence yields.
         public typealias Element = String
+        /// The error that ends the sequence early.
         public typealias Failure = APIClientError
 
         let stream: HTTPBodyStream
@@ -34,7 +36,9 @@ extension HTTPBodyStream {
 
         /// Reads lines one after another.
         public struct AsyncIterator: AsyncIteratorProtocol {
+            /// What the sequence yields.
             public typealias Element = String
+            /// The error that ends the sequence early.
             public typealias Failure = APIClientError
 
             var chunks: HTTPBodyStream.AsyncIterator
@@ -109,7 +113,9 @@ extension HTTPBodyStream {
     public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, @unchecked Sendable {
         // @unchecked: `JSONDecoder` is not declared Sendable on every platform; it is only read (its `decode` is
         // thread-safe for a decoder nobody configures concurrently), and each iterator uses it from one task.
+        /// What the sequence yields.
         public typealias Element = Value
+        /// The error that ends the sequence early.
         public typealias Failure = APIClientError
 
         let lines: Lines
@@ -122,7 +128,9 @@ extension HTTPBodyStream {
 
         /// Reads values one after another.
         public struct AsyncIterator: AsyncIteratorProtocol {
+            /// What the sequence yields.
             public typealias Element = Value
+            /// The error that ends the sequence early.
             public typealias Failure = APIClientError
 
             var lines: Lines.AsyncIterator

@@ -146,7 +146,9 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
 
     /// Reads chunks one after another.
     public struct AsyncIterator: AsyncIteratorProtocol {
+        /// What the sequence yields.
         public typealias Element = Data
+        /// The error that ends the sequence early.
         public typealias Failure = APIClientError
 
         // Holding the stream keeps it alive (its release cancels the request) while the iterator is in use.

@@ -52,10 +52,12 @@ final class URLSessionBodyStreamer: Sendable {
 
     /// A chunk arrived (on the delegate queue): passes it on, and waits while the caller's buffer is full.
     func deliver(_ data: Data) {
-        guard let continuation = state.withLock({ state -> HTTPBodyStream.Continuation? in
-            state.lastActivity = .now
-            return state.continuation
-        }) else { return }
+        guard
+            let continuation = state.withLock({ state -> HTTPBodyStream.Continuation? in
+                state.lastActivity = .now
+                return state.continuation
+            })
+        else { return }
         guard continuation.yield(data) == .pause else { return }
         state.withLock { $0.waitingForReader = true }
         let resumeAt = HTTPBodyStream.defaultBufferLimit / 4

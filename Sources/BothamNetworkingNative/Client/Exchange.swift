@@ -220,7 +220,9 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     }
 
     private func write(_ chunk: Data?, waiter: CheckedContinuation<Bool, Never>) {
-        guard !finished, let connection, let bodyStream = plan.bodyStream else { return waiter.resume(returning: false) }
+        guard !finished, let connection, let bodyStream = plan.bodyStream else {
+            return waiter.resume(returning: false)
+        }
         let length = bodyStream.length
         guard let chunk else {
             streamUploadDone = true
@@ -235,7 +237,8 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         guard !chunk.isEmpty else { return waiter.resume(returning: true) }
         if let length, chunk.count > length - streamUploadSent {
             waiter.resume(returning: false)
-            return finish(.failure(.invalidRequest(reason: "the streamed body is longer than its length of \(length) bytes")))
+            return finish(
+                .failure(.invalidRequest(reason: "the streamed body is longer than its length of \(length) bytes")))
         }
         streamUploadSent += chunk.count
         connection.write(length == nil ? HTTPRequestSerializer.chunk(chunk) : chunk)

@@ -88,7 +88,8 @@ final class StreamingInflater {
             if ended {
                 // Bytes after the end of a gzip member: another member (gzip allows several), or garbage.
                 guard windowBits > 15, inflateReset(stream) == Z_OK else {
-                    throw NativeTransportError(code: .decompression, reason: "data after the end of the compressed body")
+                    throw NativeTransportError(
+                        code: .decompression, reason: "data after the end of the compressed body")
                 }
                 ended = false
             }

@@ -12,7 +12,8 @@ struct NativeStreamingDecodingTests {
         var stream = z_stream()
         guard
             deflateInit2_(
-                &stream, 9, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+                &stream, 9, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size))
                 == Z_OK
         else { return Data() }
         defer { deflateEnd(&stream) }
@@ -35,9 +36,11 @@ struct NativeStreamingDecodingTests {
         Data((0..<count).map { "line \($0) of a compressed event feed\n" }.joined().utf8)
     }
 
-    @Test("a gzip stream is decoded piece by piece: the first half is readable before the rest is sent", arguments: [
-        ("gzip", Int32(31)), ("deflate", Int32(15)), ("deflate", Int32(-15)),
-    ])
+    @Test(
+        "a gzip stream is decoded piece by piece: the first half is readable before the rest is sent",
+        arguments: [
+            ("gzip", Int32(31)), ("deflate", Int32(15)), ("deflate", Int32(-15)),
+        ])
     func decodesIncrementally(coding: String, windowBits: Int32) async throws {
         let text = Self.lines(2_000)
         let coded = Self.compress(text, windowBits: windowBits)
@@ -72,7 +75,8 @@ struct NativeStreamingDecodingTests {
         let coded = Self.compress(Self.lines(500), windowBits: 31)
         let server = try MockWebServer()
         defer { server.shutdown() }
-        server.enqueue(MockResponse().withHeader("Content-Encoding", "gzip").streaming([.init(coded.prefix(coded.count - 8))]))
+        server.enqueue(
+            MockResponse().withHeader("Content-Encoding", "gzip").streaming([.init(coded.prefix(coded.count - 8))]))
         let apiClient = BothamAPIClient(baseEndpoint: server.baseURL.absoluteString, httpClient: NativeHTTPClient())
 
         do {

@@ -3,7 +3,8 @@ import BothamNetworkingTesting
 import Foundation
 import Testing
 
-@Suite("Request bodies streamed from async sequences are sent once unless they can be made again", .timeLimit(.minutes(1)))
+@Suite(
+    "Request bodies streamed from async sequences are sent once unless they can be made again", .timeLimit(.minutes(1)))
 struct StreamedRequestBodyTests {
     struct RetryOn503: BothamResponseInterceptor {
         func intercept(response: HTTPResponse, for request: HTTPRequest) -> ResponseInterceptorResult {

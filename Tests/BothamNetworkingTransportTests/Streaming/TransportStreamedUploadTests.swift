@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 extension TransportIntegrationTests {
-    @Suite("Both transports against MockWebServer: request bodies streamed from async sequences", .timeLimit(.minutes(1)))
+    @Suite(
+        "Both transports against MockWebServer: request bodies streamed from async sequences", .timeLimit(.minutes(1)))
     struct TransportStreamedUploadTests {
         /// `count` chunks of `size` bytes each.
         static func chunks(_ count: Int, size: Int) -> AsyncStream<Data> {

@@ -6,7 +6,9 @@ import Testing
 extension TransportIntegrationTests {
     @Suite("Both transports against MockWebServer: streamed response bodies", .timeLimit(.minutes(1)))
     struct TransportStreamingTests {
-        @Test("the head arrives before the body, and parts come in order as they are sent", arguments: TransportUnderTest.allCases)
+        @Test(
+            "the head arrives before the body, and parts come in order as they are sent",
+            arguments: TransportUnderTest.allCases)
         func headBeforeBody(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
@@ -24,7 +26,8 @@ extension TransportIntegrationTests {
             #expect(lines == ["one", "two"])
         }
 
-        @Test("Server-Sent Events split across chunks are parsed as they arrive", arguments: TransportUnderTest.allCases)
+        @Test(
+            "Server-Sent Events split across chunks are parsed as they arrive", arguments: TransportUnderTest.allCases)
         func serverSentEvents(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
@@ -74,7 +77,8 @@ extension TransportIntegrationTests {
             #expect(server.responseBodyBytesWritten >= size)
         }
 
-        @Test("leaving the loop early ends the request, and the next call works", arguments: TransportUnderTest.allCases)
+        @Test(
+            "leaving the loop early ends the request, and the next call works", arguments: TransportUnderTest.allCases)
         func earlyExit(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
@@ -98,12 +102,15 @@ extension TransportIntegrationTests {
             #expect(second.sequenceNumber == 0)
         }
 
-        @Test("cancelling the reading task ends the stream with cancelled at once", arguments: TransportUnderTest.allCases)
+        @Test(
+            "cancelling the reading task ends the stream with cancelled at once", arguments: TransportUnderTest.allCases
+        )
         func cancellation(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(
-                MockResponse().streaming([.init(Data("first\n".utf8)), .init(Data("late\n".utf8), after: .seconds(20))]))
+                MockResponse().streaming([.init(Data("first\n".utf8)), .init(Data("late\n".utf8), after: .seconds(20))])
+            )
             let apiClient = TransportTest.client(transport, server)
 
             let response = try await apiClient.stream(.get, "/feed")
@@ -129,12 +136,15 @@ extension TransportIntegrationTests {
             #expect(duration < TestTimeScale.scaled(.seconds(1)))
         }
 
-        @Test("a sub-second idle timeout between chunks ends the stream with timeout", arguments: TransportUnderTest.allCases)
+        @Test(
+            "a sub-second idle timeout between chunks ends the stream with timeout",
+            arguments: TransportUnderTest.allCases)
         func idleTimeout(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(
-                MockResponse().streaming([.init(Data("first\n".utf8)), .init(Data("late\n".utf8), after: .seconds(10))]))
+                MockResponse().streaming([.init(Data("first\n".utf8)), .init(Data("late\n".utf8), after: .seconds(10))])
+            )
             let apiClient = TransportTest.client(transport, server)
 
             let request = apiClient.request(.get, "/feed").withTimeout(.milliseconds(500))
@@ -154,7 +164,9 @@ extension TransportIntegrationTests {
             #expect(ContinuousClock.now - start < TestTimeScale.scaled(.seconds(2)))
         }
 
-        @Test("chunks every 300 ms keep a stream with a 500 ms idle timeout alive for longer than the timeout", arguments: TransportUnderTest.allCases)
+        @Test(
+            "chunks every 300 ms keep a stream with a 500 ms idle timeout alive for longer than the timeout",
+            arguments: TransportUnderTest.allCases)
         func longStreamOutlivesTimeout(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
@@ -169,11 +181,14 @@ extension TransportIntegrationTests {
             #expect(lines.count == 5)
         }
 
-        @Test("a connection dropped mid-stream ends the loop with connectionLost after the bytes that came", arguments: TransportUnderTest.allCases)
+        @Test(
+            "a connection dropped mid-stream ends the loop with connectionLost after the bytes that came",
+            arguments: TransportUnderTest.allCases)
         func dropMidStream(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
-            server.enqueue(MockResponse().streaming([.init(Data("a\n".utf8)), .init(Data("b\n".utf8))], end: .disconnect))
+            server.enqueue(
+                MockResponse().streaming([.init(Data("a\n".utf8)), .init(Data("b\n".utf8))], end: .disconnect))
             let apiClient = TransportTest.client(transport, server)
 
             var lines: [String] = []
