@@ -23,6 +23,7 @@ import Foundation
 /// | `.httpTooManyRedirects`, `.redirectToNonExistentLocation` | `.networkError(.tooManyRedirects)`        |
 /// | `.dataLengthExceedsMaximum`                             | `.networkError(.responseTooLarge)`          |
 /// | `.badURL`                                               | `.invalidRequest(reason:)`                  |
+/// | `.unknown` with a TLS message (5)                       | `.networkError(.secureConnectionFailed)`    |
 /// | `.unknown` before a response head (4)                   | `.networkError(.badServerResponse)`         |
 /// | any other `URLError`                                    | `.networkError(.other)`                     |
 /// | any other error                                         | `.httpClientError(underlying:)`             |
@@ -33,6 +34,8 @@ import Foundation
 /// (3) On Linux a malformed status line ("Unsupported HTTP version", "HTTP/0.9") is reported as `.unsupportedURL`;
 /// the client only ever sends `http` and `https` URLs, so it is the server's fault.
 /// (4) libcurl's "Failed writing header": a header line it cannot parse, or a header block over its 100 KiB limit.
+/// (5) On Linux an untrusted, self-signed or expired certificate, a host name the certificate does not cover, or a
+/// failed handshake arrives as `URLError(.unknown)` whose message starts with "SSL" (libcurl's wording).
 ///
 /// Every `.networkError` keeps the `URLError` as ``NetworkFailure/underlying``. Errors the transport raises itself
 /// (not from URLSession): its own time limit → `.timeout`; the caller's cancellation → `.cancelled`; the redirect
@@ -51,7 +54,11 @@ enum URLErrorMapping {
         case .timedOut: return .timeout
         case .cannotConnectToHost: return network(.cannotConnect)
         case .networkConnectionLost: return network(.connectionLost)
-        case .unknown: return network(afterResponseHead ? .connectionLost : .badServerResponse)
+        case .unknown:
+            // libcurl names TLS failures only in the message ("SSL certificate problem: …", "SSL: no alternative
+            // certificate subject name matches …", "OpenSSL SSL_connect: …").
+            if isTLSFailure(urlError) { return network(.secureConnectionFailed) }
+            return network(afterResponseHead ? .connectionLost : .badServerResponse)
         case .cannotFindHost, .dnsLookupFailed: return network(.cannotFindHost)
         case .notConnectedToInternet, .internationalRoamingOff, .callIsActive, .dataNotAllowed:
             return network(.notConnected)
@@ -73,5 +80,12 @@ enum URLErrorMapping {
         case .badURL: return .invalidRequest(reason: "URLSession rejected the URL: \(urlError.localizedDescription)")
         default: return network(.other)
         }
+    }
+
+    /// Whether an unnamed libcurl failure is about TLS: its message names SSL, TLS or a certificate.
+    static func isTLSFailure(_ error: URLError) -> Bool {
+        let message = ((error.userInfo[NSLocalizedDescriptionKey] as? String) ?? error.localizedDescription).lowercased()
+        return message.hasPrefix("ssl") || message.contains("ssl certificate") || message.contains("ssl_connect")
+            || message.contains("certificate") || message.contains("tls handshake")
     }
 }

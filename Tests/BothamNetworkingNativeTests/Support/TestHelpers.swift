@@ -9,7 +9,7 @@ func failureKind(of error: APIClientError) -> NetworkFailure.Kind? {
 }
 
 /// Sends `request` and returns the error it fails with, or `nil` when it succeeds.
-func failure(of request: HTTPRequest, with client: NativeHTTPClient) async -> APIClientError? {
+func failure(of request: HTTPRequest, with client: any HTTPClient) async -> APIClientError? {
     do {
         _ = try await client.send(request)
         return nil

@@ -78,3 +78,38 @@ final class NativeTLSTests {
         #expect(tlsError(error)?.code == .configuration)
     }
 }
+
+@Suite(
+    "Both transports report an untrusted certificate the same way",
+    .serialized,
+    .timeLimit(.minutes(1)),
+    .enabled(if: NginxTLSServer.isAvailable, "nginx or openssl missing: install with apt-get install -y nginx-light")
+)
+final class TLSFailureMappingTests {
+    private let server: NginxTLSServer
+
+    init() async throws {
+        server = try await NginxTLSServer.start()
+    }
+
+    deinit {
+        server.stop()
+    }
+
+    @Test(
+        "a certificate from an unknown CA fails with secureConnectionFailed on URLSession and on native",
+        arguments: ["urlSession", "native"])
+    func untrustedCertificate(transport: String) async {
+        let client: any HTTPClient =
+            transport == "native" ? NativeHTTPClient() : URLSessionHTTPClient()
+        let request = HTTPRequest(method: .get, baseEndpoint: "https://localhost:\(server.port)", path: "/hello.txt")
+
+        let error = await failure(of: request, with: client)
+
+        guard case .networkError(let failure) = error else {
+            Issue.record("expected a network error, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.kind == .secureConnectionFailed, "\(failure)")
+    }
+}
