@@ -7,9 +7,7 @@ enum RequestPreparation {
         }
         var request = unprepared
         try request.cacheResolvedURL()  // the transport reuses it instead of resolving the URL again
-        if let failure = request.headers.validationFailure {
-            throw .invalidRequest(reason: failure)
-        }
+        try request.checkWireSyntax()
         guard let body = request.body else { return request }
         if case .data(_, nil) = body.storage { return request }
         let userContentType = request.headers[.contentType]

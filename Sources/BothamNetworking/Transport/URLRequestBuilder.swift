@@ -14,6 +14,7 @@ enum URLRequestBuilder {
     static func firstHop(for request: HTTPRequest, timeLimit: Duration?) throws(APIClientError) -> (
         hop: URLSessionHop, bodySize: Int64?
     ) {
+        try request.checkWireSyntax()
         var urlRequest = URLRequest(url: try request.resolvedURL())
         urlRequest.httpMethod = request.method.rawValue
         for field in request.headers {

@@ -167,6 +167,8 @@ public final class NativeHTTPClient: HTTPClient {
     }
 
     private func makePlan(_ request: HTTPRequest, url: URL, deadline: UInt64?) throws(APIClientError) -> ExchangePlan {
+        // Interceptors run after the client's checks: what goes on the wire is checked again here.
+        try request.checkWireSyntax()
         let (origin, target) = try Origin.parse(url)
         var tlsContext: TLSContext?
         if origin.isTLS {
