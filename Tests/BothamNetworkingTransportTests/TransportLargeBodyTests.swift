@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamNetworkingNative
 import BothamNetworkingTesting
 import Foundation
 import Testing
@@ -102,6 +103,27 @@ extension TransportIntegrationTests {
             for _ in 0..<3 { recorded.append(try await server.takeRequest()) }
             #expect(recorded.map(\.sequenceNumber) == [0, 1, 2])
             #expect(Set(recorded.map(\.connectionIndex)).count == 1)
+        }
+    }
+}
+
+extension TransportIntegrationTests {
+    @Suite("Both transports bound in-memory bodies by default", .timeLimit(.minutes(1)))
+    struct TransportDefaultLimitTests {
+        @Test("with the default configuration a body over 64 MiB held in memory fails with responseTooLarge",
+            arguments: TransportUnderTest.allCases)
+        func defaultInMemoryLimit(transport: TransportUnderTest) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse().withBody(Data(count: (64 << 20) + 1)))
+            let client: any HTTPClient =
+                transport == .native ? NativeHTTPClient() : URLSessionHTTPClient()
+            let apiClient = BothamAPIClient(
+                baseEndpoint: server.baseURL.absoluteString, httpClient: client, configuration: .init(maxRetries: 0))
+
+            let result = await apiClient.GET("/huge")
+
+            #expect(TransportTest.networkFailureKind(result) == .responseTooLarge)
         }
     }
 }

@@ -23,10 +23,15 @@ extension URLSessionHTTPClient {
         /// ``HTTPRequest/timeout`` asks for more. `nil` (the default) sets no such cap. Running out ends the call
         /// with ``APIClientError/timeout``.
         public var totalDeadline: Duration?
-        /// The largest response body accepted, in bytes (after gzip/deflate/br decoding); a bigger one ends the call
-        /// with `APIClientError.networkError(NetworkFailure(kind: .responseTooLarge))` as soon as it is known, without
-        /// reading the rest. `nil` (the default) sets no limit.
+        /// The largest response body held in memory, in bytes (after gzip/deflate/br decoding); a bigger one ends the
+        /// call with `APIClientError.networkError(NetworkFailure(kind: .responseTooLarge))` as soon as it is known,
+        /// without reading the rest. Default: 64 MiB, as ``NativeHTTPClient``'s; `nil` sets no limit. Bodies going
+        /// to a file are bounded by ``maxFileResponseBytes`` instead, and streamed bodies by nothing (back-pressure
+        /// keeps their memory bounded).
         public var maxResponseBytes: Int?
+        /// The largest response body written to a file (``HTTPRequest/responseDestination``), or `nil` (the default)
+        /// for no limit: such a body is never held in memory.
+        public var maxFileResponseBytes: Int?
         /// The most bytes of a response body going to a file (``HTTPRequest/responseDestination``) that one
         /// URLSession task fetches; a larger body that the server offers in byte ranges, with a strong validator,
         /// comes as a series of `Range` requests guarded by `If-Range`, each a new task. It bounds memory:
@@ -39,13 +44,15 @@ extension URLSessionHTTPClient {
             redirectPolicy: RedirectPolicy = .follow,
             defaultTimeout: Duration? = .seconds(60),
             totalDeadline: Duration? = nil,
-            maxResponseBytes: Int? = nil,
+            maxResponseBytes: Int? = 64 << 20,
+            maxFileResponseBytes: Int? = nil,
             downloadSegmentBytes: Int64? = 64 << 20
         ) {
             self.redirectPolicy = redirectPolicy
             self.defaultTimeout = defaultTimeout
             self.totalDeadline = totalDeadline
             self.maxResponseBytes = maxResponseBytes
+            self.maxFileResponseBytes = maxFileResponseBytes
             self.downloadSegmentBytes = downloadSegmentBytes
         }
 

@@ -99,7 +99,9 @@ final class URLSessionTransfer: Sendable {
         self.requestBodySize = requestBodySize
         self.progress = progress
         redirectPolicy = configuration.redirectPolicy
-        maxResponseBytes = configuration.maxResponseBytes
+        maxResponseBytes =
+            request.responseDestination.fileURL == nil
+            ? configuration.maxResponseBytes : configuration.maxFileResponseBytes
         self.cancelOnDelegateQueue = cancelOnDelegateQueue
         var firstRequest = firstHop.request
         var firstSegmentBytes: Int64?

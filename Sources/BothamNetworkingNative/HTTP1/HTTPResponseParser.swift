@@ -45,6 +45,10 @@ struct HTTPResponseParser {
     /// Whether the final head names a `Content-Encoding` (the body bytes are coded).
     private(set) var isContentCoded = false
     private var keepAlive = true
+    /// Interim (1xx) responses skipped so far; more than ``maxInterimResponses`` is a malformed response.
+    private var interimResponses = 0
+    /// The most interim responses accepted before the final one.
+    static let maxInterimResponses = 16
 
     /// Whether any byte has been fed: a pooled connection that fails before this is stale, not broken mid-response.
     private(set) var hasReceivedBytes = false
@@ -226,6 +230,10 @@ struct HTTPResponseParser {
     private mutating func finishHead() throws(NativeTransportError) {
         if statusCode < 200 {
             guard statusCode != 101 else { throw malformed("unexpected 101 Switching Protocols") }
+            interimResponses += 1
+            guard interimResponses <= Self.maxInterimResponses else {
+                throw malformed("more than \(Self.maxInterimResponses) interim responses")
+            }
             headers = HTTPHeaders()
             headBytes = 0
             state = .statusLine

@@ -131,6 +131,19 @@ struct NativeHTTPClientTests {
         #expect(String(decoding: response.body, as: UTF8.self) == "until close")
     }
 
+    @Test("More than 16 interim responses before the final one fail as a bad server response")
+    func tooManyInterimResponses() async throws {
+        let interim = String(repeating: "HTTP/1.1 103 Early Hints\r\n\r\n", count: 17)
+        let server = try LoopbackServer { _ in .raw(Data((interim + "HTTP/1.1 200 OK\r\n\r\nlate").utf8), close: true) }
+        defer { server.stop() }
+        let error = await failure(of: get(server), with: makeClient())
+        #expect(error.flatMap(failureKind) == .badServerResponse)
+        let sixteen = String(repeating: "HTTP/1.1 103 Early Hints\r\n\r\n", count: 16)
+        let fine = try LoopbackServer { _ in .raw(Data((sixteen + "HTTP/1.1 200 OK\r\n\r\nok").utf8), close: true) }
+        defer { fine.stop() }
+        #expect(try await makeClient().send(get(fine)).body == Data("ok".utf8))
+    }
+
     @Test("A stale kept-alive connection is retried once for idempotent requests, never for POST")
     func staleConnectionRetry() async throws {
         let server = try LoopbackServer { request in

@@ -29,7 +29,8 @@ enum TransportUnderTest: String, CaseIterable, Sendable, CustomTestStringConvert
                 configuration: .init(
                     redirectPolicy: options.redirectPolicy,
                     totalDeadline: options.totalDeadline,
-                    maxResponseBytes: options.maxResponseBytes
+                    maxResponseBytes: options.maxResponseBytes,
+                    maxFileResponseBytes: options.maxResponseBytes
                 )
             )
         case .native:
