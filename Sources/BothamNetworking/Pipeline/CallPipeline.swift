@@ -19,13 +19,16 @@ struct CallPipeline: Sendable {
     }
 
     func run(_ original: HTTPRequest) async -> Result<HTTPResponse, APIClientError> {
+        // `Int.max` retries must not overflow: the most attempts saturate at `Int.max`.
+        let (attempts, overflow) = max(0, configuration.maxRetries).addingReportingOverflow(1)
         var context = HTTPCallContext(
             callID: HTTPCallContext.makeCallID(),
             attempt: 1,
-            maxAttempts: max(0, configuration.maxRetries) + 1
+            maxAttempts: overflow ? Int.max : attempts
         )
         var files = DownloadFiles()
-        let outcome = await run(original, context: &context, files: &files)
+        let budget = SendBudget(limit: context.maxAttempts)
+        let outcome = await run(original, context: &context, files: &files, budget: budget)
         let result = files.finish(outcome)
         for observer in configuration.callObservers {
             observer.callDidFinish(original, result: result, context: context)
@@ -33,7 +36,9 @@ struct CallPipeline: Sendable {
         return result
     }
 
-    private func run(_ original: HTTPRequest, context: inout HTTPCallContext, files: inout DownloadFiles) async
+    private func run(
+        _ original: HTTPRequest, context: inout HTTPCallContext, files: inout DownloadFiles, budget: SendBudget
+    ) async
         -> Result<
             HTTPResponse, APIClientError
         >
@@ -42,7 +47,7 @@ struct CallPipeline: Sendable {
             if Task.isCancelled { return .failure(.cancelled) }
             let attemptContext = context
             let outcome = await HTTPCallContext.$current.withValue(attemptContext) {
-                await attempt(original, context: attemptContext, files: &files)
+                await attempt(original, context: attemptContext, files: &files, budget: budget)
             }
             var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
             switch outcome {
@@ -60,7 +65,7 @@ struct CallPipeline: Sendable {
             if Task.isCancelled { return .failure(.cancelled) }
             // A body streamed from a sequence has been used up: the call ends with what it got.
             guard original.body?.isReplayable ?? true else { return validate(retry.last) }
-            guard context.attempt < context.maxAttempts else {
+            guard context.attempt < context.maxAttempts, budget.sends < budget.limit else {
                 return .failure(.retryLimitExceeded(attempts: context.attempt, lastOutcome: retry.last))
             }
             do {
@@ -72,9 +77,9 @@ struct CallPipeline: Sendable {
         }
     }
 
-    private func attempt(_ original: HTTPRequest, context: HTTPCallContext, files: inout DownloadFiles) async
-        -> AttemptOutcome
-    {
+    private func attempt(
+        _ original: HTTPRequest, context: HTTPCallContext, files: inout DownloadFiles, budget: SendBudget
+    ) async -> AttemptOutcome {
         var request = original
         do {
             for interceptor in requestInterceptors {
@@ -92,7 +97,7 @@ struct CallPipeline: Sendable {
 
         var result: Result<HTTPResponse, APIClientError>
         do {
-            let response = try await proceed(prepared, index: 0, context: context)
+            let response = try await proceed(prepared, index: 0, context: context, budget: budget)
             result = .success(try DownloadFiles.storingBody(of: response, sentWith: prepared))
         } catch {
             result = .failure(error)
@@ -121,15 +126,24 @@ struct CallPipeline: Sendable {
     }
 
     /// The onion: interceptor `index` wraps everything after it; past the last one is the transport.
-    private func proceed(_ request: HTTPRequest, index: Int, context: HTTPCallContext) async throws(APIClientError)
-        -> HTTPResponse
-    {
+    private func proceed(
+        _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget
+    ) async throws(APIClientError) -> HTTPResponse {
         guard index < interceptors.count else {
             if Task.isCancelled { throw .cancelled }
-            return try await transport.send(request)
+            // Every send counts, however many times an interceptor calls `next`.
+            try budget.spend()
+            do {
+                let response = try await transport.send(request)
+                budget.record(.success(response))
+                return response
+            } catch {
+                budget.record(.failure(error))
+                throw error
+            }
         }
         let next = HTTPInterceptorNext { request async throws(APIClientError) in
-            try await proceed(request, index: index + 1, context: context)
+            try await proceed(request, index: index + 1, context: context, budget: budget)
         }
         do {
             return try await interceptors[index].intercept(request, context: context, next: next)
