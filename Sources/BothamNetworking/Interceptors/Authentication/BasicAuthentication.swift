@@ -15,7 +15,9 @@
 /// ```
 ///
 /// - As a request interceptor it sets `Authorization: Basic base64(username:password)` (UTF-8), replacing any
-///   `Authorization` already there.
+///   `Authorization` already there, on requests to the client's own origin only (``credentialScope``): a path that
+///   is an absolute URL to another host (a pagination link, a pre-signed download URL) gets no credentials unless
+///   its origin is listed.
 /// - As a response interceptor, on a `401` whose `WWW-Authenticate` carries a `Basic` challenge it calls
 ///   ``onAuthenticationError(realm:)`` with the challenge's realm (`""` when it has none) and passes the response on
 ///   unchanged, so the call still ends with the 401.
@@ -32,6 +34,9 @@ public protocol BasicAuthentication: BothamRequestInterceptor, BothamResponseInt
     /// Where the warning about credentials over plain `http` goes. Default: standard error.
     var insecureTransportLog: LogSink { get }
 
+    /// Which requests get the credentials. Default: ``CredentialScope/baseEndpointOrigin``.
+    var credentialScope: CredentialScope { get }
+
     /// Called when the server answers 401 with a Basic challenge for `realm`. May be synchronous.
     func onAuthenticationError(realm: String) async
 }
@@ -40,8 +45,13 @@ extension BasicAuthentication {
     /// Standard error.
     public var insecureTransportLog: LogSink { .standardError }
 
-    /// Adds the `Authorization: Basic …` header (and warns once per host when it would travel over plain `http`).
+    /// The base endpoint's origin only.
+    public var credentialScope: CredentialScope { .baseEndpointOrigin }
+
+    /// Adds the `Authorization: Basic …` header to a request within ``credentialScope`` (and warns once per host
+    /// when it would travel over plain `http`).
     public func intercept(request: HTTPRequest) async throws -> HTTPRequest {
+        guard credentialScope.allows(request) else { return request }
         InsecureTransportWarning.warnIfNeeded(for: request, log: insecureTransportLog)
         return request.withHeader(.authorization, credentials.authorizationHeaderValue)
     }

@@ -40,8 +40,11 @@ public struct TokenAuthenticator: Sendable {
     public let refreshLimit: TokenRefreshLimit
     /// Which responses mean "the token was rejected". Default: status 401.
     public let isAuthenticationFailure: @Sendable (HTTPResponse) -> Bool
-    /// Which requests carry the token. Default: all.
+    /// Which requests carry the token. Default: all (within ``credentialScope``).
     public let requiresAuthentication: @Sendable (HTTPRequest) -> Bool
+    /// Which requests get the token at all: by default those to the base endpoint's origin, so a token never
+    /// follows an absolute URL to another host.
+    public let credentialScope: CredentialScope
     /// The clock of the refresh limit.
     public let now: @Sendable () -> ContinuousClock.Instant
     private let refresh: @Sendable (AuthToken?) async throws -> AuthToken
@@ -54,7 +57,8 @@ public struct TokenAuthenticator: Sendable {
     ///   - scheme: The `Authorization` scheme, `Bearer` by default.
     ///   - refreshLimit: How many refreshes may start per window.
     ///   - isAuthenticationFailure: Which responses trigger a refresh; status 401 by default.
-    ///   - requiresAuthentication: Which requests carry the token; all by default.
+    ///   - requiresAuthentication: Which requests carry the token; all by default (within `credentialScope`).
+    ///   - credentialScope: The origins that may receive the token: the base endpoint's by default.
     ///   - now: The clock of the refresh limit.
     ///   - refresh: Produces a new token given the rejected one (`nil` when there was none).
     public init(
@@ -63,6 +67,7 @@ public struct TokenAuthenticator: Sendable {
         refreshLimit: TokenRefreshLimit = TokenRefreshLimit(),
         isAuthenticationFailure: @escaping @Sendable (HTTPResponse) -> Bool = { $0.statusCode == 401 },
         requiresAuthentication: @escaping @Sendable (HTTPRequest) -> Bool = { _ in true },
+        credentialScope: CredentialScope = .baseEndpointOrigin,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         refresh: @escaping @Sendable (_ rejectedToken: AuthToken?) async throws -> AuthToken
     ) {
@@ -71,6 +76,7 @@ public struct TokenAuthenticator: Sendable {
         self.refreshLimit = refreshLimit
         self.isAuthenticationFailure = isAuthenticationFailure
         self.requiresAuthentication = requiresAuthentication
+        self.credentialScope = credentialScope
         self.now = now
         self.refresh = refresh
     }
@@ -89,7 +95,7 @@ extension TokenAuthenticator: BothamRequestInterceptor {
             forget(callID)
             return request.removingHeader(Self.skipAuthenticationHeader)
         }
-        guard !Self.isRefreshing, requiresAuthentication(request) else {
+        guard !Self.isRefreshing, requiresAuthentication(request), credentialScope.allows(request) else {
             forget(callID)
             return request
         }
