@@ -103,6 +103,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzResponseDecoding", ["BothamNetworking"]),
     ("FuzzWWWAuthenticate", ["BothamNetworking"]),
     ("FuzzResponseParser", ["BothamNetworkingNative"]),
+    ("FuzzServerSentEvents", ["BothamNetworking"]),
 ]
 package.targets += [
     .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),

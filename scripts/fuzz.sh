@@ -28,7 +28,7 @@ for argument in "$@"; do
 done
 
 targets=(FuzzQueryEncoding FuzzHeaderValidation FuzzRequestParser FuzzResponseDecoding FuzzWWWAuthenticate
-    FuzzResponseParser)
+    FuzzResponseParser FuzzServerSentEvents)
 if [ "${#selected[@]}" -gt 0 ]; then targets=("${selected[@]}"); fi
 
 if [ "$(uname -s)" != "Linux" ]; then

@@ -29,7 +29,7 @@ struct LineSplitter {
             if byte == 0x0A || byte == 0x0D {
                 let piece = UnsafeBufferPointer(start: base + start, count: index - start)
                 if pending.isEmpty {
-                    try check(piece.count)
+                    try check(piece.count, piece)
                     try emit(piece)
                 } else {
                     try append(piece)
@@ -58,14 +58,17 @@ struct LineSplitter {
     var remainder: [UInt8] { pending }
 
     private mutating func append(_ piece: UnsafeBufferPointer<UInt8>) throws(APIClientError) {
-        try check(pending.count + piece.count)
+        try check(pending.count + piece.count, piece)
         pending.append(contentsOf: piece)
     }
 
-    private func check(_ lineBytes: Int) throws(APIClientError) {
+    /// Throws when a line of `lineBytes` is too long; the error carries the line's first 1 KiB, whatever the
+    /// chunking (`pending` then `piece`).
+    private func check(_ lineBytes: Int, _ piece: UnsafeBufferPointer<UInt8>) throws(APIClientError) {
         guard lineBytes <= maxLineBytes else {
-            throw .parsingError(
-                body: Data(pending.prefix(1024)), underlying: StreamDecodingError.lineTooLong(limit: maxLineBytes))
+            var start = Data(pending.prefix(1024))
+            start.append(contentsOf: piece.prefix(1024 - start.count))
+            throw .parsingError(body: start, underlying: StreamDecodingError.lineTooLong(limit: maxLineBytes))
         }
     }
 }

@@ -39,6 +39,9 @@ public struct ServerSentEventParser: Sendable {
     }
 
     /// Parses `bytes` and returns the events they complete, in order.
+    ///
+    /// When it throws (a line longer than the limit), the events completed earlier in `bytes` are not returned; use
+    /// ``feed(_:dispatch:)`` to receive every event before the error.
     public mutating func feed(_ bytes: Data) throws(APIClientError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         try bytes.withBytes { (raw) throws(APIClientError) in
@@ -107,12 +110,14 @@ public struct ServerSentEventParser: Sendable {
             guard !value.isEmpty, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return }
             var milliseconds: Int64 = 0
             for digit in value {
-                let (times, overflow) = milliseconds.multipliedReportingOverflow(by: 10)
-                guard !overflow else {
+                let (times, timesOverflow) = milliseconds.multipliedReportingOverflow(by: 10)
+                let (sum, sumOverflow) = times.addingReportingOverflow(Int64(digit - 0x30))
+                guard !timesOverflow, !sumOverflow else {
+                    // Absurdly long: the longest wait there is (EventSourcePolicy caps it anyway).
                     milliseconds = Int64.max
                     break
                 }
-                milliseconds = times + Int64(digit - 0x30)
+                milliseconds = sum
             }
             reconnectionTime = .milliseconds(min(milliseconds, Int64.max / 1_000_000))
         default:

@@ -371,7 +371,13 @@ final class URLSessionTransfer: Sendable {
     ) -> Answer<URLRequest?> {
         let answer = state.withLock { state -> Answer<URLRequest?>? in
             guard state.outcome == nil else { return .abandon }
-            guard let target = proposed.url else { return .answer(nil) }
+            // The target as RFC 3986 §5 resolves `Location` (URLSession's own resolution loses the path of a
+            // query-only one); an unusable `Location` is not followed, as on native.
+            let answered = response.url ?? state.hop.url
+            guard let answered,
+                let target = RedirectRules.target(
+                    of: response.value(forHTTPHeaderField: "Location"), relativeTo: answered)
+            else { return .answer(nil) }
             state.redirects += 1
             if state.redirects > redirectPolicy.maxRedirects {
                 // "Do not follow" hands back the 3xx; a spent limit is an error.
@@ -385,7 +391,13 @@ final class URLSessionTransfer: Sendable {
                 RedirectRules.keepsMethodAndBody(state.hop, statusCode: response.statusCode)
                 && (!(state.hop.httpBody?.isEmpty ?? true) || state.hopBodyFile != nil)
             var next = reissues ? RedirectRules.reissue(state.hop, to: target) : proposed
-            if state.stripsCredentials { next = RedirectRules.strippingCredentials(next) }
+            next.url = target
+            if !RedirectRules.keepsMethodAndBody(state.hop, statusCode: response.statusCode) {
+                next = RedirectRules.droppingBodyFields(next)
+            }
+            if state.stripsCredentials {
+                next = RedirectRules.strippingCredentials(next, sensitiveFields: redirectPolicy.sensitiveFields)
+            }
             if !reissues, let storedCookies {
                 // A re-issued hop is a new task: URLSession adds the stored cookies to it by itself.
                 let cookie = [state.callerCookie, storedCookies].compactMap { $0 }.joined(separator: "; ")

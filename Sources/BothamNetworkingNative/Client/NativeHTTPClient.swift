@@ -87,7 +87,8 @@ public final class NativeHTTPClient: HTTPClient {
                     after: current,
                     sentTo: url,
                     statusCode: parsed.statusCode,
-                    location: parsed.headers[.location]
+                    location: parsed.headers[.location],
+                    sensitiveFields: policy.sensitiveFields
                 )
             {
                 redirects += 1

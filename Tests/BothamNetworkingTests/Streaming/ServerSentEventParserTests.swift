@@ -290,6 +290,15 @@ struct ServerSentEventParserTests {
         #expect(outcome.reconnectionTime == nil)
     }
 
+    @Test(
+        "retry values past Int64 neither trap nor wrap: they mean the longest wait",
+        arguments: ["retry: 9223372036854775808\n", "retry: 9223372036854775809\n", "retry: 99999999999999999999999\n"])
+    func retryOverflow(line: String) throws {
+        let outcome = try parse(line)
+        let time = try #require(outcome.reconnectionTime)
+        #expect(time > .seconds(1_000_000_000))
+    }
+
     @Test("An ignored retry keeps the earlier reconnection time")
     func ignoredRetryKeepsEarlier() throws {
         let outcome = try parse("retry: 2000\nretry: 15x0\nretry:\n")

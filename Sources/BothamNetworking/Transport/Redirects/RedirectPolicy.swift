@@ -6,13 +6,17 @@
 /// ```
 ///
 /// Whatever the policy, each hop follows ``RedirectRules``: a redirect that changes the scheme, host or port never
-/// carries `Authorization`, `Proxy-Authorization` or `Cookie` (from then on, for the rest of the call), a 307 or 308
+/// carries `Authorization`, `Proxy-Authorization`, `Cookie` or the policy's ``sensitiveFields`` (from then on, for the
+/// rest of the call), a 307 or 308
 /// keeps its method and body, and a 301, 302 or 303 after a `POST` becomes a `GET` without a body, as browsers do.
 /// Redirects are counted, not compared: a loop ends when the count runs out, as in browsers (a redirect back to the
 /// same URL, say after setting a cookie, is legitimate).
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects one call follows; `0` means none.
     public let maxRedirects: Int
+    /// Header fields removed, besides ``RedirectRules/credentialFields``, when a redirect leaves the origin: API
+    /// keys and other secrets of your own (for example the names your `Redactor` hides).
+    public private(set) var sensitiveFields: [HTTPFieldName] = []
 
     private init(maxRedirects: Int) {
         self.maxRedirects = max(0, maxRedirects)
@@ -35,6 +39,17 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// The same as ``followAtMost(_:)``: up to `maximum` redirects (the spelling `NativeHTTPClient` used first).
     public static func follow(maximum: Int) -> RedirectPolicy {
         RedirectPolicy(maxRedirects: maximum)
+    }
+
+    /// This policy, also removing `fields` when a redirect leaves the origin (as it removes `Authorization`).
+    ///
+    /// ```swift
+    /// let policy = RedirectPolicy.follow.strippingAcrossOrigins("X-Api-Key", "X-Session")
+    /// ```
+    public func strippingAcrossOrigins(_ fields: HTTPFieldName...) -> RedirectPolicy {
+        var copy = self
+        copy.sensitiveFields += fields
+        return copy
     }
 
     /// Whether any redirect is followed.

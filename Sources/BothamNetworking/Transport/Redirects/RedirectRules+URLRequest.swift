@@ -6,10 +6,10 @@ import Foundation
 
 /// ``RedirectRules`` applied to the `URLRequest`s that `URLSession` proposes.
 extension RedirectRules {
-    /// `request` without the credential fields.
-    static func strippingCredentials(_ request: URLRequest) -> URLRequest {
+    /// `request` without the credential fields and `sensitiveFields`.
+    static func strippingCredentials(_ request: URLRequest, sensitiveFields: [HTTPFieldName] = []) -> URLRequest {
         var stripped = request
-        for field in credentialFields {
+        for field in credentialFields + sensitiveFields {
             stripped.setValue(nil, forHTTPHeaderField: field.rawName)
         }
         return stripped
@@ -27,6 +27,16 @@ extension RedirectRules {
     static func reissue(_ previous: URLRequest, to url: URL) -> URLRequest {
         var next = previous
         next.url = url
+        return next
+    }
+
+    /// `request` as a redirect that turned it into a body-less `GET` sends it: without `Content-Type` and
+    /// `Content-Length` (URLSession keeps them).
+    static func droppingBodyFields(_ request: URLRequest) -> URLRequest {
+        var next = request
+        next.setValue(nil, forHTTPHeaderField: "Content-Type")
+        next.setValue(nil, forHTTPHeaderField: "Content-Length")
+        next.httpBody = nil
         return next
     }
 }

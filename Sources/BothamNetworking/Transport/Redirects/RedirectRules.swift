@@ -7,8 +7,8 @@ import Foundation
 ///   every other case (307, 308, a `PUT` after a 302, …) keeps the method and the body.
 /// - `Authorization`, `Proxy-Authorization` and `Cookie` are removed when the scheme, host or port (default ports
 ///   filled in) changes, and stay removed for the rest of the call.
-/// - `Location` resolves against the URL the redirect answered; only `http` and `https` targets are followed, and a
-///   response without a usable `Location` is returned as it is.
+/// - `Location` resolves against the URL the redirect answered as RFC 3986 §5 says (``URIReference``); only `http`
+///   and `https` targets are followed, and a response without a usable `Location` is returned as it is.
 ///
 /// ```swift
 /// let url = URL(string: "https://api.example.com/items") ?? URL(fileURLWithPath: "/")
@@ -25,12 +25,13 @@ public enum RedirectRules {
     public static let credentialFields: [HTTPFieldName] = [.authorization, .proxyAuthorization, .cookie]
 
     /// The request to send next after `statusCode` with `location` answered `request` sent to `url`, or `nil` when
-    /// this is not a redirect that can be followed.
+    /// this is not a redirect that can be followed. `sensitiveFields` are removed across origins too.
     public static func redirect(
         after request: HTTPRequest,
         sentTo url: URL,
         statusCode: Int,
-        location: String?
+        location: String?,
+        sensitiveFields: [HTTPFieldName] = []
     ) -> (request: HTTPRequest, url: URL)? {
         guard redirectStatusCodes.contains(statusCode), let target = target(of: location, relativeTo: url) else {
             return nil
@@ -42,7 +43,7 @@ public enum RedirectRules {
             headers.remove(.contentLength)
         }
         if crossesOrigin(from: url, to: target) {
-            for field in credentialFields { headers.remove(field) }
+            for field in credentialFields + sensitiveFields { headers.remove(field) }
         }
         let next = HTTPRequest(method: method, url: target, headers: headers, body: keepsBody ? request.body : nil)
             .withTimeout(request.timeout)
@@ -52,7 +53,8 @@ public enum RedirectRules {
     /// The absolute `http` or `https` URL a `Location` value points to, resolved against `url`; `nil` when it is
     /// missing, empty, of another scheme or without a host.
     public static func target(of location: String?, relativeTo url: URL) -> URL? {
-        guard let location, !location.isEmpty, let target = URL(string: location, relativeTo: url)?.absoluteURL,
+        guard let location, !location.isEmpty,
+            let target = URIReference.resolve(location.trimmingCharacters(in: .whitespaces), against: url),
             let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
         else { return nil }
         return target
