@@ -154,3 +154,20 @@ extension TransportIntegrationTests {
         }
     }
 }
+
+extension TransportIntegrationTests {
+    @Suite("Both transports keep repeated Set-Cookie fields apart", .timeLimit(.minutes(1)))
+    struct TransportSetCookieTests {
+        @Test("two Set-Cookie fields, one with an Expires date, arrive as two fields", arguments: TransportUnderTest.allCases)
+        func repeatedSetCookie(transport: TransportUnderTest) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            let first = "session=abc; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/; HttpOnly"
+            server.enqueue(MockResponse().withHeader("Set-Cookie", first).withHeader("Set-Cookie", "theme=dark"))
+
+            let response = try await TransportTest.client(transport, server).GET("/login").get()
+
+            #expect(response.headers.values(for: .setCookie) == [first, "theme=dark"])
+        }
+    }
+}

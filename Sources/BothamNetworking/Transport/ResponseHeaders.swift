@@ -23,7 +23,12 @@ enum ResponseHeaders {
         for (name, value) in fields.sorted(by: {
             ($0.0.canonicalName, $0.0.rawName) < ($1.0.canonicalName, $1.0.rawName)
         }) {
-            headers.add(name, value)
+            if name == .setCookie {
+                // The platform joined repeated Set-Cookie fields with ", ": give each cookie its own field again.
+                for cookie in SetCookieSplitting.split(value) { headers.add(name, cookie) }
+            } else {
+                headers.add(name, value)
+            }
         }
         if let encoding = headers[.contentEncoding], isDecodedByPlatform(encoding) {
             headers.remove(.contentEncoding)
