@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs BothamBenchmarks (release build) against a private nginx on loopback. See BENCHMARKS.md.
 #
-# Usage: scripts/bench.sh [--install] [--quick] [--size-mib N] [BothamBenchmarks options...]
-#   --install     apt-get install -y nginx-light wrk when nginx or wrk is missing
-#   --quick       CI smoke (< 60 s of benchmarking): fewer runs, a 256 MiB transfer file, 1 s slow server
-#   --size-mib N  size of the transfer file (default 1024, i.e. 1 GiB; quick 256)
+# Usage: scripts/bench.sh [--install] [--quick] [--size-mib N] [--sse-events N] [BothamBenchmarks options...]
+#   --install       apt-get install -y nginx-light wrk when nginx or wrk is missing
+#   --quick         CI smoke (< 60 s of benchmarking): fewer runs, a 256 MiB transfer file, 1 s slow server
+#   --size-mib N    size of the transfer file (default 1024, i.e. 1 GiB; quick 256)
+#   --sse-events N  events in the text/event-stream file of the streaming case (default 2000000, ~41 MB;
+#                   quick 500000)
 # Anything else is passed to BothamBenchmarks (e.g. --cases chain,transport --runs 7).
 # Results: the table on stdout and JSON in .build/bench-results.json.
 set -euo pipefail
@@ -13,18 +15,23 @@ cd "$(dirname "$0")/.."
 install=0
 quick=0
 size_mib=""
+sse_events=""
 passthrough=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --install) install=1 ;;
         --quick) quick=1; passthrough+=(--quick) ;;
         --size-mib) size_mib="$2"; shift ;;
+        --sse-events) sse_events="$2"; shift ;;
         *) passthrough+=("$1") ;;
     esac
     shift
 done
 if [ -z "$size_mib" ]; then
     if [ "$quick" = 1 ]; then size_mib=256; else size_mib=1024; fi
+fi
+if [ -z "$sse_events" ]; then
+    if [ "$quick" = 1 ]; then sse_events=500000; else sse_events=2000000; fi
 fi
 
 if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null; then
@@ -62,6 +69,9 @@ if [ -n "$nginx_bin" ]; then
         >"$work/www/small.json"
     # Sparse: instant to create, read back as zeros at page-cache speed (nginx does not compress it).
     truncate -s "${size_mib}M" "$work/www/large.bin"
+    # The streaming case: N small Server-Sent Events (`data: {"i":N}`, ~20 bytes each) served as text/event-stream.
+    python3 -c 'import sys; sys.stdout.write("".join("data: {\"i\":%d}\n\n" % i for i in range(int(sys.argv[1]))))' \
+        "$sse_events" >"$work/www/events.sse"
     port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     cat >"$work/nginx.conf" <<CONF
 worker_processes 1;
@@ -74,7 +84,7 @@ http {
     tcp_nopush on;
     keepalive_timeout 65;
     keepalive_requests 1000000;
-    types { application/json json; application/octet-stream bin; }
+    types { application/json json; application/octet-stream bin; text/event-stream sse; }
     default_type application/octet-stream;
     client_body_temp_path $work/tmp/body;
     proxy_temp_path $work/tmp/proxy;
@@ -94,7 +104,7 @@ CONF
         sleep 0.1
     done
     curl -fsS -o /dev/null "http://127.0.0.1:$port/small.json"
-    echo "== nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') on 127.0.0.1:$port (pid $nginx_pid), transfer file ${size_mib} MiB"
+    echo "== nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') on 127.0.0.1:$port (pid $nginx_pid), transfer file ${size_mib} MiB, ${sse_events} events"
     if command -v wrk >/dev/null; then
         # The server's ceiling on this machine right now: the clients below should be far from it.
         seconds=3; [ "$quick" = 1 ] && seconds=1
@@ -102,9 +112,9 @@ CONF
         wrk -t1 -c16 -d"${seconds}s" "http://127.0.0.1:$port/small.json" | grep -E "Requests/sec|Latency"
     fi
     server_args=(--url "http://127.0.0.1:$port/small.json" --large-url "http://127.0.0.1:$port/large.bin"
-        --upload-file "$work/www/large.bin")
+        --upload-file "$work/www/large.bin" --events-url "http://127.0.0.1:$port/events.sse")
 else
-    echo "== nginx not found (run with --install): transport and transfer cases are skipped"
+    echo "== nginx not found (run with --install): transport, transfer and streaming throughput cases are skipped"
 fi
 
 echo "== machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(swift --version 2>&1 | head -1)"

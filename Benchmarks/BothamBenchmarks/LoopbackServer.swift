@@ -3,13 +3,19 @@ import Foundation
 import Glibc
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 with blocking sockets and a thread per connection, for what nginx cannot do:
-/// read and discard a whole upload (``Behaviour/sink``) and answer after a delay (``Behaviour/slow(seconds:)``).
+/// read and discard a whole upload (``Behaviour/sink``), answer after a delay (``Behaviour/slow(seconds:)``) and
+/// stream timestamped Server-Sent Events (``Behaviour/events(count:interval:)``).
 final class LoopbackServer: Sendable {
     enum Behaviour: Sendable {
         /// Reads the whole request body (Content-Length or chunked), discards it and answers 204.
         case sink
         /// Reads the request, waits, then answers 200 with a small JSON body.
         case slow(seconds: Double)
+        /// Answers 200 `text/event-stream`, chunked, and writes `count` events `data: {"i":N,"t":T}` one every
+        /// `interval` seconds (an absolute schedule), each in one chunk and one `send` (`TCP_NODELAY`), where `T` is
+        /// ``MonotonicTime/nanoseconds()`` taken just before the `send`: a reader in this process subtracts it from
+        /// its own reading of the same clock.
+        case events(count: Int, interval: Double)
     }
 
     let port: UInt16
@@ -62,6 +68,11 @@ final class LoopbackServer: Sendable {
 
     private func serve(_ socket: Int32) {
         defer { close(socket) }
+        if case .events = behaviour {
+            // Each event leaves at once, never held back waiting for the ACK of the previous one (Nagle).
+            var noDelay: Int32 = 1
+            setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        }
         var reader = SocketReader(socket: socket)
         while let head = reader.readHead() {
             let headers = Self.headers(of: head)
@@ -81,6 +92,9 @@ final class LoopbackServer: Sendable {
             case .sink:
                 bodies.withLock { $0.append(bodySize) }
                 answer = "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n"
+            case .events(let count, let interval):
+                guard Self.streamEvents(socket, count: count, interval: interval) else { return }
+                continue
             case .slow(let seconds):
                 usleep(useconds_t(seconds * 1e6))
                 let body = #"{"slow":true}"#
@@ -90,6 +104,24 @@ final class LoopbackServer: Sendable {
             }
             guard Self.write(socket, answer) else { return }
         }
+    }
+
+    /// Writes the head, `count` timestamped events on schedule, and the last chunk; false when the reader left.
+    private static func streamEvents(_ socket: Int32, count: Int, interval: Double) -> Bool {
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n"
+        guard Self.write(socket, head) else { return false }
+        let start = MonotonicTime.nanoseconds()
+        let step = Int64(interval * 1e9)
+        for index in 0..<count {
+            MonotonicTime.sleep(until: start + Int64(index + 1) * step)
+            let stamp = MonotonicTime.nanoseconds()
+            let event = "data: {\"i\":\(index),\"t\":\(stamp)}\n\n"
+            let chunk = String(event.utf8.count, radix: 16) + "\r\n" + event + "\r\n"
+            guard Self.write(socket, chunk) else { return false }
+        }
+        return Self.write(socket, "0\r\n\r\n")
     }
 
     private static func headers(of head: String) -> [String: String] {

@@ -4,6 +4,7 @@ enum BenchCase: String, CaseIterable, Sendable {
     case transport
     case memory
     case slow
+    case streaming
 }
 
 /// Command-line options of `BothamBenchmarks run`.
@@ -27,10 +28,15 @@ struct Options: Sendable {
     var slowDelay = 3.0
     var slowCalls = 8
     var slowRuns = 3
+    /// A static `text/event-stream` file of many small events on the loopback server (streaming throughput).
+    var eventsURL: String?
+    /// Events per latency run, one every ``latencyInterval`` seconds (streaming latency).
+    var latencyEvents = 300
+    var latencyInterval = 0.005
 
     static let usage = """
         usage: BothamBenchmarks [run] [options]
-          --cases LIST          chain,transport,memory,slow (default: all)
+          --cases LIST          chain,transport,memory,slow,streaming (default: all)
           --quick               CI smoke: fewer runs and iterations, 1 s slow server (< 60 s)
           --runs N              repetitions per measurement (default 5; quick 3)
           --url URL             small JSON on a keep-alive loopback server (transport case)
@@ -42,6 +48,9 @@ struct Options: Sendable {
           --requests N          requests per transport run (default 2000)
           --stub-calls N        concurrent stub calls in the memory case (default 10000)
           --slow-delay SECONDS  how long the slow server waits (default 3)
+          --events-url URL      static text/event-stream file of small events (streaming throughput)
+          --latency-events N    events per streaming latency run (default 300; quick 100)
+          --latency-interval-ms MS  time between those events (default 5)
           --json PATH           also write the results as JSON
         """
 
@@ -88,6 +97,14 @@ struct Options: Sendable {
                 case "--chain-calls": options.chainCalls = max(1, try number())
                 case "--requests": options.requests = max(1, try number())
                 case "--stub-calls": options.stubCalls = max(1, try number())
+                case "--events-url": options.eventsURL = try value()
+                case "--latency-events": options.latencyEvents = max(20, try number())
+                case "--latency-interval-ms":
+                    let text = try value()
+                    guard let milliseconds = Double(text), milliseconds > 0 else {
+                        throw OptionsError("bad interval \(text)")
+                    }
+                    options.latencyInterval = milliseconds / 1000
                 case "--slow-delay":
                     let text = try value()
                     guard let seconds = Double(text), seconds > 0 else { throw OptionsError("bad delay \(text)") }
@@ -106,6 +123,7 @@ struct Options: Sendable {
             options.memoryRuns = 1
             options.slowRuns = 1
             options.slowDelay = min(options.slowDelay, 1)
+            options.latencyEvents = min(options.latencyEvents, 100)
         }
         if let explicitRuns { options.runs = explicitRuns }
         return .success(options)

@@ -10,6 +10,36 @@ enum Targets {
             }
         }
         checkNativeSlow(report)
+        checkStreaming(report)
+    }
+
+    /// Streaming, NativeHTTPClient: ≥ 200k Server-Sent Events/s parsed and delivered; an event reaches the reader
+    /// well under 1 ms after the server wrote it (median).
+    private static func checkStreaming(_ report: Report) {
+        if let rate = report.row(.streaming, "botham+native stream.events", "events/s") {
+            let ratio = rate.ratio.map { " (\(Report.format($0.median))x stream.body)" } ?? ""
+            report.check(
+                "botham+native stream.events ≥ 200k events/s",
+                measured: "\(Report.format(rate.value.median)) [\(Report.format(rate.value.min))–"
+                    + "\(Report.format(rate.value.max))]\(ratio)",
+                met: rate.value.median >= 200_000
+            )
+        }
+        let latency = report.rows.first {
+            $0.benchCase == BenchCase.streaming.rawValue && $0.variant.hasPrefix("botham+native stream.events, ")
+                && $0.metric == "arrival→reader median µs"
+        }
+        if let latency {
+            let p99 = report.row(.streaming, latency.variant, "arrival→reader p99 µs").map {
+                ", p99 \(Report.format($0.value.median)) µs"
+            }
+            report.check(
+                "botham+native event arrival→reader median < 1 ms",
+                measured: "\(Report.format(latency.value.median)) µs [\(Report.format(latency.value.min))–"
+                    + "\(Report.format(latency.value.max))]\(p99 ?? "")",
+                met: latency.value.median < 1000
+            )
+        }
     }
 
     /// Botham + NativeHTTPClient: ≥ 8x raw URLSession req/s at 16 in flight, ≤ 60 µs client CPU per request.

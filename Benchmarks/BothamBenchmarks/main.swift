@@ -47,6 +47,8 @@ func main(_ arguments: [String]) async -> Int32 {
             await MemoryCase(options: options, report: report).run()
         case .slow:
             await SlowServerCase(options: options, report: report).run()
+        case .streaming:
+            await StreamingCase(options: options, report: report).run()
         }
     }
     Targets.check(report, options: options)
