@@ -110,7 +110,8 @@ extension TransportIntegrationTests {
 extension TransportIntegrationTests {
     @Suite("Both transports bound in-memory bodies by default", .timeLimit(.minutes(1)))
     struct TransportDefaultLimitTests {
-        @Test("with the default configuration a body over 64 MiB held in memory fails with responseTooLarge",
+        @Test(
+            "with the default configuration a body over 64 MiB held in memory fails with responseTooLarge",
             arguments: TransportUnderTest.allCases)
         func defaultInMemoryLimit(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()

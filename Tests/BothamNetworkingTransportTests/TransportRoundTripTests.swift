@@ -158,7 +158,9 @@ extension TransportIntegrationTests {
 extension TransportIntegrationTests {
     @Suite("Both transports keep repeated Set-Cookie fields apart", .timeLimit(.minutes(1)))
     struct TransportSetCookieTests {
-        @Test("two Set-Cookie fields, one with an Expires date, arrive as two fields", arguments: TransportUnderTest.allCases)
+        @Test(
+            "two Set-Cookie fields, one with an Expires date, arrive as two fields",
+            arguments: TransportUnderTest.allCases)
         func repeatedSetCookie(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }

@@ -8,7 +8,7 @@ extension BothamAPIClient {
     /// for try await line in response.lines { print(line) }
     /// ```
     ///
-    /// The whole chain runs as for ``send(_:)``: request interceptors, the ``HTTPInterceptor`` onion, response
+    /// The whole chain runs as for `send(_:)`: request interceptors, the ``HTTPInterceptor`` onion, response
     /// interceptors and validation see the head before the body streams, so a 401 or a 503 can still be retried
     /// (``ResponseInterceptorResult/retry``, ``RetryPolicy``) or refresh a token; a retry is possible until this
     /// method returns, never after the first body byte reached you. A response that fails validation comes back as

@@ -17,7 +17,7 @@ import Foundation
 /// releasing the stream ends the request at once and frees its connection. Failures after the head (the connection
 /// dropped, the idle timeout between chunks ran out) end the loop with an ``APIClientError``.
 ///
-/// A stream is read once, by one task at a time. ``lines``, ``jsonLines(decoding:decoder:)`` and ``events`` read it
+/// A stream is read once, by one task at a time. ``lines``, ``jsonLines(decoding:decoder:maxLineBytes:)`` and ``events`` read it
 /// as text lines, JSON Lines / NDJSON values and Server-Sent Events.
 public final class HTTPBodyStream: AsyncSequence, Sendable {
     /// A chunk of body bytes, as the transport received it (its size says nothing about the body's structure).

@@ -7,7 +7,7 @@ import Foundation
 /// after a 307/308. A body made from a factory (``HTTPBody/stream(length:contentType:replayable:)``) makes a new
 /// sequence each time and can be retried like any other.
 ///
-/// `Sendable`: the factory is `@Sendable`, and the single-use flag is behind the ``Lock``.
+/// `Sendable`: the factory is `@Sendable`, and the single-use flag is behind the `Lock`.
 public final class StreamedRequestBody: Sendable {
     /// The body's length in bytes, when known: sent as `Content-Length` (a sequence that yields another number of
     /// bytes fails the call); `nil` sends it with `Transfer-Encoding: chunked` where the transport can.

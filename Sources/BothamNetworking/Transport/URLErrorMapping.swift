@@ -84,7 +84,8 @@ enum URLErrorMapping {
 
     /// Whether an unnamed libcurl failure is about TLS: its message names SSL, TLS or a certificate.
     static func isTLSFailure(_ error: URLError) -> Bool {
-        let message = ((error.userInfo[NSLocalizedDescriptionKey] as? String) ?? error.localizedDescription).lowercased()
+        let message = ((error.userInfo[NSLocalizedDescriptionKey] as? String) ?? error.localizedDescription)
+            .lowercased()
         return message.hasPrefix("ssl") || message.contains("ssl certificate") || message.contains("ssl_connect")
             || message.contains("certificate") || message.contains("tls handshake")
     }

@@ -25,7 +25,7 @@ extension URLSessionHTTPClient {
         public var totalDeadline: Duration?
         /// The largest response body held in memory, in bytes (after gzip/deflate/br decoding); a bigger one ends the
         /// call with `APIClientError.networkError(NetworkFailure(kind: .responseTooLarge))` as soon as it is known,
-        /// without reading the rest. Default: 64 MiB, as ``NativeHTTPClient``'s; `nil` sets no limit. Bodies going
+        /// without reading the rest. Default: 64 MiB, as `NativeHTTPClient`'s; `nil` sets no limit. Bodies going
         /// to a file are bounded by ``maxFileResponseBytes`` instead, and streamed bodies by nothing (back-pressure
         /// keeps their memory bounded).
         public var maxResponseBytes: Int?

@@ -38,7 +38,8 @@ struct CredentialScopeTests {
     func allowList() async throws {
         let stubClient = StubHTTPClient()
         let apiClient = Self.client(stubClient)
-        apiClient.requestInterceptors.append(Basic(scope: CredentialScope(additionalOrigins: ["https://uploads.example.com"])))
+        apiClient.requestInterceptors.append(
+            Basic(scope: CredentialScope(additionalOrigins: ["https://uploads.example.com"])))
 
         _ = try await apiClient.GET("https://uploads.example.com/part/1").get()
         _ = try await apiClient.GET("https://evil.example.com/").get()

@@ -54,7 +54,8 @@ struct SendBudgetTests {
         #expect(stubClient.receivedRequests.count == 4)
     }
 
-    @Test("maxRetries of Int.max or a negative number neither crashes nor overflows", arguments: [Int.max, -5, Int.min])
+    @Test(
+        "maxRetries of Int.max or a negative number neither crashes nor overflows", arguments: [Int.max, -5, Int.min])
     func extremeBudgets(maxRetries: Int) async throws {
         let stubClient = StubHTTPClient()
         stubClient.stub(with: .text("ok"))

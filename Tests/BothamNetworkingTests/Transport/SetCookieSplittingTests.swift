@@ -1,5 +1,6 @@
-@testable import BothamNetworking
 import Testing
+
+@testable import BothamNetworking
 
 @Suite("Set-Cookie fields joined by the platform are split again, commas in dates kept")
 struct SetCookieSplittingTests {

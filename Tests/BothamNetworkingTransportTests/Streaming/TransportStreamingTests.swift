@@ -55,7 +55,7 @@ extension TransportIntegrationTests {
         func backPressure(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
-            let size = 64 << 20
+            let size = 32 << 20
             let body = TransportTest.pattern(count: size)
             server.enqueue(MockResponse().withBody(body))
             let apiClient = TransportTest.client(transport, server)
@@ -71,7 +71,7 @@ extension TransportIntegrationTests {
                 written = server.responseBodyBytesWritten
             }
             // Socket buffers on both ends plus the client's bounded buffers, far from the whole body.
-            #expect(written < 24 << 20, "the server wrote \(written) bytes while nobody read")
+            #expect(written < 16 << 20, "the server wrote \(written) bytes while nobody read")
             while let chunk = try await iterator.next() { received += chunk.count }
             #expect(received == size)
             #expect(server.responseBodyBytesWritten >= size)
@@ -174,7 +174,7 @@ extension TransportIntegrationTests {
             server.enqueue(MockResponse().streaming(parts))
             let apiClient = TransportTest.client(transport, server)
 
-            let request = apiClient.request(.get, "/ticks").withTimeout(.milliseconds(500))
+            let request = apiClient.request(.get, "/ticks").withTimeout(TestTimeScale.scaled(.milliseconds(500)))
             var lines: [String] = []
             for try await line in try await apiClient.stream(request).lines { lines.append(line) }
 

@@ -82,7 +82,8 @@ public enum URIReference {
                     t.path = b.path
                     t.query = r.query ?? b.query
                 } else {
-                    t.path = r.path.hasPrefix("/") ? removeDotSegments(r.path) : removeDotSegments(merge(base: b, r.path))
+                    t.path =
+                        r.path.hasPrefix("/") ? removeDotSegments(r.path) : removeDotSegments(merge(base: b, r.path))
                     t.query = r.query
                 }
                 t.authority = b.authority
