@@ -12,6 +12,8 @@ import Glibc
 /// - Latency: an in-process server thread writes a timestamped event every few milliseconds; the reader subtracts
 ///   the timestamp from its own reading of the same monotonic clock when the event reaches it. Baseline: a plain
 ///   thread blocked in `recv` on the same kind of stream (the kernel's loopback and one thread wake-up).
+/// Uses task executors (the native client's event loop), new in macOS 15 / iOS 18.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 struct StreamingCase {
     let options: Options
     let report: Report

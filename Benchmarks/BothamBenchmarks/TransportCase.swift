@@ -8,6 +8,8 @@ import Foundation
 
 /// Case 2: requests per second and client CPU per request of `BothamAPIClient` + `URLSessionHTTPClient` and
 /// `BothamAPIClient` + `NativeHTTPClient` against raw `URLSession.data(for:)`, same server, same run, interleaved.
+/// Uses task executors (the native client's event loop), new in macOS 15 / iOS 18.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 struct TransportCase {
     let options: Options
     let report: Report

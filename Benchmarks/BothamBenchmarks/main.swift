@@ -42,13 +42,21 @@ func main(_ arguments: [String]) async -> Int32 {
                 report.note("transport: no --url, skipped")
                 continue
             }
-            await TransportCase(options: options, report: report, url: url).run()
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                await TransportCase(options: options, report: report, url: url).run()
+            } else {
+                report.note("transport: needs task executors (macOS 15, iOS 18), skipped")
+            }
         case .memory:
             await MemoryCase(options: options, report: report).run()
         case .slow:
             await SlowServerCase(options: options, report: report).run()
         case .streaming:
-            await StreamingCase(options: options, report: report).run()
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                await StreamingCase(options: options, report: report).run()
+            } else {
+                report.note("streaming: needs task executors (macOS 15, iOS 18), skipped")
+            }
         }
     }
     Targets.check(report, options: options)

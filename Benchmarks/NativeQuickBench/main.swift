@@ -49,6 +49,7 @@ func measure(_ name: String, count: Int, inFlight: Int, _ body: @escaping @Senda
 
 /// Runs the comparison; on a detached task, so that valgrind (which crashes while the main thread sits in
 /// `dispatch_main` under a top-level `await`) can profile it.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 func run() async throws {
     let arguments = CommandLine.arguments
     let url = URL(string: arguments.count > 1 ? arguments[1] : "http://127.0.0.1:8080/") ?? URL(fileURLWithPath: "/")
@@ -96,7 +97,11 @@ func run() async throws {
 let finished = DispatchSemaphore(value: 0)
 Task.detached {
     do {
-        try await run()
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            try await run()
+        } else {
+            print("NativeQuickBench needs task executors (macOS 15, iOS 18)")
+        }
     } catch {
         print("failed: \(error)")
     }

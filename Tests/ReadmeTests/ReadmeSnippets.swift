@@ -397,7 +397,7 @@ func transportExample() async {
         configuration.requestTimeout = .milliseconds(800)  // idle timeout per attempt; sub-second works
         configuration.totalTimeout = .seconds(5)           // the whole call, redirects included
         configuration.maxResponseBytes = 2 << 20           // bigger bodies fail with .responseTooLarge
-        configuration.redirectPolicy = .follow(maximum: 5)
+        configuration.redirectPolicy = .followAtMost(5)
         configuration.tls.trustRoots = .system             // or .pem(data) / .pemFile(path) for a private CA
         configuration.tls.pinnedPublicKeys = ["api.example.com": ["sha256/<base64 SPKI SHA-256>"]]
         let apiClient = BothamAPIClient(
@@ -408,7 +408,9 @@ func transportExample() async {
     }
 
     // Many small requests: tasks that prefer the client's event loop never switch threads (about 30% less CPU per
-    // sequential call here). Keep heavy work off it, since the loop serves every call.
+    // sequential call here). Keep heavy work off it, since the loop serves every call. (Task executors are new in
+    // Swift 6: on Apple platforms they need macOS 15 / iOS 18.)
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     func nativeExecutorExample() async {
         let client = NativeHTTPClient()
         let api = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: client)

@@ -32,7 +32,7 @@ package enum DebugText {
     package static func body(_ data: Data, limit: Int = 1_024) -> String {
         if data.isEmpty { return "(empty body)" }
         let prefix = data.prefix(max(0, limit))
-        if let text = String(validating: prefix, as: UTF8.self) ?? utf8CutAtScalarBoundary(prefix) {
+        if let text = validUTF8(prefix) ?? utf8CutAtScalarBoundary(prefix) {
             let more = data.count > prefix.count ? "… (\(data.count) bytes)" : ""
             return printable(text) + more
         }
@@ -46,8 +46,15 @@ package enum DebugText {
     /// Decodes a prefix of UTF-8 that may end in the middle of a scalar (up to three bytes are dropped).
     private static func utf8CutAtScalarBoundary(_ data: Data) -> String? {
         for drop in 1...3 where data.count > drop {
-            if let text = String(validating: data.dropLast(drop), as: UTF8.self) { return text }
+            if let text = validUTF8(data.dropLast(drop)) { return text }
         }
         return nil
+    }
+
+    /// `bytes` as a string when they are valid UTF-8, `nil` otherwise. (`String(validating:as:)` does this from
+    /// macOS 15 and iOS 18 only; the package supports older releases.)
+    package static func validUTF8(_ bytes: some Collection<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 }

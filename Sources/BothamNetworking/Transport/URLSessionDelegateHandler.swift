@@ -106,6 +106,13 @@ extension URLSessionDelegateHandler: URLSessionDataDelegate {
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        // A server-trust challenge is the platform's own certificate check (Apple platforms; FoundationNetworking
+        // never sends one): it keeps its default handling, or every HTTPS call would fail.
+        #if !canImport(FoundationNetworking)
+            if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+                return completionHandler(.performDefaultHandling, nil)
+            }
+        #endif
         // Answering is what keeps Linux from hanging on a 401 with `WWW-Authenticate` and no credential.
         guard let transfer = transfer(for: task) else { return completionHandler(.rejectProtectionSpace, nil) }
         if case .answer = transfer.didReceiveAuthenticationChallenge() {

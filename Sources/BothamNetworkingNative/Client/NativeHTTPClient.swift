@@ -61,6 +61,7 @@ public final class NativeHTTPClient: HTTPClient {
     ///     await api.GET("/users")
     /// }
     /// ```
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     public var taskExecutor: (any TaskExecutor)? { loop }
 
     /// Sends `request`, following redirects as ``Configuration/redirectPolicy`` says.

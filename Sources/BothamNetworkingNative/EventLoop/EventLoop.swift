@@ -105,9 +105,16 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: The loop
 
+    /// Runs a job of a task that prefers this loop. Jobs only arrive through the `TaskExecutor` conformance, which
+    /// exists from macOS 15 / iOS 18 on, so the other branch is never taken.
+    private func run(_ job: UnownedJob) {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+
     private func run() {
         botham_set_current_loop(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
-        let executor = asUnownedTaskExecutor()
         while true {
             let timeout = waitTimeout()
             let events = poller.wait(timeoutMillis: timeout)
@@ -124,7 +131,7 @@ final class EventLoop: @unchecked Sendable {
             for item in work {
                 switch item {
                 case .closure(let closure): closure()
-                case .job(let job): job.runSynchronously(on: executor)
+                case .job(let job): run(job)
                 }
             }
         }
@@ -154,6 +161,7 @@ final class EventLoop: @unchecked Sendable {
 /// Runs jobs on the loop thread, between its I/O events: a task that prefers this executor
 /// (`withTaskExecutorPreference`) and calls ``NativeHTTPClient/send(_:)`` never changes threads — the exchange starts on
 /// the loop at once, and the response resumes the task on the loop without waking another thread.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension EventLoop: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         enqueue(UnownedJob(job))

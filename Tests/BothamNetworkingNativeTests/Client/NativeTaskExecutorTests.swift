@@ -4,10 +4,30 @@ import BothamNetworkingTesting
 import Foundation
 import Testing
 
-@Suite("NativeHTTPClient on its own task executor", .timeLimit(.minutes(1)))
+/// Whether task executors exist here (macOS 15 / iOS 18 and later on Apple platforms, always on Linux).
+let taskExecutorsAvailable: Bool = {
+    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { return true }
+    return false
+}()
+
+@Suite(
+    "NativeHTTPClient on its own task executor", .timeLimit(.minutes(1)),
+    .enabled(if: taskExecutorsAvailable, "task executors need macOS 15 / iOS 18"))
 struct NativeTaskExecutorTests {
     @Test("Calls from tasks that prefer the loop's executor complete, one after another and 16 at once")
     func callsOnTheLoop() async throws {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { try await callsOnTheLoopBody() }
+    }
+
+    @Test("Cancelling a call that runs on the loop's executor ends it with .cancelled")
+    func cancellationOnTheLoop() async throws {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { try await cancellationOnTheLoopBody() }
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+extension NativeTaskExecutorTests {
+    func callsOnTheLoopBody() async throws {
         let server = try LoopbackServer { request in .response(status: 200, body: Data(request.target.utf8)) }
         defer { server.stop() }
         let client = makeClient()
@@ -31,8 +51,7 @@ struct NativeTaskExecutorTests {
         #expect(Set(targets.dropFirst(5)) == Set((0..<16).map { "/c\($0)" }))
     }
 
-    @Test("Cancelling a call that runs on the loop's executor ends it with .cancelled")
-    func cancellationOnTheLoop() async throws {
+    func cancellationOnTheLoopBody() async throws {
         let (server, arrivals) = try hangingServer()
         defer { server.stop() }
         let client = makeClient()

@@ -148,20 +148,20 @@ struct StreamingClientTests {
     @Test("A deadline ends a stream whose next chunk is late with .timeout, long before the chunk")
     func deadlineEndsStream() async throws {
         let realStub = StubHTTPClient(latency: .real)
-        realStub.stub(with: .streamed(chunks: [StubChunk("first"), StubChunk("second", after: .seconds(5))]))
+        realStub.stub(with: .streamed(chunks: [StubChunk("first"), StubChunk("second", after: TestTimeScale.scaled(.seconds(5)))]))
         let start = ContinuousClock.now
         let response = try await makeClient(realStub).stream(.get, "/slow", deadline: .milliseconds(200))
         let (chunks, error) = await Support.readAll(response.body)
         let elapsed = ContinuousClock.now - start
         #expect(chunks == [data("first")])
         #expect(Support.isTimeout(error), "got \(String(describing: error))")
-        #expect(elapsed < .seconds(3), "took \(elapsed)")
+        #expect(elapsed < TestTimeScale.scaled(.seconds(3)), "took \(elapsed)")
     }
 
     @Test("A deadline that runs out before the head ends the call with .timeout")
     func deadlineBeforeHead() async throws {
         let realStub = StubHTTPClient(latency: .real)
-        realStub.stub(with: StubResponse.streamed(chunks: [StubChunk("late")]).delayed(by: .seconds(5)))
+        realStub.stub(with: StubResponse.streamed(chunks: [StubChunk("late")]).delayed(by: TestTimeScale.scaled(.seconds(5))))
         let start = ContinuousClock.now
         var failure: APIClientError?
         do {
@@ -171,7 +171,7 @@ struct StreamingClientTests {
         }
         let elapsed = ContinuousClock.now - start
         #expect(Support.isTimeout(failure), "got \(String(describing: failure))")
-        #expect(elapsed < .seconds(3), "took \(elapsed)")
+        #expect(elapsed < TestTimeScale.scaled(.seconds(3)), "took \(elapsed)")
     }
 
     @Test("A deadline longer than the stream changes nothing")

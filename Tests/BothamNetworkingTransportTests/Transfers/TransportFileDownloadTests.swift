@@ -10,6 +10,29 @@ extension TransportIntegrationTests {
         static let size = 5 * 1024 * 1024 + 77
 
         @Test(
+            "a redirected download (a 302 with a body of its own) leaves the final body in the file",
+            arguments: TransportUnderTest.allCases)
+        func redirectedDownload(transport: TransportUnderTest) async throws {
+            let folder = try ScratchFolder()
+            defer { folder.remove() }
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            let body = TransportTest.pattern(count: Self.size)
+            server.enqueue(
+                MockResponse(statusCode: 302).withHeader("Location", "/releases/asset.bin").withBody("Found: elsewhere"))
+            server.enqueue(MockResponse().withBody(body))
+            let destination = folder.file("asset.bin")
+
+            let received = try await TransportTest.client(transport, server)
+                .download("/releases/latest", to: .file(destination)).get()
+
+            #expect(received.statusCode == 200)
+            #expect(received.bodyFileURL == destination)
+            #expect(try Data(contentsOf: destination) == body)
+            #expect(try folder.contents() == ["asset.bin"])
+        }
+
+        @Test(
             "a several-MiB download is byte-exact in the file, with progress ending at the total",
             arguments: TransportUnderTest.allCases, [false, true])
         func download(transport: TransportUnderTest, chunked: Bool) async throws {

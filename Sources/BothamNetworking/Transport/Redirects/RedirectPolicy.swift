@@ -36,11 +36,6 @@ public struct RedirectPolicy: Sendable, Hashable {
         RedirectPolicy(maxRedirects: count)
     }
 
-    /// The same as ``followAtMost(_:)``: up to `maximum` redirects (the spelling `NativeHTTPClient` used first).
-    public static func follow(maximum: Int) -> RedirectPolicy {
-        RedirectPolicy(maxRedirects: maximum)
-    }
-
     /// This policy, also removing `fields` when a redirect leaves the origin (as it removes `Authorization`).
     ///
     /// ```swift

@@ -45,8 +45,10 @@ public enum RedirectRules {
         if crossesOrigin(from: url, to: target) {
             for field in credentialFields + sensitiveFields { headers.remove(field) }
         }
+        // The follow-up keeps where its body goes (a file, a stream): only the final response's body counts.
         let next = HTTPRequest(method: method, url: target, headers: headers, body: keepsBody ? request.body : nil)
             .withTimeout(request.timeout)
+            .withResponseDestination(request.responseDestination)
         return (next, target)
     }
 
