@@ -224,13 +224,22 @@ extension TransportIntegrationTests {
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(MockResponse(statusCode: 302).withHeader("Location", "/moved").withBody("moved"))
-            server.enqueue(MockResponse().streaming([.init(Data("final".utf8))]))
+            server.enqueue(
+                MockResponse().streaming([
+                    .init(Data("final".utf8)), .init(Data(" part".utf8), after: TestTimeScale.scaled(.seconds(1))),
+                ]))
             let apiClient = TransportTest.client(transport, server)
 
             let response = try await apiClient.stream(.get, "/start")
-            let body = try await response.body.collect()
+            var iterator = response.body.makeAsyncIterator()
+            let first = try #require(try await iterator.next())
+            // The final response streams: its first part is here while the server still holds the second back.
+            let writtenAtFirstChunk = server.responseBodyBytesWritten
+            var body = first
+            while let chunk = try await iterator.next() { body.append(chunk) }
 
-            #expect(body == Data("final".utf8))
+            #expect(writtenAtFirstChunk == "moved".utf8.count + "final".utf8.count)
+            #expect(body == Data("final part".utf8))
             #expect(response.url?.path == "/moved")
         }
 
