@@ -228,7 +228,15 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
                 return
             }
             if count == 0 {
-                fail(.endOfStream)
+                if tls != nil {
+                    // TCP ended without TLS close_notify: the peer (or an attacker) cut the stream, so what came
+                    // last may be truncated (a close-delimited body must not be taken as complete).
+                    let error = NativeTransportError(
+                        code: .closedByPeer, reason: "the TLS connection was closed without close_notify")
+                    fail(.socket(error))
+                } else {
+                    fail(.endOfStream)
+                }
                 return
             }
             lastProgress = MonotonicClock.now()

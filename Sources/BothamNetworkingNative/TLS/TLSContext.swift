@@ -28,7 +28,7 @@ final class TLSContext: @unchecked Sendable {
                 }
                 digests.insert(digest)
             }
-            pins[host.lowercased(), default: []].formUnion(digests)
+            pins[Self.canonicalHostName(host), default: []].formUnion(digests)
         }
         self.pins = pins
         guard botham_ssl_ctx_set_min_tls12(context) == 1 else {
@@ -87,5 +87,11 @@ final class TLSContext: @unchecked Sendable {
             reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return reasons.joined(separator: "; ")
+    }
+
+    /// A host name as pins are keyed: lower case, without a trailing dot.
+    static func canonicalHostName(_ host: String) -> String {
+        let lowered = host.lowercased()
+        return lowered.hasSuffix(".") ? String(lowered.dropLast()) : lowered
     }
 }

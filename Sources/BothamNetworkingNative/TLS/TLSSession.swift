@@ -45,13 +45,16 @@ final class TLSSession {
         self.ssl = ssl
         self.networkIn = networkIn
         self.networkOut = networkOut
-        pins = context.pins[origin.host]
+        // "api.example.com." is the same host as "api.example.com": pins, SNI and verification use the name without
+        // its trailing dot (SNI must not carry one, RFC 6066 §3).
+        let name = TLSContext.canonicalHostName(origin.host)
+        pins = context.pins[name]
         if origin.hostIsIPAddress {
             guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), origin.host) == 1 else {
                 throw TLSContext.error(.configuration, "cannot verify the IP address \(origin.host)")
             }
         } else {
-            guard botham_ssl_set_sni(ssl, origin.host) == 1, SSL_set1_host(ssl, origin.host) == 1 else {
+            guard botham_ssl_set_sni(ssl, name) == 1, SSL_set1_host(ssl, name) == 1 else {
                 throw TLSContext.error(.configuration, "cannot set the host name \(origin.host)")
             }
         }

@@ -23,6 +23,8 @@ final class NginxTLSServer: Sendable {
     static var isAvailable: Bool { nginxPath != nil && opensslPath != nil }
 
     let port: Int
+    /// A second server, signed by the same CA, whose certificate names only `other.test`.
+    let otherNamePort: Int
     let directory: URL
     /// The CA certificate (PEM) that signed the server certificate.
     let caPEM: Data
@@ -66,6 +68,10 @@ final class NginxTLSServer: Sendable {
               -extfile ext.cnf 2>/dev/null
             openssl x509 -in server.pem -pubkey -noout | openssl pkey -pubin -outform der \
               | openssl dgst -sha256 -binary | base64 > pin.txt
+            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout other.key -out other.csr -subj '/CN=other.test' 2>/dev/null
+            printf 'subjectAltName=DNS:other.test\\nextendedKeyUsage=serverAuth\\n' > other.cnf
+            openssl x509 -req -in other.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out other.pem -days 2 \
+              -extfile other.cnf 2>/dev/null
             """
         )
         caPEM = try Data(contentsOf: directory.appendingPathComponent("ca.pem"))
@@ -75,6 +81,7 @@ final class NginxTLSServer: Sendable {
             .write(to: directory.appendingPathComponent("html/big.txt"))
         try Data("hello over TLS".utf8).write(to: directory.appendingPathComponent("html/hello.txt"))
         port = try Self.freePort()
+        otherNamePort = try Self.freePort()
         let config = """
             worker_processes 1;
             pid \(dir)/nginx.pid;
@@ -93,6 +100,12 @@ final class NginxTLSServer: Sendable {
                 ssl_certificate_key \(dir)/server.key;
                 root \(dir)/html;
               }
+              server {
+                listen 127.0.0.1:\(otherNamePort) ssl;
+                ssl_certificate \(dir)/other.pem;
+                ssl_certificate_key \(dir)/other.key;
+                root \(dir)/html;
+              }
             }
             """
         try Data(config.utf8).write(to: directory.appendingPathComponent("nginx.conf"))
@@ -102,7 +115,7 @@ final class NginxTLSServer: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        guard Self.waitForListener(port: port) else {
+        guard Self.waitForListener(port: port), Self.waitForListener(port: otherNamePort) else {
             stop()
             throw SetupError(description: "nginx did not start listening on \(port)")
         }

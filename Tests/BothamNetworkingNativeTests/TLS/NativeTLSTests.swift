@@ -1,5 +1,5 @@
 import BothamNetworking
-import BothamNetworkingNative
+@testable import BothamNetworkingNative
 import Foundation
 import Testing
 
@@ -57,6 +57,49 @@ final class NativeTLSTests {
     func wrongHost() async {
         let error = await failure(of: url("127.0.0.1"), with: client(trusting: .pem(server.caPEM)))
         #expect(tlsError(error)?.code == .hostnameMismatch, "\(String(describing: error))")
+    }
+
+    @Test("Connecting by name to a server whose certificate names another host fails with hostnameMismatch")
+    func wrongNameByDNS() async {
+        let request = HTTPRequest(
+            method: .get, baseEndpoint: "https://localhost:\(server.otherNamePort)", path: "/hello.txt")
+        let error = await failure(of: request, with: client(trusting: .pem(server.caPEM)))
+        #expect(tlsError(error)?.code == .hostnameMismatch, "\(String(describing: error))")
+    }
+
+    @Test("Pins apply to the host however it is written: another case or a trailing dot, in the URL or the pin's key")
+    func pinsIgnoreCaseAndTrailingDot() async throws {
+        let wrongPin = Data(repeating: 7, count: 32).base64EncodedString()
+        let byUpperCaseURL = await failure(
+            of: url("LOCALHOST"), with: client(trusting: .pem(server.caPEM), pins: [wrongPin]))
+        #expect(tlsError(byUpperCaseURL)?.code == .pinMismatch, "\(String(describing: byUpperCaseURL))")
+        let keyWithDot = makeClient {
+            $0.tls.trustRoots = .pem(self.server.caPEM)
+            $0.tls.pinnedPublicKeys = ["LocalHost.": [wrongPin]]
+        }
+        let byKeyWithDot = await failure(of: url(), with: keyWithDot)
+        #expect(tlsError(byKeyWithDot)?.code == .pinMismatch, "\(String(describing: byKeyWithDot))")
+        // A URL host with a trailing dot is looked up without it (this machine cannot resolve "localhost.").
+        #expect(TLSContext.canonicalHostName("API.Example.COM.") == "api.example.com")
+        let rightPin = client(trusting: .pem(server.caPEM), pins: [server.serverPin])
+        #expect(try await rightPin.send(url("LOCALHOST")).statusCode == 200)
+    }
+
+    @Test("A close-delimited body over TLS that ends without close_notify fails as truncated")
+    func truncationWithoutCloseNotify() async throws {
+        let truncating = try TruncatingTLSServer(
+            certificate: server.directory.appendingPathComponent("server.pem"),
+            key: server.directory.appendingPathComponent("server.key"))
+        defer { truncating.stop() }
+        let request = HTTPRequest(method: .get, baseEndpoint: "https://localhost:\(truncating.port)", path: "/")
+
+        let error = await failure(of: request, with: client(trusting: .pem(server.caPEM)))
+
+        guard case .networkError(let failure) = error else {
+            Issue.record("a truncated body was accepted: \(String(describing: error))")
+            return
+        }
+        #expect(failure.kind == .connectionLost, "\(failure)")
     }
 
     @Test("A pin that matches no certificate of the chain fails with pinMismatch")
