@@ -1,89 +1,94 @@
-import Foundation
+// Linux only: the benchmarks read /proc, use Glibc's socket API and epoll-backed transports, and measure this
+// machine kind; on other platforms the executable only says so.
+#if os(Linux)
+    import Foundation
 
-/// Collects rows and target checks, prints the table and writes JSON.
-final class Report: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: the report is only used from the main benchmark task, one case after another;
-    // it is never shared with concurrently running code.
-    private(set) var rows: [ResultRow] = []
-    private(set) var checks: [TargetCheck] = []
-    private(set) var notes: [String] = []
+    /// Collects rows and target checks, prints the table and writes JSON.
+    final class Report: @unchecked Sendable {
+        // `@unchecked Sendable` is sound: the report is only used from the main benchmark task, one case after another;
+        // it is never shared with concurrently running code.
+        private(set) var rows: [ResultRow] = []
+        private(set) var checks: [TargetCheck] = []
+        private(set) var notes: [String] = []
 
-    func add(_ row: ResultRow) {
-        rows.append(row)
-        printRow(row)
-    }
+        func add(_ row: ResultRow) {
+            rows.append(row)
+            printRow(row)
+        }
 
-    func check(_ target: String, measured: String, met: Bool) {
-        checks.append(TargetCheck(target: target, measured: measured, met: met))
-    }
+        func check(_ target: String, measured: String, met: Bool) {
+            checks.append(TargetCheck(target: target, measured: measured, met: met))
+        }
 
-    func note(_ text: String) {
-        notes.append(text)
-        print("note: \(text)")
-    }
+        func note(_ text: String) {
+            notes.append(text)
+            print("note: \(text)")
+        }
 
-    func row(_ benchCase: BenchCase, _ variant: String, _ metric: String) -> ResultRow? {
-        rows.first { $0.benchCase == benchCase.rawValue && $0.variant == variant && $0.metric == metric }
-    }
+        func row(_ benchCase: BenchCase, _ variant: String, _ metric: String) -> ResultRow? {
+            rows.first { $0.benchCase == benchCase.rawValue && $0.variant == variant && $0.metric == metric }
+        }
 
-    static let header =
-        "| case | variant | metric | median | min | max | ratio vs baseline (median [min–max]) |\n"
-        + "|---|---|---|---:|---:|---:|---|"
+        static let header =
+            "| case | variant | metric | median | min | max | ratio vs baseline (median [min–max]) |\n"
+            + "|---|---|---|---:|---:|---:|---|"
 
-    private var printedHeader = false
+        private var printedHeader = false
 
-    private func printRow(_ row: ResultRow) {
-        if !printedHeader {
+        private func printRow(_ row: ResultRow) {
+            if !printedHeader {
+                print(Self.header)
+                printedHeader = true
+            }
+            print(Self.markdown(row))
+        }
+
+        static func markdown(_ row: ResultRow) -> String {
+            var ratio = ""
+            if let summary = row.ratio, let baseline = row.baseline {
+                ratio = "\(format(summary.median))x [\(format(summary.min))–\(format(summary.max))] vs \(baseline)"
+            }
+            return "| \(row.benchCase) | \(row.variant) | \(row.metric) | \(format(row.value.median)) | "
+                + "\(format(row.value.min)) | \(format(row.value.max)) | \(ratio) |"
+        }
+
+        static func format(_ value: Double) -> String {
+            guard value.isFinite else { return "n/a" }
+            let magnitude = abs(value)
+            if magnitude >= 1000 { return String(format: "%.0f", value) }
+            if magnitude >= 100 { return String(format: "%.1f", value) }
+            if magnitude >= 1 { return String(format: "%.2f", value) }
+            return String(format: "%.3f", value)
+        }
+
+        func printSummary() {
+            print("\n## Results\n")
             print(Self.header)
-            printedHeader = true
+            for row in rows { print(Self.markdown(row)) }
+            if !checks.isEmpty {
+                print("\n## Targets\n")
+                print("| target | measured | met |\n|---|---|---|")
+                for check in checks { print("| \(check.target) | \(check.measured) | \(check.met ? "yes" : "NO") |") }
+            }
         }
-        print(Self.markdown(row))
-    }
 
-    static func markdown(_ row: ResultRow) -> String {
-        var ratio = ""
-        if let summary = row.ratio, let baseline = row.baseline {
-            ratio = "\(format(summary.median))x [\(format(summary.min))–\(format(summary.max))] vs \(baseline)"
-        }
-        return "| \(row.benchCase) | \(row.variant) | \(row.metric) | \(format(row.value.median)) | "
-            + "\(format(row.value.min)) | \(format(row.value.max)) | \(ratio) |"
-    }
-
-    static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "n/a" }
-        let magnitude = abs(value)
-        if magnitude >= 1000 { return String(format: "%.0f", value) }
-        if magnitude >= 100 { return String(format: "%.1f", value) }
-        if magnitude >= 1 { return String(format: "%.2f", value) }
-        return String(format: "%.3f", value)
-    }
-
-    func printSummary() {
-        print("\n## Results\n")
-        print(Self.header)
-        for row in rows { print(Self.markdown(row)) }
-        if !checks.isEmpty {
-            print("\n## Targets\n")
-            print("| target | measured | met |\n|---|---|---|")
-            for check in checks { print("| \(check.target) | \(check.measured) | \(check.met ? "yes" : "NO") |") }
+        func writeJSON(to path: String, machine: [String: String]) throws {
+            struct Document: Encodable {
+                let machine: [String: String]
+                let rows: [ResultRow]
+                let targets: [TargetCheck]
+                let notes: [String]
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "inf",
+                negativeInfinity: "-inf",
+                nan: "nan"
+            )
+            let data = try encoder.encode(Document(machine: machine, rows: rows, targets: checks, notes: notes))
+            try data.write(to: URL(fileURLWithPath: path))
         }
     }
 
-    func writeJSON(to path: String, machine: [String: String]) throws {
-        struct Document: Encodable {
-            let machine: [String: String]
-            let rows: [ResultRow]
-            let targets: [TargetCheck]
-            let notes: [String]
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf",
-            negativeInfinity: "-inf",
-            nan: "nan"
-        )
-        let data = try encoder.encode(Document(machine: machine, rows: rows, targets: checks, notes: notes))
-        try data.write(to: URL(fileURLWithPath: path))
-    }
-}
+#endif

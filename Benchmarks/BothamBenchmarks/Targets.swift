@@ -1,111 +1,120 @@
-/// Checks the issue's targets against the rows measured in this run.
-enum Targets {
-    static func check(_ report: Report, options: Options) {
-        checkChain(report)
-        for concurrency in options.concurrencies {
-            checkTransport(report, label: concurrency == 1 ? "sequential" : "\(concurrency) in flight")
-            for variant in ["botham+native", "botham+native on its loop"] {
-                checkNative(
-                    report, variant: variant, label: concurrency == 1 ? "sequential" : "\(concurrency) in flight")
+// Linux only: the benchmarks read /proc, use Glibc's socket API and epoll-backed transports, and measure this
+// machine kind; on other platforms the executable only says so.
+#if os(Linux)
+    /// Checks the issue's targets against the rows measured in this run.
+    enum Targets {
+        static func check(_ report: Report, options: Options) {
+            checkChain(report)
+            for concurrency in options.concurrencies {
+                checkTransport(report, label: concurrency == 1 ? "sequential" : "\(concurrency) in flight")
+                for variant in ["botham+native", "botham+native on its loop"] {
+                    checkNative(
+                        report, variant: variant, label: concurrency == 1 ? "sequential" : "\(concurrency) in flight")
+                }
+            }
+            checkNativeSlow(report)
+            checkStreaming(report)
+        }
+
+        /// Streaming, NativeHTTPClient: ≥ 200k Server-Sent Events/s parsed and delivered; an event reaches the reader
+        /// well under 1 ms after the server wrote it (median).
+        private static func checkStreaming(_ report: Report) {
+            if let rate = report.row(.streaming, "botham+native stream.events", "events/s") {
+                let ratio = rate.ratio.map { " (\(Report.format($0.median))x stream.body)" } ?? ""
+                report.check(
+                    "botham+native stream.events ≥ 200k events/s",
+                    measured: "\(Report.format(rate.value.median)) [\(Report.format(rate.value.min))–"
+                        + "\(Report.format(rate.value.max))]\(ratio)",
+                    met: rate.value.median >= 200_000
+                )
+            }
+            let latency = report.rows.first {
+                $0.benchCase == BenchCase.streaming.rawValue && $0.variant.hasPrefix("botham+native stream.events, ")
+                    && $0.metric == "arrival→reader median µs"
+            }
+            if let latency {
+                let p99 = report.row(.streaming, latency.variant, "arrival→reader p99 µs").map {
+                    ", p99 \(Report.format($0.value.median)) µs"
+                }
+                report.check(
+                    "botham+native event arrival→reader median < 1 ms",
+                    measured: "\(Report.format(latency.value.median)) µs [\(Report.format(latency.value.min))–"
+                        + "\(Report.format(latency.value.max))]\(p99 ?? "")",
+                    met: latency.value.median < 1000
+                )
             }
         }
-        checkNativeSlow(report)
-        checkStreaming(report)
-    }
 
-    /// Streaming, NativeHTTPClient: ≥ 200k Server-Sent Events/s parsed and delivered; an event reaches the reader
-    /// well under 1 ms after the server wrote it (median).
-    private static func checkStreaming(_ report: Report) {
-        if let rate = report.row(.streaming, "botham+native stream.events", "events/s") {
-            let ratio = rate.ratio.map { " (\(Report.format($0.median))x stream.body)" } ?? ""
-            report.check(
-                "botham+native stream.events ≥ 200k events/s",
-                measured: "\(Report.format(rate.value.median)) [\(Report.format(rate.value.min))–"
-                    + "\(Report.format(rate.value.max))]\(ratio)",
-                met: rate.value.median >= 200_000
-            )
-        }
-        let latency = report.rows.first {
-            $0.benchCase == BenchCase.streaming.rawValue && $0.variant.hasPrefix("botham+native stream.events, ")
-                && $0.metric == "arrival→reader median µs"
-        }
-        if let latency {
-            let p99 = report.row(.streaming, latency.variant, "arrival→reader p99 µs").map {
-                ", p99 \(Report.format($0.value.median)) µs"
+        /// Botham + NativeHTTPClient: ≥ 8x raw URLSession req/s at 16 in flight, ≤ 60 µs client CPU per request.
+        private static func checkNative(_ report: Report, variant name: String, label: String) {
+            let variant = "\(name) \(label)"
+            if label == "16 in flight", let ratio = report.row(.transport, variant, "req/s")?.ratio {
+                report.check(
+                    "\(name) req/s ≥ 8x raw URLSession, \(label)",
+                    measured:
+                        "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
+                    met: ratio.median >= 8
+                )
             }
+            if let cpu = report.row(.transport, variant, "CPU µs/req")?.value {
+                report.check(
+                    "\(name) CPU/request ≤ 60 µs, \(label)",
+                    measured: "\(Report.format(cpu.median)) µs [\(Report.format(cpu.min))–\(Report.format(cpu.max))]",
+                    met: cpu.median <= 60
+                )
+            }
+        }
+
+        /// Botham + NativeHTTPClient: < 0.05 s CPU in total while the calls wait on the slow server.
+        private static func checkNativeSlow(_ report: Report) {
+            guard
+                let row = report.rows.first(where: { $0.variant.hasPrefix("botham+native, ") && $0.metric == "CPU s" })
+            else { return }
             report.check(
-                "botham+native event arrival→reader median < 1 ms",
-                measured: "\(Report.format(latency.value.median)) µs [\(Report.format(latency.value.min))–"
-                    + "\(Report.format(latency.value.max))]\(p99 ?? "")",
-                met: latency.value.median < 1000
+                "native CPU while waiting on a slow server < 0.05 s",
+                measured:
+                    "\(Report.format(row.value.median)) s [\(Report.format(row.value.min))–\(Report.format(row.value.max))]",
+                met: row.value.median < 0.05
             )
+        }
+
+        /// Chain overhead with 8 interceptors ≤ 2% of one raw-URLSession loopback round trip (sequential).
+        private static func checkChain(_ report: Report) {
+            guard let overhead = report.row(.chain, "botham+8", "overhead ns/call")?.value.median else { return }
+            guard let rate = report.row(.transport, "raw-urlsession sequential", "req/s")?.value.median else {
+                report.note("chain target: no raw URLSession round trip in this run (run the transport case too)")
+                return
+            }
+            let roundTrip = 1e9 / rate
+            let share = overhead / roundTrip
+            report.check(
+                "chain overhead, 8 interceptors ≤ 2% of a raw URLSession round trip",
+                measured: "\(Report.format(overhead / 1000)) µs of \(Report.format(roundTrip / 1000)) µs = "
+                    + "\(Report.format(share * 100))%",
+                met: share <= 0.02
+            )
+        }
+
+        /// Botham + URLSessionHTTPClient ≥ 0.97x raw req/s and ≤ 1.03x raw CPU per request.
+        private static func checkTransport(_ report: Report, label: String) {
+            let variant = "botham+urlsession \(label)"
+            if let ratio = report.row(.transport, variant, "req/s")?.ratio {
+                report.check(
+                    "req/s ≥ 0.97x raw URLSession, \(label)",
+                    measured:
+                        "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
+                    met: ratio.median >= 0.97
+                )
+            }
+            if let ratio = report.row(.transport, variant, "CPU µs/req")?.ratio {
+                report.check(
+                    "CPU/request ≤ 1.03x raw URLSession, \(label)",
+                    measured:
+                        "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
+                    met: ratio.median <= 1.03
+                )
+            }
         }
     }
 
-    /// Botham + NativeHTTPClient: ≥ 8x raw URLSession req/s at 16 in flight, ≤ 60 µs client CPU per request.
-    private static func checkNative(_ report: Report, variant name: String, label: String) {
-        let variant = "\(name) \(label)"
-        if label == "16 in flight", let ratio = report.row(.transport, variant, "req/s")?.ratio {
-            report.check(
-                "\(name) req/s ≥ 8x raw URLSession, \(label)",
-                measured: "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
-                met: ratio.median >= 8
-            )
-        }
-        if let cpu = report.row(.transport, variant, "CPU µs/req")?.value {
-            report.check(
-                "\(name) CPU/request ≤ 60 µs, \(label)",
-                measured: "\(Report.format(cpu.median)) µs [\(Report.format(cpu.min))–\(Report.format(cpu.max))]",
-                met: cpu.median <= 60
-            )
-        }
-    }
-
-    /// Botham + NativeHTTPClient: < 0.05 s CPU in total while the calls wait on the slow server.
-    private static func checkNativeSlow(_ report: Report) {
-        guard let row = report.rows.first(where: { $0.variant.hasPrefix("botham+native, ") && $0.metric == "CPU s" })
-        else { return }
-        report.check(
-            "native CPU while waiting on a slow server < 0.05 s",
-            measured:
-                "\(Report.format(row.value.median)) s [\(Report.format(row.value.min))–\(Report.format(row.value.max))]",
-            met: row.value.median < 0.05
-        )
-    }
-
-    /// Chain overhead with 8 interceptors ≤ 2% of one raw-URLSession loopback round trip (sequential).
-    private static func checkChain(_ report: Report) {
-        guard let overhead = report.row(.chain, "botham+8", "overhead ns/call")?.value.median else { return }
-        guard let rate = report.row(.transport, "raw-urlsession sequential", "req/s")?.value.median else {
-            report.note("chain target: no raw URLSession round trip in this run (run the transport case too)")
-            return
-        }
-        let roundTrip = 1e9 / rate
-        let share = overhead / roundTrip
-        report.check(
-            "chain overhead, 8 interceptors ≤ 2% of a raw URLSession round trip",
-            measured: "\(Report.format(overhead / 1000)) µs of \(Report.format(roundTrip / 1000)) µs = "
-                + "\(Report.format(share * 100))%",
-            met: share <= 0.02
-        )
-    }
-
-    /// Botham + URLSessionHTTPClient ≥ 0.97x raw req/s and ≤ 1.03x raw CPU per request.
-    private static func checkTransport(_ report: Report, label: String) {
-        let variant = "botham+urlsession \(label)"
-        if let ratio = report.row(.transport, variant, "req/s")?.ratio {
-            report.check(
-                "req/s ≥ 0.97x raw URLSession, \(label)",
-                measured: "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
-                met: ratio.median >= 0.97
-            )
-        }
-        if let ratio = report.row(.transport, variant, "CPU µs/req")?.ratio {
-            report.check(
-                "CPU/request ≤ 1.03x raw URLSession, \(label)",
-                measured: "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
-                met: ratio.median <= 1.03
-            )
-        }
-    }
-}
+#endif

@@ -1,146 +1,152 @@
-import BothamNetworking
-import BothamNetworkingNative
-import Foundation
+// Linux only: the benchmarks read /proc, use Glibc's socket API and epoll-backed transports, and measure this
+// machine kind; on other platforms the executable only says so.
+#if os(Linux)
+    import BothamNetworking
+    import BothamNetworkingNative
+    import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
 
-/// Case 2: requests per second and client CPU per request of `BothamAPIClient` + `URLSessionHTTPClient` and
-/// `BothamAPIClient` + `NativeHTTPClient` against raw `URLSession.data(for:)`, same server, same run, interleaved.
-/// Uses task executors (the native client's event loop), new in macOS 15 / iOS 18.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-struct TransportCase {
-    let options: Options
-    let report: Report
-    let url: URL
+    /// Case 2: requests per second and client CPU per request of `BothamAPIClient` + `URLSessionHTTPClient` and
+    /// `BothamAPIClient` + `NativeHTTPClient` against raw `URLSession.data(for:)`, same server, same run, interleaved.
+    /// Uses task executors (the native client's event loop), new in macOS 15 / iOS 18.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    struct TransportCase {
+        let options: Options
+        let report: Report
+        let url: URL
 
-    /// One way of sending the request; returns whether the response was a 200.
-    private struct Variant: Sendable {
-        let name: String
-        /// The executor the sending tasks prefer (`nil`: the cooperative pool).
-        var executor: (any TaskExecutor)? = nil
-        let send: @Sendable () async -> Bool
-    }
+        /// One way of sending the request; returns whether the response was a 200.
+        private struct Variant: Sendable {
+            let name: String
+            /// The executor the sending tasks prefer (`nil`: the cooperative pool).
+            var executor: (any TaskExecutor)? = nil
+            let send: @Sendable () async -> Bool
+        }
 
-    private struct Measurement {
-        var requestsPerSecond: [Double] = []
-        var cpuMicroseconds: [Double] = []
-        var failures = 0
-    }
+        private struct Measurement {
+            var requestsPerSecond: [Double] = []
+            var cpuMicroseconds: [Double] = []
+            var failures = 0
+        }
 
-    func run() async {
-        let session = URLSession(configuration: .ephemeral)
-        let url = url
-        let raw = Variant(name: "raw-urlsession") {
-            do {
-                let (_, response) = try await session.data(for: URLRequest(url: url))
-                return (response as? HTTPURLResponse)?.statusCode == 200
-            } catch {
+        func run() async {
+            let session = URLSession(configuration: .ephemeral)
+            let url = url
+            let raw = Variant(name: "raw-urlsession") {
+                do {
+                    let (_, response) = try await session.data(for: URLRequest(url: url))
+                    return (response as? HTTPURLResponse)?.statusCode == 200
+                } catch {
+                    return false
+                }
+            }
+            let delegateSession = DelegateURLSession()
+            let rawDelegate = Variant(name: "raw-urlsession with a session delegate") {
+                await delegateSession.status(of: url) == 200
+            }
+            let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
+            let client = BothamAPIClient(baseEndpoint: origin, httpClient: URLSessionHTTPClient())
+            let path = url.path
+            let botham = Variant(name: "botham+urlsession") {
+                if case .success = await client.GET(path) { return true }
                 return false
             }
-        }
-        let delegateSession = DelegateURLSession()
-        let rawDelegate = Variant(name: "raw-urlsession with a session delegate") {
-            await delegateSession.status(of: url) == 200
-        }
-        let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
-        let client = BothamAPIClient(baseEndpoint: origin, httpClient: URLSessionHTTPClient())
-        let path = url.path
-        let botham = Variant(name: "botham+urlsession") {
-            if case .success = await client.GET(path) { return true }
-            return false
-        }
-        var nativeConfiguration = NativeHTTPClient.Configuration()
-        nativeConfiguration.maxConnectionsPerHost = max(options.concurrencies.max() ?? 8, 8)
-        let nativeTransport = NativeHTTPClient(configuration: nativeConfiguration)
-        let nativeClient = BothamAPIClient(baseEndpoint: origin, httpClient: nativeTransport)
-        let native = Variant(name: "botham+native") {
-            if case .success = await nativeClient.GET(path) { return true }
-            return false
-        }
-        // The same client with the calling tasks on its event loop: no thread switch per call.
-        let nativeOnLoop = Variant(name: "botham+native on its loop", executor: nativeTransport.taskExecutor) {
-            if case .success = await nativeClient.GET(path) { return true }
-            return false
-        }
-        for concurrency in options.concurrencies {
-            var results = [String: Measurement]()
-            let total = requestCount(concurrency)
-            for run in 0..<options.runs {
-                // Rotated order: drift of the machine hits every variant alike.
-                let variants = [raw, rawDelegate, botham, native, nativeOnLoop]
-                let order = (0..<variants.count).map { variants[($0 + run) % variants.count] }
-                for variant in order {
-                    let (rate, cpu, failures) = await measure(variant, requests: total, concurrency: concurrency)
-                    results[variant.name, default: Measurement()].requestsPerSecond.append(rate)
-                    results[variant.name, default: Measurement()].cpuMicroseconds.append(cpu)
-                    results[variant.name, default: Measurement()].failures += failures
-                }
+            var nativeConfiguration = NativeHTTPClient.Configuration()
+            nativeConfiguration.maxConnectionsPerHost = max(options.concurrencies.max() ?? 8, 8)
+            let nativeTransport = NativeHTTPClient(configuration: nativeConfiguration)
+            let nativeClient = BothamAPIClient(baseEndpoint: origin, httpClient: nativeTransport)
+            let native = Variant(name: "botham+native") {
+                if case .success = await nativeClient.GET(path) { return true }
+                return false
             }
-            let label = concurrency == 1 ? "sequential" : "\(concurrency) in flight"
-            guard let base = results[raw.name] else { continue }
-            report.add(ResultRow(.transport, "\(raw.name) \(label)", "req/s", base.requestsPerSecond))
-            report.add(ResultRow(.transport, "\(raw.name) \(label)", "CPU µs/req", base.cpuMicroseconds))
-            for variant in [rawDelegate, botham, native, nativeOnLoop] {
-                guard let ours = results[variant.name] else { continue }
-                report.add(
-                    ResultRow(
-                        .transport,
-                        "\(variant.name) \(label)",
-                        "req/s",
-                        ours.requestsPerSecond,
-                        against: "\(raw.name) \(label)",
-                        base.requestsPerSecond
-                    )
-                )
-                report.add(
-                    ResultRow(
-                        .transport,
-                        "\(variant.name) \(label)",
-                        "CPU µs/req",
-                        ours.cpuMicroseconds,
-                        against: "\(raw.name) \(label)",
-                        base.cpuMicroseconds
-                    )
-                )
-                if base.failures + ours.failures > 0 {
-                    report.note(
-                        "transport \(label): \(base.failures) raw and \(ours.failures) \(variant.name) requests failed")
-                }
+            // The same client with the calling tasks on its event loop: no thread switch per call.
+            let nativeOnLoop = Variant(name: "botham+native on its loop", executor: nativeTransport.taskExecutor) {
+                if case .success = await nativeClient.GET(path) { return true }
+                return false
             }
-        }
-        session.finishTasksAndInvalidate()
-    }
-
-    private func requestCount(_ concurrency: Int) -> Int {
-        let total = concurrency == 1 ? options.requests : options.requests * 2
-        return max(concurrency, total / concurrency * concurrency)
-    }
-
-    /// Requests per second and client CPU microseconds per request for `requests` requests, `concurrency` at a time.
-    private func measure(_ variant: Variant, requests: Int, concurrency: Int) async -> (Double, Double, Int) {
-        _ = await send(variant, requests: concurrency * 2, concurrency: concurrency)  // warm the connections
-        let usage = ResourceUsage.now()
-        let stopwatch = Stopwatch()
-        let failures = await send(variant, requests: requests, concurrency: concurrency)
-        let seconds = stopwatch.seconds
-        let cpu = ResourceUsage.now().cpuSeconds - usage.cpuSeconds
-        return (Double(requests) / seconds, cpu * 1e6 / Double(requests), failures)
-    }
-
-    private func send(_ variant: Variant, requests: Int, concurrency: Int) async -> Int {
-        await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<concurrency {
-                group.addTask(executorPreference: variant.executor) {
-                    var failures = 0
-                    for _ in 0..<(requests / concurrency) {
-                        if await !variant.send() { failures += 1 }
+            for concurrency in options.concurrencies {
+                var results = [String: Measurement]()
+                let total = requestCount(concurrency)
+                for run in 0..<options.runs {
+                    // Rotated order: drift of the machine hits every variant alike.
+                    let variants = [raw, rawDelegate, botham, native, nativeOnLoop]
+                    let order = (0..<variants.count).map { variants[($0 + run) % variants.count] }
+                    for variant in order {
+                        let (rate, cpu, failures) = await measure(variant, requests: total, concurrency: concurrency)
+                        results[variant.name, default: Measurement()].requestsPerSecond.append(rate)
+                        results[variant.name, default: Measurement()].cpuMicroseconds.append(cpu)
+                        results[variant.name, default: Measurement()].failures += failures
                     }
-                    return failures
+                }
+                let label = concurrency == 1 ? "sequential" : "\(concurrency) in flight"
+                guard let base = results[raw.name] else { continue }
+                report.add(ResultRow(.transport, "\(raw.name) \(label)", "req/s", base.requestsPerSecond))
+                report.add(ResultRow(.transport, "\(raw.name) \(label)", "CPU µs/req", base.cpuMicroseconds))
+                for variant in [rawDelegate, botham, native, nativeOnLoop] {
+                    guard let ours = results[variant.name] else { continue }
+                    report.add(
+                        ResultRow(
+                            .transport,
+                            "\(variant.name) \(label)",
+                            "req/s",
+                            ours.requestsPerSecond,
+                            against: "\(raw.name) \(label)",
+                            base.requestsPerSecond
+                        )
+                    )
+                    report.add(
+                        ResultRow(
+                            .transport,
+                            "\(variant.name) \(label)",
+                            "CPU µs/req",
+                            ours.cpuMicroseconds,
+                            against: "\(raw.name) \(label)",
+                            base.cpuMicroseconds
+                        )
+                    )
+                    if base.failures + ours.failures > 0 {
+                        report.note(
+                            "transport \(label): \(base.failures) raw and \(ours.failures) \(variant.name) requests failed"
+                        )
+                    }
                 }
             }
-            return await group.reduce(0, +)
+            session.finishTasksAndInvalidate()
+        }
+
+        private func requestCount(_ concurrency: Int) -> Int {
+            let total = concurrency == 1 ? options.requests : options.requests * 2
+            return max(concurrency, total / concurrency * concurrency)
+        }
+
+        /// Requests per second and client CPU microseconds per request for `requests` requests, `concurrency` at a time.
+        private func measure(_ variant: Variant, requests: Int, concurrency: Int) async -> (Double, Double, Int) {
+            _ = await send(variant, requests: concurrency * 2, concurrency: concurrency)  // warm the connections
+            let usage = ResourceUsage.now()
+            let stopwatch = Stopwatch()
+            let failures = await send(variant, requests: requests, concurrency: concurrency)
+            let seconds = stopwatch.seconds
+            let cpu = ResourceUsage.now().cpuSeconds - usage.cpuSeconds
+            return (Double(requests) / seconds, cpu * 1e6 / Double(requests), failures)
+        }
+
+        private func send(_ variant: Variant, requests: Int, concurrency: Int) async -> Int {
+            await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<concurrency {
+                    group.addTask(executorPreference: variant.executor) {
+                        var failures = 0
+                        for _ in 0..<(requests / concurrency) {
+                            if await !variant.send() { failures += 1 }
+                        }
+                        return failures
+                    }
+                }
+                return await group.reduce(0, +)
+            }
         }
     }
-}
+
+#endif

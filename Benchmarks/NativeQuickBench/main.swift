@@ -1,110 +1,119 @@
-// Sequential GETs with NativeHTTPClient and with URLSession, in one process, for a quick comparison.
-//
-//     swift build -c release --product NativeQuickBench
-//     .build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native] [in-flight]
-//
-// Prints requests per second (wall clock) and CPU microseconds per request (getrusage, user + system, the whole
-// process: the client's threads, not the server's). `in-flight` (default 1) runs that many sequential workers at
-// once. The full comparison, with medians of several runs, is `scripts/bench.sh --cases transport,slow`.
-import BothamNetworking
-import BothamNetworkingNative
-import Foundation
+// Linux only: the benchmarks read /proc, use Glibc's socket API and epoll-backed transports, and measure this
+// machine kind; on other platforms the executable only says so.
+#if os(Linux)
+    // Sequential GETs with NativeHTTPClient and with URLSession, in one process, for a quick comparison.
+    //
+    //     swift build -c release --product NativeQuickBench
+    //     .build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native] [in-flight]
+    //
+    // Prints requests per second (wall clock) and CPU microseconds per request (getrusage, user + system, the whole
+    // process: the client's threads, not the server's). `in-flight` (default 1) runs that many sequential workers at
+    // once. The full comparison, with medians of several runs, is `scripts/bench.sh --cases transport,slow`.
+    import BothamNetworking
+    import BothamNetworkingNative
+    import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-func cpuMicroseconds() -> Double {
-    var usage = rusage()
-    #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-    #else
-        getrusage(RUSAGE_SELF, &usage)
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
     #endif
-    let user = Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec)
-    let system = Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec)
-    return user + system
-}
 
-func measure(_ name: String, count: Int, inFlight: Int, _ body: @escaping @Sendable () async throws -> Void)
-    async throws
-{
-    let clock = ContinuousClock()
-    let cpuStart = cpuMicroseconds()
-    let start = clock.now
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        for _ in 0..<inFlight {
-            group.addTask { for _ in 0..<(count / inFlight) { try await body() } }
+    func cpuMicroseconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        let user = Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec)
+        let system = Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec)
+        return user + system
+    }
+
+    func measure(_ name: String, count: Int, inFlight: Int, _ body: @escaping @Sendable () async throws -> Void)
+        async throws
+    {
+        let clock = ContinuousClock()
+        let cpuStart = cpuMicroseconds()
+        let start = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<inFlight {
+                group.addTask { for _ in 0..<(count / inFlight) { try await body() } }
+            }
+            try await group.waitForAll()
         }
-        try await group.waitForAll()
-    }
-    let elapsed = clock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let cpu = cpuMicroseconds() - cpuStart
-    let rate = Double(count) / seconds
-    print(
-        "\(name): \(count) requests in \(String(format: "%.3f", seconds)) s = \(Int(rate)) req/s, "
-            + "\(Int(cpu / Double(count))) µs CPU/request")
-}
-
-/// Runs the comparison; on a detached task, so that valgrind (which crashes while the main thread sits in
-/// `dispatch_main` under a top-level `await`) can profile it.
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-func run() async throws {
-    let arguments = CommandLine.arguments
-    let url = URL(string: arguments.count > 1 ? arguments[1] : "http://127.0.0.1:8080/") ?? URL(fileURLWithPath: "/")
-    let count = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
-    let inFlight = max(1, arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1)
-
-    var configuration = NativeHTTPClient.Configuration()
-    configuration.maxConnectionsPerHost = max(8, inFlight)
-    let native = NativeHTTPClient(configuration: configuration)
-    let request = HTTPRequest(method: .get, url: url)
-    _ = try await native.send(request)  // warm up: connect once
-    try await measure("NativeHTTPClient", count: count, inFlight: inFlight) {
-        let response = try await native.send(request)
-        precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let cpu = cpuMicroseconds() - cpuStart
+        let rate = Double(count) / seconds
+        print(
+            "\(name): \(count) requests in \(String(format: "%.3f", seconds)) s = \(Int(rate)) req/s, "
+                + "\(Int(cpu / Double(count))) µs CPU/request")
     }
 
-    try await withTaskExecutorPreference(native.taskExecutor) {
-        try await measure("NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight) {
+    /// Runs the comparison; on a detached task, so that valgrind (which crashes while the main thread sits in
+    /// `dispatch_main` under a top-level `await`) can profile it.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func run() async throws {
+        let arguments = CommandLine.arguments
+        let url =
+            URL(string: arguments.count > 1 ? arguments[1] : "http://127.0.0.1:8080/") ?? URL(fileURLWithPath: "/")
+        let count = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
+        let inFlight = max(1, arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1)
+
+        var configuration = NativeHTTPClient.Configuration()
+        configuration.maxConnectionsPerHost = max(8, inFlight)
+        let native = NativeHTTPClient(configuration: configuration)
+        let request = HTTPRequest(method: .get, url: url)
+        _ = try await native.send(request)  // warm up: connect once
+        try await measure("NativeHTTPClient", count: count, inFlight: inFlight) {
             let response = try await native.send(request)
             precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
         }
-    }
 
-    let apiClient = BothamAPIClient(
-        baseEndpoint: url.absoluteString.replacingOccurrences(of: url.path, with: ""), httpClient: native)
-    let path = url.path
-    try await withTaskExecutorPreference(native.taskExecutor) {
-        try await measure("BothamAPIClient + NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight)
-        {
-            let response = try await apiClient.GET(path).get()
-            precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+        try await withTaskExecutorPreference(native.taskExecutor) {
+            try await measure("NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight) {
+                let response = try await native.send(request)
+                precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+            }
+        }
+
+        let apiClient = BothamAPIClient(
+            baseEndpoint: url.absoluteString.replacingOccurrences(of: url.path, with: ""), httpClient: native)
+        let path = url.path
+        try await withTaskExecutorPreference(native.taskExecutor) {
+            try await measure(
+                "BothamAPIClient + NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight
+            ) {
+                let response = try await apiClient.GET(path).get()
+                precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+            }
+        }
+
+        if arguments.count > 3 && arguments[3] == "native" { return }
+
+        let session = URLSession(configuration: .ephemeral)
+        _ = try await session.data(for: URLRequest(url: url))
+        try await measure("URLSession data(for:)", count: count, inFlight: inFlight) {
+            let (_, response) = try await session.data(for: URLRequest(url: url))
+            precondition((response as? HTTPURLResponse)?.statusCode == 200, "unexpected status")
         }
     }
 
-    if arguments.count > 3 && arguments[3] == "native" { return }
-
-    let session = URLSession(configuration: .ephemeral)
-    _ = try await session.data(for: URLRequest(url: url))
-    try await measure("URLSession data(for:)", count: count, inFlight: inFlight) {
-        let (_, response) = try await session.data(for: URLRequest(url: url))
-        precondition((response as? HTTPURLResponse)?.statusCode == 200, "unexpected status")
-    }
-}
-
-let finished = DispatchSemaphore(value: 0)
-Task.detached {
-    do {
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            try await run()
-        } else {
-            print("NativeQuickBench needs task executors (macOS 15, iOS 18)")
+    let finished = DispatchSemaphore(value: 0)
+    Task.detached {
+        do {
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                try await run()
+            } else {
+                print("NativeQuickBench needs task executors (macOS 15, iOS 18)")
+            }
+        } catch {
+            print("failed: \(error)")
         }
-    } catch {
-        print("failed: \(error)")
+        finished.signal()
     }
-    finished.signal()
-}
-finished.wait()
+    finished.wait()
+
+#else
+    print("NativeQuickBench runs on Linux only")
+#endif
