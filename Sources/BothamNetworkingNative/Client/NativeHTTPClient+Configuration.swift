@@ -25,15 +25,15 @@ extension NativeHTTPClient {
         /// The largest body kept in memory, on the wire and after decompression (64 MiB); more fails the call with
         /// `NetworkFailure.Kind.responseTooLarge`.
         public var maxResponseBytes = 64 << 20
-        /// The largest body written to a file (a request's ``BothamNetworking/HTTPRequest/responseDestination``),
+        /// The largest body written to a file (a request's `HTTPRequest.responseDestination`),
         /// or `nil` (the default) for no limit: such a body is never held in memory.
         public var maxFileResponseBytes: Int?
         /// The largest status line plus header fields accepted (64 KiB); trailers have the same limit.
         public var maxHeaderBytes = 64 << 10
         /// Whether to ask for and decode `gzip` and `deflate` bodies (on).
         public var decompression = true
-        /// Which redirects are followed (``BothamNetworking/RedirectPolicy/follow``: up to 20), each hop built by
-        /// ``BothamNetworking/RedirectRules``.
+        /// Which redirects are followed (`RedirectPolicy.follow`: up to 20), each hop built by
+        /// `RedirectRules`.
         public var redirectPolicy = RedirectPolicy.follow
         /// How HTTPS servers are verified.
         public var tls = NativeTLSConfiguration()

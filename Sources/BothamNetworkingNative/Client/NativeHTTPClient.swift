@@ -2,7 +2,7 @@ import BothamNetworking
 import Foundation
 
 /// An HTTP/1.1 client on its own event loop: non-blocking sockets with epoll, keep-alive pooling, OpenSSL 3 for
-/// HTTPS and zlib for `gzip`/`deflate`. A drop-in ``HTTPClient`` for `BothamAPIClient`:
+/// HTTPS and zlib for `gzip`/`deflate`. A drop-in `HTTPClient` for `BothamAPIClient`:
 ///
 /// ```swift
 /// let api = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: NativeHTTPClient())
