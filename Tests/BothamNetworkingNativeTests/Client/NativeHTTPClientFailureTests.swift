@@ -6,6 +6,8 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 @Suite("NativeHTTPClient failures, timeouts and cancellation", .timeLimit(.minutes(1)))
@@ -77,7 +79,7 @@ struct NativeHTTPClientFailureTests {
 
     @Test("A port nobody listens on fails with cannotConnect")
     func connectionRefused() async throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.makeTCP()
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -21,7 +21,9 @@ struct NativeTaskExecutorTests {
 
     @Test("Cancelling a call that runs on the loop's executor ends it with .cancelled")
     func cancellationOnTheLoop() async throws {
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { try await cancellationOnTheLoopBody() }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            try await cancellationOnTheLoopBody()
+        }
     }
 }
 

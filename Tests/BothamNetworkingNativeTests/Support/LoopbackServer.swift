@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A request as the loopback server read it.
@@ -48,7 +50,7 @@ final class LoopbackServer: Sendable {
     /// Starts listening on a free port.
     init(handler: @escaping @Sendable (ReceivedRequest) -> Reply) throws {
         self.handler = handler
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = TestSocket.makeTCP()
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -153,7 +155,7 @@ final class LoopbackServer: Sendable {
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let sent = send(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = send(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, TestSocket.sendFlags)
                 if sent <= 0 { return false }
                 offset += sent
             }

@@ -1,7 +1,8 @@
 import BothamNetworking
-@testable import BothamNetworkingNative
 import Foundation
 import Testing
+
+@testable import BothamNetworkingNative
 
 @Suite(
     "NativeHTTPClient TLS against nginx",

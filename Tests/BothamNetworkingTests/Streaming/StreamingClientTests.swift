@@ -148,7 +148,9 @@ struct StreamingClientTests {
     @Test("A deadline ends a stream whose next chunk is late with .timeout, long before the chunk")
     func deadlineEndsStream() async throws {
         let realStub = StubHTTPClient(latency: .real)
-        realStub.stub(with: .streamed(chunks: [StubChunk("first"), StubChunk("second", after: TestTimeScale.scaled(.seconds(5)))]))
+        realStub.stub(
+            with: .streamed(chunks: [StubChunk("first"), StubChunk("second", after: TestTimeScale.scaled(.seconds(5)))])
+        )
         let start = ContinuousClock.now
         let response = try await makeClient(realStub).stream(.get, "/slow", deadline: .milliseconds(200))
         let (chunks, error) = await Support.readAll(response.body)
@@ -161,7 +163,8 @@ struct StreamingClientTests {
     @Test("A deadline that runs out before the head ends the call with .timeout")
     func deadlineBeforeHead() async throws {
         let realStub = StubHTTPClient(latency: .real)
-        realStub.stub(with: StubResponse.streamed(chunks: [StubChunk("late")]).delayed(by: TestTimeScale.scaled(.seconds(5))))
+        realStub.stub(
+            with: StubResponse.streamed(chunks: [StubChunk("late")]).delayed(by: TestTimeScale.scaled(.seconds(5))))
         let start = ContinuousClock.now
         var failure: APIClientError?
         do {

@@ -19,7 +19,8 @@ extension TransportIntegrationTests {
             defer { server.shutdown() }
             let body = TransportTest.pattern(count: Self.size)
             server.enqueue(
-                MockResponse(statusCode: 302).withHeader("Location", "/releases/asset.bin").withBody("Found: elsewhere"))
+                MockResponse(statusCode: 302).withHeader("Location", "/releases/asset.bin").withBody("Found: elsewhere")
+            )
             server.enqueue(MockResponse().withBody(body))
             let destination = folder.file("asset.bin")
 
