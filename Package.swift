@@ -44,18 +44,26 @@ let package = Package(
             dependencies: ["BothamNetworking", "BothamNetworkingNative"],
             path: "Benchmarks/TransferMemory"
         ),
-        .testTarget(name: "BothamNetworkingTests", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
+        // Helpers shared by the test targets (a seeded generator); not a product.
+        .target(name: "BothamTestSupport", path: "Tests/BothamTestSupport"),
+        .testTarget(
+            name: "BothamNetworkingTests",
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamTestSupport"]
+        ),
         .testTarget(
             name: "ReadmeTests",
             dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative"]
         ),
         .testTarget(
             name: "BothamNetworkingTestingTests",
-            dependencies: ["BothamNetworking", "BothamNetworkingTesting"]
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamTestSupport"]
         ),
         .testTarget(
             name: "BothamNetworkingNativeTests",
-            dependencies: ["BothamNetworking", "BothamNetworkingNative", "BothamNetworkingTesting", "CBothamZlib"]
+            dependencies: [
+                "BothamNetworking", "BothamNetworkingNative", "BothamNetworkingTesting", "CBothamZlib",
+                "BothamTestSupport",
+            ]
         ),
         // Every MockWebServer integration test, run once per transport.
         .testTarget(
@@ -104,6 +112,10 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzWWWAuthenticate", ["BothamNetworking"]),
     ("FuzzResponseParser", ["BothamNetworkingNative"]),
     ("FuzzServerSentEvents", ["BothamNetworking"]),
+    ("FuzzContentDisposition", ["BothamNetworking"]),
+    ("FuzzContentRange", ["BothamNetworking"]),
+    ("FuzzRetryAfter", ["BothamNetworking"]),
+    ("FuzzBodyRedaction", ["BothamNetworking"]),
 ]
 package.targets += [
     .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),

@@ -28,7 +28,7 @@ for argument in "$@"; do
 done
 
 targets=(FuzzQueryEncoding FuzzHeaderValidation FuzzRequestParser FuzzResponseDecoding FuzzWWWAuthenticate
-    FuzzResponseParser FuzzServerSentEvents)
+    FuzzResponseParser FuzzServerSentEvents FuzzContentDisposition FuzzContentRange FuzzRetryAfter FuzzBodyRedaction)
 if [ "${#selected[@]}" -gt 0 ]; then targets=("${selected[@]}"); fi
 
 if [ "$(uname -s)" != "Linux" ]; then

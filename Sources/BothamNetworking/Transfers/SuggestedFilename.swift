@@ -30,19 +30,19 @@ public enum SuggestedFilename {
     }
 
     /// `name` reduced to a safe file name, or `nil` when nothing usable is left.
+    ///
+    /// Done scalar by scalar: a `/` or a `.` followed by a combining mark is one `Character`, which a comparison of
+    /// characters would not see (found by `Fuzz/FuzzContentDisposition`, as were leading dots that trimming the
+    /// white space before them exposed).
     public static func sanitized(_ name: String) -> String? {
-        let lastComponent = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        var cleaned = String(
-            String.UnicodeScalarView(
-                lastComponent.unicodeScalars.filter {
-                    !CharacterSet.controlCharacters.contains($0) && $0 != "\u{7F}"
-                }
-            )
-        )
-        cleaned = cleaned.trimmingCharacters(in: .whitespacesAndNewlines)
-        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
-        cleaned = cleaned.trimmingCharacters(in: .whitespacesAndNewlines)
-        while cleaned.utf8.count > 255 { cleaned.removeLast() }
+        let components = name.unicodeScalars.split(whereSeparator: { $0 == "/" || $0 == "\\" })
+        var scalars = components.last.map(Array.init) ?? []
+        scalars.removeAll { CharacterSet.controlCharacters.contains($0) || $0 == "\u{7F}" }
+        let isSpace = { (scalar: Unicode.Scalar) in CharacterSet.whitespacesAndNewlines.contains(scalar) }
+        while let first = scalars.first, first == "." || isSpace(first) { scalars.removeFirst() }
+        var cleaned = String(String.UnicodeScalarView(scalars))
+        // Whole characters off the end, so a cut never leaves half a character or trailing white space.
+        while cleaned.utf8.count > 255 || cleaned.unicodeScalars.last.map(isSpace) == true { cleaned.removeLast() }
         return cleaned.isEmpty ? nil : cleaned
     }
 }
@@ -56,40 +56,43 @@ extension HTTPResponse {
 
 /// Reads the parameters of a `Content-Disposition` value (RFC 6266) and RFC 8187 extended values.
 enum ContentDispositionParser {
-    /// The parameters by lower-cased name (the first of each name wins); quoted strings are unquoted.
+    /// The parameters by lower-cased name (the first of each name wins); quoted strings are unquoted. Read scalar by
+    /// scalar, so a quote, `;`, `=` or backslash followed by a combining mark still counts.
     static func parameters(of value: String) -> [String: String] {
         var result: [String: String] = [:]
         for part in splitParameters(value).dropFirst() {
             guard let equals = part.firstIndex(of: "=") else { continue }
-            let name = part[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            var parameterValue = part[part.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if parameterValue.hasPrefix("\"") { parameterValue = unquoted(parameterValue) }
+            let name = String(String.UnicodeScalarView(part[..<equals])).trimmingCharacters(in: .whitespaces)
+                .lowercased()
+            var parameterValue = String(String.UnicodeScalarView(part[(equals + 1)...]))
+                .trimmingCharacters(in: .whitespaces)
+            if parameterValue.unicodeScalars.first == "\"" { parameterValue = unquoted(parameterValue) }
             if result[name] == nil { result[name] = parameterValue }
         }
         return result
     }
 
     /// `value` split at the semicolons that are not inside a quoted string.
-    private static func splitParameters(_ value: String) -> [String] {
-        var parts: [String] = []
-        var current = ""
+    private static func splitParameters(_ value: String) -> [[Unicode.Scalar]] {
+        var parts: [[Unicode.Scalar]] = []
+        var current: [Unicode.Scalar] = []
         var inQuotes = false
         var escaped = false
-        for character in value {
+        for scalar in value.unicodeScalars {
             if escaped {
-                current.append(character)
+                current.append(scalar)
                 escaped = false
-            } else if character == "\\" && inQuotes {
-                current.append(character)
+            } else if scalar == "\\" && inQuotes {
+                current.append(scalar)
                 escaped = true
-            } else if character == "\"" {
+            } else if scalar == "\"" {
                 inQuotes.toggle()
-                current.append(character)
-            } else if character == ";" && !inQuotes {
+                current.append(scalar)
+            } else if scalar == ";" && !inQuotes {
                 parts.append(current)
-                current = ""
+                current = []
             } else {
-                current.append(character)
+                current.append(scalar)
             }
         }
         parts.append(current)
@@ -99,22 +102,22 @@ enum ContentDispositionParser {
     /// The content of a quoted string. A backslash escapes only `"` and `\\`; before anything else it is kept, as
     /// servers send Windows paths unescaped (and a backslash is a folder separator the name loses anyway).
     private static func unquoted(_ quoted: String) -> String {
-        var result = ""
+        var result = String.UnicodeScalarView()
         var escaped = false
-        for character in quoted.dropFirst() {
+        for scalar in quoted.unicodeScalars.dropFirst() {
             if escaped {
-                if character != "\"" && character != "\\" { result.append("\\") }
-                result.append(character)
+                if scalar != "\"" && scalar != "\\" { result.append("\\") }
+                result.append(scalar)
                 escaped = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaped = true
-            } else if character == "\"" {
+            } else if scalar == "\"" {
                 break
             } else {
-                result.append(character)
+                result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 
     /// An RFC 8187 value `charset'language'percent-encoded` decoded (UTF-8 and ISO-8859-1), or `nil`.

@@ -145,17 +145,17 @@ struct URLSessionDownloadSegments: Sendable {
     }
 }
 
-/// A `Content-Range` field of a `206`: `bytes first-last/total`.
-struct ContentRange: Equatable, Sendable {
+/// A `Content-Range` field of a `206`: `bytes first-last/total`. Package-wide for `Fuzz/FuzzContentRange`.
+package struct ContentRange: Equatable, Sendable {
     /// The first byte's offset.
-    let first: Int64
+    package let first: Int64
     /// The last byte's offset (inclusive).
-    let last: Int64
+    package let last: Int64
     /// The size of the whole body.
-    let total: Int64
+    package let total: Int64
 
     /// Parses `field`; `nil` when it is not a satisfied range of a known total.
-    init?(_ field: String) {
+    package init?(_ field: String) {
         let value = field.drop(while: { $0 == " " })
         guard value.hasPrefix("bytes ") else { return nil }
         let parts = value.dropFirst("bytes ".count)

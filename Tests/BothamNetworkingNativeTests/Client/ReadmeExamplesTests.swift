@@ -14,7 +14,7 @@ struct ReadmeExamplesTests {
         configuration.requestTimeout = .milliseconds(800)  // idle timeout per attempt; sub-second works
         configuration.totalTimeout = .seconds(5)  // the whole call, redirects included
         configuration.maxResponseBytes = 2 << 20  // bigger bodies fail with .responseTooLarge
-        configuration.redirectPolicy = .follow(maximum: 5)
+        configuration.redirectPolicy = .followAtMost(5)
         configuration.tls.trustRoots = .system
         configuration.tls.pinnedPublicKeys = ["api.example.com": ["sha256/" + Data(count: 32).base64EncodedString()]]
         let apiClient = BothamAPIClient(

@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ struct HTTPResponseParserTests {
 
     @Test("Each sample parses the same fed byte by byte, whole, and in random splits")
     func splits() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0x5EED_5917)
         for (sample, body) in zip(Self.samples, Self.expectedBodies) {
             let wire = Array(sample.utf8)
             var splits: [[Int]] = [[1], [wire.count]]
@@ -93,25 +94,75 @@ struct HTTPResponseParserTests {
         #expect(try empty.finishAtEndOfStream() == false)
     }
 
-    @Test("Random garbage never traps: it parses, needs more, or throws")
+    @Test("Random garbage never traps: it parses within bounds, is cut short, or throws a parser error")
     func fuzz() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0xF022_0001)
         let alphabet = Array(
             "HTTP/1.1 200 OK\r\n:;Content-Length:Transfer-Encoding: chunked0123456789abcdefxX -\t".utf8)
-        for _ in 0..<500 {
+        // Whole pieces of syntax, so that some inputs frame a complete response and reach the parsed outcome.
+        let fragments = [
+            "\r\n", "\r\n\r\n", "Content-Length: 3", "Content-Length: 0", "Transfer-Encoding: chunked", "X-A: b",
+            "3\r\nabc\r\n", "0\r\n\r\n", "abc",
+        ].map { Array($0.utf8) }
+        var (parsed, cutShort, threw) = (0, 0, 0)
+        for round in 0..<500 {
             var parser = HTTPResponseParser(method: "GET", limits: Self.limits)
             var bytes = Array("HTTP/1.1 200 OK\r\n".utf8)
-            let count = Int.random(in: 0...200, using: &generator)
+            let count = Int.random(in: 0...40, using: &generator)
             for _ in 0..<count {
-                if Bool.random(using: &generator) {
-                    bytes.append(UInt8.random(in: 0...255, using: &generator))
-                } else {
-                    bytes.append(alphabet.randomElement(using: &generator) ?? 0)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes.append(UInt8.random(in: 0...255, using: &generator))
+                case 1: bytes.append(alphabet.randomElement(using: &generator) ?? 0)
+                default: bytes += fragments.randomElement(using: &generator) ?? []
                 }
             }
-            _ = try? bytes.withUnsafeBytes { try parser.feed($0) }
-            _ = try? parser.finishAtEndOfStream()
+            let input = "round \(round): \(bytes)"
+            let fed = bytes.withUnsafeBytes { piece in
+                Result { () throws(NativeTransportError) -> Int? in try parser.feed(piece) }
+            }
+            switch fed {
+            case .success(let used?):
+                parsed += 1
+                #expect(used <= bytes.count, "\(input)")
+                expectWithinBounds(parser.response, input)
+            case .success(nil):
+                // The bytes ended mid-response: a close-delimited body is complete, anything else is cut short.
+                let finished = Result { () throws(NativeTransportError) -> Bool in try parser.finishAtEndOfStream() }
+                switch finished {
+                case .success(true):
+                    parsed += 1
+                    expectWithinBounds(parser.response, input)
+                case .success(false):
+                    Issue.record("a started response ended as no response: \(input)")
+                case .failure(let error):
+                    cutShort += 1
+                    #expect([.closedByPeer, .malformedResponse].contains(error.code), "\(error) for \(input)")
+                }
+            case .failure(let error):
+                threw += 1
+                #expect([.malformedResponse, .responseTooLarge].contains(error.code), "\(error) for \(input)")
+            }
+            // The parser is incremental: how the bytes are split does not change the outcome.
+            let (head, body) = (Self.limits.maxHeadBytes, Self.limits.maxBodyBytes)
+            let whole = HTTPResponseParserReplay.parse(
+                bytes, pieceSize: bytes.count, maxHeadBytes: head, maxBodyBytes: body)
+            let split = HTTPResponseParserReplay.parse(
+                bytes, pieceSize: 1 + round % 13, maxHeadBytes: head, maxBodyBytes: body)
+            #expect(whole == split, "\(input)")
         }
+        // The inputs reach every outcome, so each branch's checks above really ran.
+        #expect(parsed > 0, "no input parsed")
+        #expect(cutShort > 0, "no input was cut short")
+        #expect(threw > 0, "no input was rejected")
+    }
+
+    /// A parsed response keeps the parser's promises: a final status, a body within the limit, header values
+    /// without CR, LF or NUL.
+    private func expectWithinBounds(_ response: ParsedResponse, _ input: String) {
+        #expect((200...999).contains(response.statusCode), "\(input)")
+        #expect(response.body.count <= Self.limits.maxBodyBytes, "\(input)")
+        let forbidden: Set<UInt8> = [0x0D, 0x0A, 0]
+        #expect(!response.headers.fields.contains { $0.value.utf8.contains(where: forbidden.contains) }, "\(input)")
     }
 
     @Test("Oversized heads, bodies, chunk sizes and lengths throw instead of growing")

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingNative
+import BothamTestSupport
 import Foundation
 
 /// The network failure kind of `error`, or `nil` for other errors.

@@ -1,19 +1,7 @@
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
-
-/// A small deterministic generator (SplitMix64), so a failing input can be reproduced from its seed.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
 
 @Suite("MockWebServer survives arbitrary input", .timeLimit(.minutes(1)))
 struct MockWebServerFuzzTests {
@@ -24,7 +12,7 @@ struct MockWebServerFuzzTests {
     ].map { Array($0.utf8) }
 
     private static func input(seed: UInt64) -> [UInt8] {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         var bytes: [UInt8] = []
         for _ in 0..<Int.random(in: 0...40, using: &generator) {
             if Bool.random(using: &generator) {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -7,6 +8,41 @@ import Foundation
 #elseif canImport(Darwin)
     import Darwin
 #endif
+
+/// Whether this machine has an IPv6 loopback, found without MockWebServer (whose IPv6 support is what the tests
+/// check): a TCP socket of our own must bind to `::1`.
+enum IPv6Loopback {
+    /// Whether a TCP socket binds to `::1`.
+    static let isAvailable: Bool = {
+        #if canImport(Glibc)
+            let streamType = Int32(SOCK_STREAM.rawValue)
+        #else
+            let streamType = SOCK_STREAM
+        #endif
+        let probe = socket(AF_INET6, streamType, 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
+        return result == 0
+    }()
+
+    /// Whether `BOTHAM_REQUIRE_IPV6=1` is set: then a machine without `::1` fails the IPv6 tests instead of
+    /// skipping them, so CI on a machine that has it cannot lose them silently.
+    static var isRequired: Bool {
+        ProcessInfo.processInfo.environment["BOTHAM_REQUIRE_IPV6"] == "1"
+    }
+
+    /// Why the IPv6 tests are skipped when they are.
+    static let skipReason: Comment =
+        "this machine has no IPv6 loopback (no socket binds to ::1); set BOTHAM_REQUIRE_IPV6=1 to fail instead"
+}
 
 /// A failure of the raw test client.
 struct RawClientError: Error, CustomStringConvertible {

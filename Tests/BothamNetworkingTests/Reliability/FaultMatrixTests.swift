@@ -6,6 +6,9 @@ import Testing
 /// The fault matrix published in docs/FaultMatrix.md: for each fault, the exact typed error, reached within its
 /// deadline, and what the shipped retry policy does with it (retried faults spend the whole budget; the others end
 /// after one attempt). Every case is bounded; none may crash or hang.
+///
+/// The deadlines are the document's, per attempt (the retry sleeps are injected and take no time), and are scaled only
+/// by ``TestTimeScale`` (`BOTHAM_TEST_TIME_SCALE`, set under ThreadSanitizer).
 @Suite("Fault matrix: each fault gives its documented error and retry behaviour", .serialized, .timeLimit(.minutes(1)))
 struct FaultMatrixTests {
     /// A fault of the matrix: how the server misbehaves and what the caller must see.
@@ -16,8 +19,23 @@ struct FaultMatrixTests {
         let retried: Bool
         var transport = URLSessionHTTPClient.Configuration()
         var timeout: Duration = .seconds(3)
+        /// How long one attempt may take (docs/FaultMatrix.md's "Deadline" column).
+        var deadline: Duration = .seconds(2)
 
         var testDescription: String { name }
+    }
+
+    /// Measures every attempt that reaches the transport.
+    struct AttemptTimer: HTTPInterceptor {
+        let durations = Lock<[Duration]>([])
+
+        func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
+            -> HTTPResponse
+        {
+            let start = ContinuousClock.now
+            defer { durations.withLock { $0.append(ContinuousClock.now - start) } }
+            return try await next(request)
+        }
     }
 
     static let body = Data(repeating: 0x61, count: 4_096)
@@ -70,14 +88,16 @@ struct FaultMatrixTests {
             response: { MockResponse().withSocketPolicy(.noResponse) },
             expected: nil,
             retried: true,
-            timeout: .milliseconds(300)
+            timeout: .milliseconds(300),
+            deadline: .milliseconds(300 + 1_200)
         ),
         Fault(
             name: "slow drip past the total deadline",
             response: { MockResponse().withBody(body).throttled(bytes: 64, per: .milliseconds(100)) },
             expected: nil,
             retried: true,
-            transport: .init(totalDeadline: .milliseconds(500))
+            transport: .init(totalDeadline: .milliseconds(500)),
+            deadline: .milliseconds(500 + 1_200)
         ),
         Fault(
             name: "body larger than maxResponseBytes",
@@ -123,6 +143,8 @@ struct FaultMatrixTests {
                 retrySleeper: RetrySleeper { delay in delays.withLock { $0.append(delay) } }
             )
         )
+        let timer = AttemptTimer()
+        apiClient.interceptors.append(timer)
         let start = ContinuousClock.now
         let result = await apiClient.send(apiClient.request(.get, "/loop").withTimeout(fault.timeout))
         let elapsed = ContinuousClock.now - start
@@ -147,11 +169,15 @@ struct FaultMatrixTests {
         default: Issue.record("\(fault.name): expected \(String(describing: fault.expected)), got \(final)")
         }
         #expect(delays.withLock { $0.count } == (fault.retried ? 2 : 0))
-        // Each attempt is bounded by its own deadline; three attempts of the slowest fault fit well within 15 s.
-        #expect(elapsed < TestTimeScale.scaled(.seconds(15)), "\(fault.name) took \(elapsed)")
+        let attempts = timer.durations.withLock { $0 }
+        #expect(attempts.count == (fault.retried ? 3 : 1))
+        for duration in attempts {
+            #expect(duration < TestTimeScale.scaled(fault.deadline), "\(fault.name): an attempt took \(duration)")
+        }
+        #expect(elapsed < TestTimeScale.scaled(fault.deadline * attempts.count), "\(fault.name) took \(elapsed)")
     }
 
-    @Test("Connection refused is cannotConnect, and the retry policy retries it")
+    @Test("Connection refused is cannotConnect within 2 s an attempt, and the retry policy retries it")
     func connectionRefused() async throws {
         let server = try MockWebServer()
         let endpoint = server.baseURL.absoluteString
@@ -164,15 +190,22 @@ struct FaultMatrixTests {
                 retrySleeper: RetrySleeper { _ in }
             )
         )
+        let timer = AttemptTimer()
+        apiClient.interceptors.append(timer)
         let result = await apiClient.GET("/x")
         guard case .failure(.retryLimitExceeded(2, .failure(.networkError(let failure)))) = result else {
             Issue.record("expected two attempts ending in a network error, got \(result)")
             return
         }
         #expect(failure.kind == .cannotConnect)
+        let attempts = timer.durations.withLock { $0 }
+        #expect(attempts.count == 2)
+        for duration in attempts {
+            #expect(duration < TestTimeScale.scaled(.seconds(2)), "an attempt took \(duration)")
+        }
     }
 
-    @Test("A 401 with WWW-Authenticate comes back promptly as httpResponseError, and is not retried")
+    @Test("A 401 with WWW-Authenticate comes back within 1 s as httpResponseError, and is not retried")
     func unauthorizedWithChallenge() async throws {
         let server = try MockWebServer()
         defer { server.shutdown() }
@@ -183,7 +216,8 @@ struct FaultMatrixTests {
         )
         let start = ContinuousClock.now
         let result = await apiClient.GET("/private")
-        #expect(ContinuousClock.now - start < TestTimeScale.scaled(.seconds(5)))
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed < TestTimeScale.scaled(.seconds(1)), "took \(elapsed)")
         guard case .failure(.httpResponseError(let response)) = result else {
             Issue.record("expected httpResponseError(401), got \(result)")
             return
@@ -212,5 +246,33 @@ struct FaultMatrixTests {
         }
         #expect(last.statusCode == 503)
         #expect(server.requestCount == 3)
+    }
+
+    @Test("A caller who cancels gets .cancelled within 1 s of cancelling, and the call is not retried")
+    func callerCancels() async throws {
+        let server = try MockWebServer()
+        defer { server.shutdown() }
+        server.setDispatcher { _ in MockResponse().withSocketPolicy(.noResponse) }
+        let apiClient = BothamAPIClient(
+            baseEndpoint: server.baseURL.absoluteString,
+            configuration: .init(
+                maxRetries: 2,
+                retryStrategy: RetryPolicy(jitter: .none),
+                retrySleeper: RetrySleeper { _ in }
+            )
+        )
+        let call = Task { await apiClient.GET("/stall") }
+        _ = try await server.takeRequest()
+        let start = ContinuousClock.now
+        call.cancel()
+        let result = await call.value
+        let elapsed = ContinuousClock.now - start
+
+        guard case .failure(.cancelled) = result else {
+            Issue.record("expected .cancelled, got \(result)")
+            return
+        }
+        #expect(elapsed < TestTimeScale.scaled(.seconds(1)), "took \(elapsed)")
+        #expect(server.requestCount == 1)
     }
 }

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 
 /// An ordered, thread-safe record of what happened, for asserting order.

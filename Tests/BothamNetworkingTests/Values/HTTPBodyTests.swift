@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -130,11 +131,15 @@ struct HTTPBodyTests {
 
     @Test("Debug descriptions of binary bodies never crash and show size and hex")
     func binaryDescriptions() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0xB0D1_0001)
         for _ in 0..<200 {
-            let bytes = Data((0..<Int.random(in: 0..<300, using: &generator)).map { _ in UInt8.random(in: 0...255) })
+            // A leading 0xFF is never UTF-8, so every body is binary.
+            let count = Int.random(in: 0..<300, using: &generator)
+            let bytes = Data([0xFF] + (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
             let request = HTTPRequest(method: .post, baseEndpoint: "https://h.example", body: .data(bytes))
-            #expect(!request.debugDescription.isEmpty)
+            let hex = bytes.prefix(32).map { $0 < 0x10 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            let expected = "(\(bytes.count) bytes of binary data: \(hex.joined(separator: " "))"
+            #expect(request.debugDescription.contains(expected + (bytes.count > 32 ? " …)" : ")")), "\(Array(bytes))")
         }
         let binary = HTTPRequest(
             method: .post, baseEndpoint: "https://h.example", body: .data(Data([0xFF, 0xFE, 0x00])))

@@ -11,8 +11,9 @@ extension HTTPRequest {
     /// Every argument is single-quoted (a `'` inside becomes `'\''`), so the command is safe to paste whatever the
     /// values. The body is the one that would be sent (dictionary bodies encoded, `Content-Type` added). A body that
     /// is not UTF-8 text, or holds NUL bytes, is piped in with `printf '%b' … | curl … --data-binary @-` using octal
-    /// escapes; a file body is referenced as `--data-binary '@/path'`, never read. Pass ``Redactor/none`` to show
-    /// secrets (only for local debugging).
+    /// escapes; a file body is referenced as `--data-binary '@/path'`, never read. The values of the redactor's body
+    /// fields in a JSON or form body are hidden (``Redactor/redact(body:contentType:)``). Pass ``Redactor/none`` to
+    /// show secrets (only for local debugging).
     public func cURLDescription(redactor: Redactor = .default) -> String {
         let request = (try? RequestPreparation.prepare(self)) ?? self
         var arguments = ["curl"]
@@ -32,10 +33,11 @@ extension HTTPRequest {
             arguments += ["--data-binary", ShellQuoting.quote("@" + url.path)]
             return arguments.joined(separator: " ")
         }
-        guard let data = (try? request.bodyData()) ?? nil, !data.isEmpty else {
+        guard let sent = (try? request.bodyData()) ?? nil, !sent.isEmpty else {
             return arguments.joined(separator: " ")
         }
-        if !data.contains(0), let text = String(validating: data, as: UTF8.self) {
+        let data = redactor.redact(body: sent, contentType: request.headers[.contentType])
+        if !data.contains(0), let text = DebugText.validUTF8(data) {
             arguments += ["--data-binary", ShellQuoting.quote(text)]
             return arguments.joined(separator: " ")
         }

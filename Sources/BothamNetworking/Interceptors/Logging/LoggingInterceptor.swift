@@ -12,7 +12,10 @@
 ///   ``bodyLimit`` bytes; non-UTF-8 bodies are shown as their size and a hex preview; file bodies by their path and
 ///   size, never read).
 /// - The ``redactor`` hides `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and whatever else it
-///   names, in headers and URLs; errors are described without their underlying messages. Bodies are not redacted.
+///   names, in headers and URLs, and the values of its body fields (`password`, `client_secret`, `access_token`,
+///   `refresh_token`, `id_token` by default) in JSON and form bodies, request and response alike (see
+///   ``Redactor/redact(body:contentType:)``); errors are described without their underlying messages. Other bodies
+///   are printed as they are.
 /// - Control characters in any printed value are escaped, so nothing can forge log lines.
 ///
 /// Severities: requests and 1xx–3xx responses are ``LogLevel/info``, 4xx–5xx ``LogLevel/warning``, failures
@@ -93,7 +96,7 @@ public struct LoggingInterceptor: HTTPInterceptor {
         if level >= .headers, !request.headers.isEmpty {
             line += " headers: " + LogFormat.headers(request.headers, redactor: redactor)
         }
-        if level >= .body, let body = BodyPreview.text(of: request, limit: bodyLimit) {
+        if level >= .body, let body = BodyPreview.text(of: request, limit: bodyLimit, redactor: redactor) {
             line += " body: " + body
         }
         return line
@@ -115,7 +118,7 @@ public struct LoggingInterceptor: HTTPInterceptor {
             line += " headers: " + LogFormat.headers(response.headers, redactor: redactor)
         }
         if level >= .body, response.bodyStream == nil {
-            line += " body: " + DebugText.body(response.body, limit: bodyLimit)
+            line += " body: " + BodyPreview.text(of: response, limit: bodyLimit, redactor: redactor)
         }
         return line
     }

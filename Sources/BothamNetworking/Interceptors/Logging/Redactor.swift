@@ -1,36 +1,53 @@
 import Foundation
 
-/// Hides secrets before anything is printed: header values, query parameter values and URL passwords.
+/// Hides secrets before anything is printed: header values, query parameter values, URL passwords and the values of
+/// named fields in JSON and form bodies.
 ///
 /// Shared by ``LoggingInterceptor``, ``HTTPRequest/cURLDescription(redactor:)`` and anything else that prints
-/// requests. By default it hides `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`; add your own:
+/// requests. By default it hides the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and
+/// the body fields `password`, `client_secret`, `access_token`, `refresh_token` and `id_token`; add your own:
 ///
 /// ```swift
-/// let redactor = Redactor(headerNames: ["X-Api-Key"], queryParameterNames: ["access_token"])
+/// let redactor = Redactor(
+///     headerNames: ["X-Api-Key"], queryParameterNames: ["access_token"], bodyFieldNames: ["pin", "card_number"])
 /// ```
 ///
-/// Header and parameter names compare ignoring case. Bodies are not redacted.
+/// Header, parameter and field names compare ignoring case. A body field is hidden wherever it is a member name —
+/// at any depth of a JSON body, inside objects and arrays, whatever its value (an object is hidden whole) — and in
+/// `application/x-www-form-urlencoded` bodies; see ``redact(body:contentType:)``. Other bodies (plain text,
+/// multipart, binary) are printed as they are: do not log bodies that carry secrets another way.
 public struct Redactor: Sendable, Hashable {
     /// The headers every redactor hides unless built with ``none``.
     public static let defaultHeaderNames: Set<HTTPFieldName> = [
         .authorization, .proxyAuthorization, .cookie, .setCookie,
     ]
 
+    /// The body fields every redactor hides unless built with ``none``: the OAuth 2.0 and OpenID Connect secrets
+    /// (RFC 6749, OIDC Core) and `password`.
+    public static let defaultBodyFieldNames: Set<String> = [
+        "password", "client_secret", "access_token", "refresh_token", "id_token",
+    ]
+
     /// Header names whose values are hidden.
     public var headerNames: Set<HTTPFieldName>
     /// Query parameter names (lower-cased) whose values are hidden.
     public private(set) var queryParameterNames: Set<String>
+    /// JSON member and form field names (lower-cased) whose values are hidden in bodies.
+    public private(set) var bodyFieldNames: Set<String>
     /// What replaces a hidden value. Default `REDACTED` (safe in URLs, headers and shell commands).
     public var replacement: String
 
-    /// A redactor hiding the default headers plus `headerNames`, and the query parameters `queryParameterNames`.
+    /// A redactor hiding the default headers plus `headerNames`, the query parameters `queryParameterNames`, and the
+    /// default body fields plus `bodyFieldNames`.
     public init(
         headerNames: Set<HTTPFieldName> = [],
         queryParameterNames: Set<String> = [],
+        bodyFieldNames: Set<String> = [],
         replacement: String = "REDACTED"
     ) {
         self.headerNames = Self.defaultHeaderNames.union(headerNames)
         self.queryParameterNames = Set(queryParameterNames.map { $0.lowercased() })
+        self.bodyFieldNames = Set(Self.defaultBodyFieldNames.union(bodyFieldNames).map { $0.lowercased() })
         self.replacement = replacement
     }
 
@@ -38,11 +55,12 @@ public struct Redactor: Sendable, Hashable {
     public static let `default` = Redactor()
 
     /// Hides nothing. Only for local debugging: output made with it contains secrets.
-    public static let none = Redactor(exactHeaderNames: [], queryParameterNames: [])
+    public static let none = Redactor(exactHeaderNames: [], queryParameterNames: [], bodyFieldNames: [])
 
-    private init(exactHeaderNames: Set<HTTPFieldName>, queryParameterNames: Set<String>) {
+    private init(exactHeaderNames: Set<HTTPFieldName>, queryParameterNames: Set<String>, bodyFieldNames: Set<String>) {
         headerNames = exactHeaderNames
         self.queryParameterNames = queryParameterNames
+        self.bodyFieldNames = bodyFieldNames
         replacement = "REDACTED"
     }
 
@@ -50,6 +68,13 @@ public struct Redactor: Sendable, Hashable {
     public func redactingQueryParameters(_ names: Set<String>) -> Redactor {
         var copy = self
         copy.queryParameterNames.formUnion(names.map { $0.lowercased() })
+        return copy
+    }
+
+    /// A copy that also hides these body fields.
+    public func redactingBodyFields(_ names: Set<String>) -> Redactor {
+        var copy = self
+        copy.bodyFieldNames.formUnion(names.map { $0.lowercased() })
         return copy
     }
 
@@ -61,6 +86,33 @@ public struct Redactor: Sendable, Hashable {
     /// Whether values of this query parameter are hidden.
     public func redacts(queryParameter name: String) -> Bool {
         queryParameterNames.contains(name.lowercased())
+    }
+
+    /// Whether values of this JSON member or form field are hidden in bodies.
+    public func redacts(bodyField name: String) -> Bool {
+        bodyFieldNames.contains(name.lowercased())
+    }
+
+    /// `body` with the values of hidden fields replaced, as ``LoggingInterceptor`` and
+    /// ``HTTPRequest/cURLDescription(redactor:)`` print it.
+    ///
+    /// - A form body (`contentType` is `application/x-www-form-urlencoded`): each `name=value` pair whose decoded
+    ///   name is hidden becomes `name=REDACTED`.
+    /// - A JSON body (`contentType` is `application/json` or `…+json`, or the body starts with `{` or `[`): each
+    ///   member whose name is hidden, at any depth, gets the replacement as a JSON string for its value, whatever the
+    ///   value was (a string, a number, an object or an array). The rest of the text is kept byte for byte, and text
+    ///   that is not valid JSON is still redacted wherever it has the `"name": value` shape; it never fails.
+    /// - Any other body, and a body without hidden fields, is returned unchanged.
+    ///
+    /// ```swift
+    /// Redactor.default.redact(body: Data(#"{"user":"jane","password":"hunter2"}"#.utf8), contentType: nil)
+    /// // {"user":"jane","password":"REDACTED"}
+    /// ```
+    public func redact(body: Data, contentType: String?) -> Data {
+        guard !bodyFieldNames.isEmpty, !body.isEmpty else { return body }
+        return BodyFieldRedaction.redact(body, contentType: contentType, replacement: replacement) {
+            bodyFieldNames.contains($0.lowercased())
+        } ?? body
     }
 
     /// The headers with hidden values replaced.

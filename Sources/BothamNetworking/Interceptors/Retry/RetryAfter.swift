@@ -17,8 +17,13 @@ public enum RetryAfter {
     }
 
     /// Parses an HTTP-date: the IMF-fixdate form and, as RFC 9110 requires of recipients, the obsolete RFC 850 and
-    /// asctime forms.
+    /// asctime forms. Anything but printable ASCII is no HTTP-date.
     public static func httpDate(_ text: String) -> Date? {
+        // Every form is printable ASCII (RFC 9110 §5.6.7). Nothing else reaches `DateFormatter`, which on Linux
+        // (swift-corelibs-foundation) traps on a string whose parsed range ends inside a character, such as one
+        // with a combining mark in the time: a server could crash the process with one header (found by
+        // Fuzz/FuzzRetryAfter; RetryAfterFuzzFindingsTests).
+        guard text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
         for format in formats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

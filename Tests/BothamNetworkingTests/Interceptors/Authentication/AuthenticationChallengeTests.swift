@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -78,17 +79,41 @@ struct AuthenticationChallengeTests {
             String(repeating: "\"\\,=", count: 500),
         ]
         for input in inputs {
-            _ = AuthenticationChallenge.parse(input)
+            expectWellFormed(AuthenticationChallenge.parse(input), from: input)
         }
         #expect(AuthenticationChallenge.parse("Basic realm=\"unterminated").first?.realm == "unterminated")
         let junk = AuthenticationChallenge.parse("Basic realm=\"x\" junk, Bearer realm=y")
         #expect(junk.map(\.scheme) == ["Basic", "Bearer"])
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0xA117_0001)
         let alphabet = Array(" \t,=\"\\abcBasicrealm/+~-.é\u{0}")
+        var challengeCount = 0
         for _ in 0..<2_000 {
             let length = Int.random(in: 0..<40, using: &generator)
             let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? " " })
-            _ = AuthenticationChallenge.parse(text)
+            let challenges = AuthenticationChallenge.parse(text)
+            challengeCount += challenges.count
+            expectWellFormed(challenges, from: text)
+        }
+        // The random values do hold challenges, so the checks above looked at some.
+        #expect(challengeCount > 100)
+    }
+
+    /// What survives malformed input is still well formed: schemes and parameter names are non-empty RFC 9110 tokens.
+    private func expectWellFormed(_ challenges: [AuthenticationChallenge], from input: String) {
+        let symbols = Set("!#$%&'*+-.^_`|~".utf8)
+        func isToken(_ text: String) -> Bool {
+            !text.isEmpty
+                && text.utf8.allSatisfy { byte in
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || symbols.contains(byte)
+                }
+        }
+        for challenge in challenges {
+            #expect(isToken(challenge.scheme), "scheme of \(challenge) from \(input.debugDescription)")
+            for parameter in challenge.parameters {
+                #expect(isToken(parameter.name), "name \(parameter.name.debugDescription) in \(input.debugDescription)")
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -133,7 +134,7 @@ struct LoggingInterceptorTests {
 
     @Test("1,000 random bodies log without crashing and stay on one line")
     func randomBodies() async throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0x106_0001)
         let counter = Lock(0)
         let logging = LoggingInterceptor(
             level: .body,

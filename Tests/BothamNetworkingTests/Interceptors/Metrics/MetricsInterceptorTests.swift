@@ -8,14 +8,14 @@ struct MetricsInterceptorTests {
     let stub = StubHTTPClient()
     let reports = Recorder<CallMetrics>()
 
-    func client() -> BothamAPIClient {
+    func client(retrySleeper: RetrySleeper = RetrySleeper { _ in }) -> BothamAPIClient {
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://api.example.com",
             httpClient: stub,
             configuration: .init(
                 maxRetries: 3,
                 retryStrategy: RetryPolicy(jitter: .none),
-                retrySleeper: RetrySleeper { _ in }
+                retrySleeper: retrySleeper
             )
         )
         let reports = self.reports
@@ -24,10 +24,15 @@ struct MetricsInterceptorTests {
         return apiClient
     }
 
-    @Test("One report per call sums bytes over attempts and counts the attempts")
+    @Test("One report per call sums bytes over attempts, counts the attempts and times the whole call")
     func oneReportAcrossRetries() async throws {
         stub.stub(with: .text("err", statusCode: 503), .text("err", statusCode: 503), .text("hello"))
-        let result = await client().PUT("/items/1", parameters: ["key": "SECRET"], body: .text("abcd"))
+        // Each of the two waits between attempts takes a known time, so the call's duration has a lower bound.
+        let pause = Duration.milliseconds(150)
+        let apiClient = client(retrySleeper: RetrySleeper { _ in try await Task.sleep(for: pause) })
+        let start = ContinuousClock.now
+        let result = await apiClient.PUT("/items/1", parameters: ["key": "SECRET"], body: .text("abcd"))
+        let elapsed = ContinuousClock.now - start
         #expect(try result.get().statusCode == 200)
         let report = try #require(reports.values.first)
         #expect(reports.values.count == 1)
@@ -37,7 +42,9 @@ struct MetricsInterceptorTests {
         #expect(report.bytesReceived == 11)
         #expect(report.method == .put)
         #expect(report.url == "https://api.example.com/items/1?key=REDACTED")
-        #expect(report.duration >= .zero)
+        // The duration spans every attempt and both waits, from the call's start (not the last attempt's).
+        #expect(report.duration >= pause * 2, "\(report.duration)")
+        #expect(report.duration <= elapsed, "\(report.duration) reported, \(elapsed) measured around the call")
     }
 
     @Test("Failures are reported once with their error, including calls that never reach the transport")
