@@ -28,58 +28,19 @@ extension HTTPBodyStream {
             /// The error that ends the sequence early.
             public typealias Failure = APIClientError
 
-            var chunks: HTTPBodyStream.AsyncIterator
+            var decoding: ChunkDecoding<ServerSentEventParser>
+
             /// The parser, with the last event ID and reconnection time seen so far.
-            public private(set) var parser: ServerSentEventParser
-            var ready: [ServerSentEvent] = []
-            var readyIndex = 0
+            public var parser: ServerSentEventParser { decoding.decoder }
 
             init(chunks: HTTPBodyStream.AsyncIterator, parser: ServerSentEventParser) {
-                self.chunks = chunks
-                self.parser = parser
+                decoding = ChunkDecoding(chunks: chunks, decoder: parser)
             }
-
-            var failure: APIClientError?
-            var ended = false
 
             /// The next event, or `nil` at the end of the body (an event not ended by a blank line is dropped, and
             /// after an error has been thrown the sequence is over).
             public mutating func next() async throws(APIClientError) -> ServerSentEvent? {
-                while true {
-                    if readyIndex < ready.count {
-                        defer { readyIndex += 1 }
-                        return ready[readyIndex]
-                    }
-                    ready.removeAll(keepingCapacity: true)
-                    readyIndex = 0
-                    if let failure {
-                        self.failure = nil
-                        ended = true
-                        throw failure
-                    }
-                    if ended { return nil }
-                    let chunk: Data?
-                    do {
-                        chunk = try await chunks.next()
-                    } catch {
-                        ended = true
-                        throw error
-                    }
-                    guard let chunk else {
-                        ended = true
-                        return nil
-                    }
-                    var events: [ServerSentEvent] = []
-                    do {
-                        try chunk.withBytes { (bytes) throws(APIClientError) in
-                            try parser.feed(bytes) { events.append($0) }
-                        }
-                    } catch {
-                        failure = error
-                        chunks.stream.cancel()
-                    }
-                    ready = events
-                }
+                try await decoding.next()
             }
         }
     }

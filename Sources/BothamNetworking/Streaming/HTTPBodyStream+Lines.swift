@@ -31,7 +31,10 @@ extension HTTPBodyStream {
 
         /// Starts reading lines.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(chunks: stream.makeAsyncIterator(), splitter: LineSplitter(maxLineBytes: maxLineBytes))
+            AsyncIterator(
+                decoding: ChunkDecoding(
+                    chunks: stream.makeAsyncIterator(),
+                    decoder: LineDecoder(splitter: LineSplitter(maxLineBytes: maxLineBytes))))
         }
 
         /// Reads lines one after another.
@@ -41,53 +44,11 @@ extension HTTPBodyStream {
             /// The error that ends the sequence early.
             public typealias Failure = APIClientError
 
-            var chunks: HTTPBodyStream.AsyncIterator
-            var splitter: LineSplitter
-            var ready: [String] = []
-            var readyIndex = 0
-            var ended = false
-            /// An error to report once the lines completed before it have been delivered.
-            var failure: APIClientError?
+            var decoding: ChunkDecoding<LineDecoder>
 
             /// The next line, or `nil` at the end of the body (and after an error has been thrown).
             public mutating func next() async throws(APIClientError) -> String? {
-                while true {
-                    if readyIndex < ready.count {
-                        defer { readyIndex += 1 }
-                        return ready[readyIndex]
-                    }
-                    ready.removeAll(keepingCapacity: true)
-                    readyIndex = 0
-                    if let failure {
-                        self.failure = nil
-                        ended = true
-                        throw failure
-                    }
-                    if ended { return nil }
-                    let chunk: Data?
-                    do {
-                        chunk = try await chunks.next()
-                    } catch {
-                        ended = true
-                        throw error
-                    }
-                    guard let chunk else {
-                        ended = true
-                        let rest = splitter.remainder
-                        if !rest.isEmpty { ready.append(String(decoding: rest, as: UTF8.self)) }
-                        continue
-                    }
-                    var lines: [String] = []
-                    do {
-                        try chunk.withBytes { (bytes) throws(APIClientError) in
-                            try splitter.feed(bytes) { line in lines.append(String(decoding: line, as: UTF8.self)) }
-                        }
-                    } catch {
-                        failure = error
-                        chunks.stream.cancel()
-                    }
-                    ready = lines
-                }
+                try await decoding.next()
             }
         }
     }
@@ -147,7 +108,7 @@ extension HTTPBodyStream {
                         return try decoder.decode(Value.self, from: data)
                     } catch {
                         ended = true
-                        lines.chunks.stream.cancel()
+                        lines.decoding.cancel()
                         throw .parsingError(body: data, underlying: error)
                     }
                 }
