@@ -1,0 +1,86 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import Foundation
+import Testing
+
+@Suite("Logging and metrics see a streamed body when it has been read, without buffering it", .timeLimit(.minutes(1)))
+struct StreamingObservabilityTests {
+    /// Lines or metrics recorded from several tasks.
+    final class Recorder<Value: Sendable>: @unchecked Sendable {
+        // @unchecked: `values` is only touched while `lock` is held.
+        private let lock = NSLock()
+        private var values: [Value] = []
+
+        func append(_ value: Value) {
+            lock.lock()
+            values.append(value)
+            lock.unlock()
+        }
+
+        var all: [Value] {
+            lock.lock()
+            defer { lock.unlock() }
+            return values
+        }
+    }
+
+    static func client(_ stubClient: StubHTTPClient) -> BothamAPIClient {
+        BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stubClient)
+    }
+
+    @Test("the logging interceptor logs the head at once and the streamed size at the end")
+    func loggingLogsHeadThenSummary() async throws {
+        let stubClient = StubHTTPClient()
+        stubClient.stub(with: .streamed(chunks: [StubChunk("12345"), StubChunk("678")]))
+        let lines = Recorder<String>()
+        let apiClient = Self.client(stubClient)
+        apiClient.interceptors.append(LoggingInterceptor(level: .body, sink: LogSink { _, line in lines.append(line) }))
+
+        let response = try await apiClient.stream(.get, "/feed")
+        let afterHead = lines.all
+        let body = try await response.body.collect()
+
+        #expect(body == Data("12345678".utf8))
+        #expect(afterHead.count == 2)
+        #expect(afterHead.last?.contains("body streaming") == true)
+        #expect(lines.all.count == 3)
+        #expect(lines.all.last?.contains("streamed 8 bytes") == true, "\(lines.all)")
+    }
+
+    @Test("a stream the reader abandons is logged as cancelled, with the bytes it read")
+    func loggingAbandonedStream() async throws {
+        let stubClient = StubHTTPClient()
+        stubClient.stub(with: .streamed(chunks: [StubChunk("first"), StubChunk("second"), StubChunk("third")]))
+        let lines = Recorder<String>()
+        let apiClient = Self.client(stubClient)
+        apiClient.interceptors.append(LoggingInterceptor(sink: LogSink { _, line in lines.append(line) }))
+
+        let response = try await apiClient.stream(.get, "/feed")
+        var iterator = response.body.makeAsyncIterator()
+        _ = try await iterator.next()
+        response.body.cancel()
+
+        let last = try #require(lines.all.last)
+        #expect(last.contains("streamed 5 bytes"), "\(last)")
+        #expect(last.contains("cancelled"), "\(last)")
+    }
+
+    @Test("metrics report a streamed call once its body has been read, with every byte it received")
+    func metricsCoverTheStream() async throws {
+        let stubClient = StubHTTPClient()
+        stubClient.stub(with: .streamed(chunks: [StubChunk("abc"), StubChunk("defg")]))
+        let reports = Recorder<CallMetrics>()
+        let apiClient = Self.client(stubClient)
+        MetricsInterceptor { reports.append($0) }.install(on: apiClient)
+
+        let response = try await apiClient.stream(.get, "/feed")
+        let beforeBody = reports.all.count
+        _ = try await response.body.collect()
+
+        #expect(beforeBody == 0)
+        let report = try #require(reports.all.first)
+        #expect(reports.all.count == 1)
+        #expect(report.bytesReceived == 7)
+        #expect(report.statusCode == 200)
+    }
+}
