@@ -16,8 +16,12 @@ extension BothamAPIClient {
     ///
     /// Time limits: the request's ``HTTPRequest/timeout`` (or the transport's default) bounds the wait for the head
     /// and each wait for the next chunk (an idle timeout, sub-second values work), never the whole stream, so a
-    /// healthy long-lived stream is not cut off. `deadline`, when given, bounds the whole call, body included, and
-    /// ends it with ``APIClientError/timeout``.
+    /// healthy long-lived stream is not cut off — as long as a chunk (or an SSE comment used as a keep-alive) comes at
+    /// least that often: give a quiet event stream a longer `timeout` (`withTimeout(_:)`). `deadline`, when given,
+    /// bounds the whole call, body included, and ends it with ``APIClientError/timeout``.
+    ///
+    /// On ``URLSessionHTTPClient`` each streaming call has a session of its own (so a slow reader holds back no other
+    /// call), and connections are not reused between streaming calls.
     ///
     /// A transport that does not stream (a stub written before streaming existed) still works: its in-memory body
     /// is handed over as one chunk.
@@ -37,6 +41,7 @@ extension BothamAPIClient {
             call.cancel()
         }
         if case .failure(.cancelled) = result, timer.hasExpired { throw .timeout }
+        if case .failure = result { timer.cancel() }
         let response = try await Self.streamedResponse(from: result)
         timer.attach(response.body)
         return response

@@ -10,6 +10,7 @@ final class StreamDeadline: Sendable {
     private struct State {
         var expired = false
         var stream: BodyStreamState?
+        var timer: Task<Void, Never>?
     }
 
     private let duration: Duration
@@ -24,14 +25,28 @@ final class StreamDeadline: Sendable {
     /// Starts the timer; `cancelCall` runs when it fires before a stream is attached.
     func start(cancelCall: @escaping @Sendable () -> Void) {
         let duration = duration
-        Task {
-            try? await Task.sleep(for: duration)
+        let timer = Task {
+            do {
+                try await Task.sleep(for: duration)
+            } catch {
+                return  // cancelled: the call or its stream ended first
+            }
             self.expire(cancelCall: cancelCall)
+        }
+        state.withLock { $0.timer = timer }
+    }
+
+    /// Stops the timer: the call ended before the deadline (nothing keeps running after it).
+    func cancel() {
+        state.withLock { state in
+            state.timer?.cancel()
+            state.stream = nil
         }
     }
 
-    /// From now on the deadline ends `stream`.
+    /// From now on the deadline ends `stream`; the timer stops when the stream ends.
     func attach(_ stream: HTTPBodyStream) {
+        stream.onEnd { [self] _ in cancel() }
         let expired = state.withLock { state -> Bool in
             if !state.expired { state.stream = stream.state }
             return state.expired

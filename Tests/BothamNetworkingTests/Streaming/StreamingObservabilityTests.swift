@@ -84,3 +84,31 @@ struct StreamingObservabilityTests {
         #expect(report.statusCode == 200)
     }
 }
+
+@Suite("Server-Sent Event data decodes as JSON, and a bad payload is a typed error")
+struct ServerSentEventDecodingTests {
+    struct Delta: Decodable, Equatable {
+        let token: String
+    }
+
+    @Test("event data decodes into a Decodable value")
+    func decodesData() throws {
+        let event = ServerSentEvent(type: "delta", data: #"{"token":"Hel"}"#, id: "1")
+        #expect(try event.decoded(as: Delta.self) == Delta(token: "Hel"))
+    }
+
+    @Test("data that is not the expected JSON fails with parsingError carrying the data")
+    func badDataIsParsingError() {
+        let event = ServerSentEvent(data: "[DONE]")
+        do {
+            _ = try event.decoded(as: Delta.self)
+            Issue.record("[DONE] decoded as a Delta")
+        } catch {
+            guard case .parsingError(let body, _) = error else {
+                Issue.record("expected parsingError, got \(error)")
+                return
+            }
+            #expect(body == Data("[DONE]".utf8))
+        }
+    }
+}
