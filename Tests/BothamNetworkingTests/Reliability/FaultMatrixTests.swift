@@ -11,6 +11,10 @@ import Testing
 /// by ``TestTimeScale`` (`BOTHAM_TEST_TIME_SCALE`, set under ThreadSanitizer).
 @Suite("Fault matrix: each fault gives its documented error and retry behaviour", .serialized, .timeLimit(.minutes(1)))
 struct FaultMatrixTests {
+    /// Added to every deadline: `swift test` runs suites in parallel on a 2-core machine, and a loaded machine can
+    /// keep a finished attempt from being observed for a second (socket faults themselves end in milliseconds).
+    static let schedulingAllowance = Duration.seconds(1)
+
     /// A fault of the matrix: how the server misbehaves and what the caller must see.
     struct Fault: Sendable, CustomTestStringConvertible {
         let name: String
@@ -172,9 +176,13 @@ struct FaultMatrixTests {
         let attempts = timer.durations.withLock { $0 }
         #expect(attempts.count == (fault.retried ? 3 : 1))
         for duration in attempts {
-            #expect(duration < TestTimeScale.scaled(fault.deadline), "\(fault.name): an attempt took \(duration)")
+            #expect(
+                duration < TestTimeScale.scaled(fault.deadline) + Self.schedulingAllowance,
+                "\(fault.name): an attempt took \(duration)")
         }
-        #expect(elapsed < TestTimeScale.scaled(fault.deadline * attempts.count), "\(fault.name) took \(elapsed)")
+        #expect(
+            elapsed < TestTimeScale.scaled(fault.deadline * attempts.count) + Self.schedulingAllowance,
+            "\(fault.name) took \(elapsed)")
     }
 
     @Test("Connection refused is cannotConnect within 2 s an attempt, and the retry policy retries it")
@@ -201,7 +209,8 @@ struct FaultMatrixTests {
         let attempts = timer.durations.withLock { $0 }
         #expect(attempts.count == 2)
         for duration in attempts {
-            #expect(duration < TestTimeScale.scaled(.seconds(2)), "an attempt took \(duration)")
+            #expect(
+                duration < TestTimeScale.scaled(.seconds(2)) + Self.schedulingAllowance, "an attempt took \(duration)")
         }
     }
 
