@@ -27,7 +27,9 @@ struct CallPipeline: Sendable {
             maxAttempts: overflow ? Int.max : attempts
         )
         var files = DownloadFiles()
-        let budget = SendBudget(limit: context.maxAttempts)
+        // Only onion interceptors can send more than once per attempt; without them the retry loop's attempt count
+        // already bounds the sends, and the call allocates no budget.
+        let budget = interceptors.isEmpty ? nil : SendBudget(limit: context.maxAttempts)
         let outcome = await run(original, context: &context, files: &files, budget: budget)
         let result = files.finish(outcome)
         for observer in configuration.callObservers {
@@ -37,7 +39,7 @@ struct CallPipeline: Sendable {
     }
 
     private func run(
-        _ original: HTTPRequest, context: inout HTTPCallContext, files: inout DownloadFiles, budget: SendBudget
+        _ original: HTTPRequest, context: inout HTTPCallContext, files: inout DownloadFiles, budget: SendBudget?
     ) async
         -> Result<
             HTTPResponse, APIClientError
@@ -65,7 +67,7 @@ struct CallPipeline: Sendable {
             if Task.isCancelled { return .failure(.cancelled) }
             // A body streamed from a sequence has been used up: the call ends with what it got.
             guard original.body?.isReplayable ?? true else { return validate(retry.last) }
-            guard context.attempt < context.maxAttempts, budget.sends < budget.limit else {
+            guard context.attempt < context.maxAttempts, budget.map({ $0.sends < $0.limit }) ?? true else {
                 return .failure(.retryLimitExceeded(attempts: context.attempt, lastOutcome: retry.last))
             }
             do {
@@ -78,7 +80,7 @@ struct CallPipeline: Sendable {
     }
 
     private func attempt(
-        _ original: HTTPRequest, context: HTTPCallContext, files: inout DownloadFiles, budget: SendBudget
+        _ original: HTTPRequest, context: HTTPCallContext, files: inout DownloadFiles, budget: SendBudget?
     ) async -> AttemptOutcome {
         var request = original
         do {
@@ -127,10 +129,11 @@ struct CallPipeline: Sendable {
 
     /// The onion: interceptor `index` wraps everything after it; past the last one is the transport.
     private func proceed(
-        _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget
+        _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?
     ) async throws(APIClientError) -> HTTPResponse {
         guard index < interceptors.count else {
             if Task.isCancelled { throw .cancelled }
+            guard let budget else { return try await transport.send(request) }
             // Every send counts, however many times an interceptor calls `next`.
             try budget.spend()
             do {
