@@ -9,6 +9,21 @@ extension TransportIntegrationTests {
         /// How long a cancelled call may take to come back once its task is cancelled.
         static let cancellationBound = Duration.seconds(1)
 
+        /// Cancels `call` (hanging on its redirect's target), expects `.cancelled` within the bound, then a next call
+        /// on the same client that works.
+        static func expectCancelledAtOnce(
+            _ call: Task<Result<HTTPResponse, APIClientError>, Never>, thenServedBy apiClient: BothamAPIClient
+        ) async {
+            let (result, duration) = await TransportTest.elapsed {
+                call.cancel()
+                return await call.value
+            }
+            #expect(result.isCancelled, "\(result)")
+            #expect(duration < TestTimeScale.scaled(cancellationBound), "took \(duration)")
+            let after = await apiClient.GET("/after")
+            #expect((try? after.get().body) == Data("after".utf8), "\(after)")
+        }
+
         private func redirect(_ status: Int, to url: URL) -> MockResponse {
             MockResponse(statusCode: status).withHeader("Location", url.absoluteString)
         }
@@ -28,15 +43,7 @@ extension TransportIntegrationTests {
             let call = Task { await apiClient.PUT("/start", body: .text("payload")) }
             #expect(try await server.takeRequest().path == "/start")
             #expect(try await server.takeRequest().path == "/target")
-            let (result, duration) = await TransportTest.elapsed {
-                call.cancel()
-                return await call.value
-            }
-
-            #expect(result.isCancelled, "\(result)")
-            #expect(duration < TestTimeScale.scaled(Self.cancellationBound), "took \(duration)")
-            let after = await apiClient.GET("/after")
-            #expect((try? after.get().body) == Data("after".utf8), "\(after)")
+            await Self.expectCancelledAtOnce(call, thenServedBy: apiClient)
         }
 
         @Test(
@@ -54,15 +61,7 @@ extension TransportIntegrationTests {
             let call = Task { await apiClient.GET("/start", headers: ["Authorization": "Bearer secret"]) }
             _ = try await first.takeRequest()
             #expect(try await second.takeRequest().path == "/elsewhere")
-            let (result, duration) = await TransportTest.elapsed {
-                call.cancel()
-                return await call.value
-            }
-
-            #expect(result.isCancelled, "\(result)")
-            #expect(duration < TestTimeScale.scaled(Self.cancellationBound), "took \(duration)")
-            let after = await apiClient.GET("/after")
-            #expect((try? after.get().body) == Data("after".utf8), "\(after)")
+            await Self.expectCancelledAtOnce(call, thenServedBy: apiClient)
         }
 
         @Test(
