@@ -42,12 +42,12 @@ public final class StreamedRequestBody: Sendable {
 
     /// The chunks of one attempt: an iterator that a transport pulls from, one task at a time.
     ///
-    /// `@unchecked Sendable`: it wraps the sequence's iterator, which need not be `Sendable`; a transport hands it
-    /// from the task that made it to the one task that reads it, and never reads it from two tasks at once (the
-    /// lock makes a misuse wait instead of racing).
+    /// `@unchecked Sendable`: it wraps the sequence's iterator, which need not be `Sendable`. Each ``makeChunks()``
+    /// makes a new one, which a transport hands from the task that made it to the one task that reads it (native:
+    /// its upload task; URLSession: the spooling loop), and `next()` is only called again after the previous call
+    /// returned, so the iterator is never used from two tasks at once. Read it that way in a transport of your own.
     public final class Chunks: @unchecked Sendable {
         private let pull: () async throws -> Data?
-        private let lock = NSLock()
 
         init<S: AsyncSequence>(_ sequence: S) where S.Element == Data {
             var iterator = sequence.makeAsyncIterator()
