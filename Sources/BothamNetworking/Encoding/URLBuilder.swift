@@ -4,7 +4,7 @@ import Foundation
 enum URLBuilder {
     static func url(baseEndpoint: String, path: String, parameters: HTTPParameters) throws(APIClientError) -> URL {
         let (base, relativePath) = isAbsoluteHTTPURL(path) ? (path, "") : (baseEndpoint, path)
-        let endpoint = try Endpoint.parsed(base)
+        let endpoint = try ParsedEndpoint.parsed(base)
         let relative = split(relativePath)
 
         var joinedPath = endpoint.path
@@ -71,12 +71,12 @@ enum URLBuilder {
     }
 
     /// A parsed base endpoint: `scheme://authority`, its path, query and fragment.
-    private struct Endpoint: Sendable {
+    private struct ParsedEndpoint: Sendable {
         /// The most endpoints remembered; a client has one, so a process rarely has more than a few.
         static let cacheLimit = 64
         /// Endpoints parsed before, by their text: parsing one (`URLComponents` validates the host) costs more than
         /// the rest of building a URL, and a client's base endpoint never changes. Emptied when full.
-        private static let cache = Lock<[String: Endpoint]>([:])
+        private static let cache = Lock<[String: ParsedEndpoint]>([:])
 
         var origin: String
         var path: String
@@ -84,9 +84,9 @@ enum URLBuilder {
         var fragment: String?
 
         /// `text` parsed, from the cache when it was parsed before. Texts that fail are not remembered.
-        static func parsed(_ text: String) throws(APIClientError) -> Endpoint {
+        static func parsed(_ text: String) throws(APIClientError) -> ParsedEndpoint {
             if let known = cache.withLock({ $0[text] }) { return known }
-            let endpoint = try Endpoint(parsing: text)
+            let endpoint = try ParsedEndpoint(parsing: text)
             cache.withLock { cache in
                 if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
                 cache[text] = endpoint
