@@ -33,7 +33,7 @@ public enum BasicAuthenticationPage: PlaygroundPage {
 
     /// Runs the page.
     public static func run(_ context: PlaygroundContext) async throws {
-        let apiClient = context.client(context.httpbinURL, logLevel: .headers)
+        let apiClient = context.client(context.httpbinURL, logDetail: .headers)
         let basicAuth = GitHubBasicAuthentication(username: "user", password: "passwd")
         apiClient.requestInterceptors.append(basicAuth)
         apiClient.responseInterceptors.append(basicAuth)

@@ -18,7 +18,7 @@ public enum TokenRefresh: PlaygroundPage {
 
     /// Runs the page.
     public static func run(_ context: PlaygroundContext) async throws {
-        let apiClient = context.client(context.servicesURL, logLevel: .none)
+        let apiClient = context.client(context.servicesURL, logDetail: .none)
         let store = TokenStore(token: AuthToken("expired-token"))
         let authenticator = TokenAuthenticator(store: store) { _ in
             let response = try await apiClient.response(for: apiClient.request(.post, "/token/refresh"))

@@ -30,9 +30,9 @@ public struct PlaygroundContext: Sendable {
 
     /// A client for `baseEndpoint` that logs every request and response to standard output, headers included
     /// (credentials redacted).
-    public func client(_ baseEndpoint: String, logLevel: LoggingInterceptor.Level = .basic) -> BothamAPIClient {
+    public func client(_ baseEndpoint: String, logDetail: LoggingInterceptor.Detail = .basic) -> BothamAPIClient {
         let apiClient = BothamAPIClient(baseEndpoint: baseEndpoint)
-        apiClient.interceptors.append(LoggingInterceptor(level: logLevel, sink: Self.standardOutput))
+        apiClient.interceptors.append(LoggingInterceptor(detail: logDetail, sink: Self.standardOutput))
         return apiClient
     }
 

@@ -166,12 +166,12 @@ func reportsServerErrors() async throws {
 @Sendable func readmeBlock11(apiClient: BothamAPIClient) throws {
     apiClient.interceptors.append(
         LoggingInterceptor(
-            level: .headers,
+            detail: .headers,
             redactor: Redactor(headerNames: ["X-Api-Key"], queryParameterNames: ["api_key"])
         )
     )
     let sink = LogSink { level, message in if level >= .info { print(message) } }  // forward anywhere
-    apiClient.interceptors.append(LoggingInterceptor(level: .body, sink: sink))
+    apiClient.interceptors.append(LoggingInterceptor(detail: .body, sink: sink))
 
     let request = apiClient.request(.post, "/notes", headers: ["X-Api-Key": "k3y"], body: ["text": "it's"])
     print(request.cURLDescription())  // Authorization, cookies… REDACTED

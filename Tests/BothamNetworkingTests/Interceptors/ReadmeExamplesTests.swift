@@ -78,7 +78,7 @@ struct ReadmeExamplesTests {
         }
         apiClient.interceptors.append(
             LoggingInterceptor(
-                level: .headers,
+                detail: .headers,
                 sink: sink,
                 redactor: Redactor(headerNames: ["X-Api-Key"], queryParameterNames: ["api_key"])
             )

@@ -1,14 +1,14 @@
 /// Logs every attempt: the successor of Botham's `NSLogInterceptor`, safe with any bytes and secrets.
 ///
 /// ```swift
-/// apiClient.interceptors.append(LoggingInterceptor(level: .headers))
+/// apiClient.interceptors.append(LoggingInterceptor(detail: .headers))
 /// // [BothamNetworking] [info] --> GET https://api.github.com/user [call 1, attempt 1/4] headers: Authorization: REDACTED
 /// // [BothamNetworking] [info] <-- 200 GET https://api.github.com/user (84.2 ms, 1532 bytes) [call 1, attempt 1/4]
 /// ```
 ///
 /// - One line per event: request sent, response received, failure. Each names the call id, the attempt and, for
 ///   answers, how long the attempt took.
-/// - ``Level`` chooses the detail: nothing, the request line and status, plus headers, plus bodies (cut at
+/// - ``Detail`` chooses how much of each event is shown: nothing, the request line and status, plus headers, plus bodies (cut at
 ///   ``bodyLimit`` bytes; non-UTF-8 bodies are shown as their size and a hex preview; file bodies by their path and
 ///   size, never read).
 /// - The ``redactor`` hides `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and whatever else it
@@ -21,8 +21,8 @@
 /// Severities: requests and 1xx–3xx responses are ``LogLevel/info``, 4xx–5xx ``LogLevel/warning``, failures
 /// ``LogLevel/error`` (cancellation ``LogLevel/notice``).
 public struct LoggingInterceptor: HTTPInterceptor {
-    /// How much is logged.
-    public enum Level: Sendable, Hashable, Comparable {
+    /// How much of each event is logged (the severity of a line is a ``LogLevel``).
+    public enum Detail: Sendable, Hashable, Comparable {
         /// Nothing.
         case none
         /// Request lines, statuses, durations and sizes.
@@ -33,8 +33,8 @@ public struct LoggingInterceptor: HTTPInterceptor {
         case body
     }
 
-    /// How much is logged. Default ``Level/basic``.
-    public var level: Level
+    /// How much is logged. Default ``Detail/basic``.
+    public var detail: Detail
     /// Where lines go. Default ``LogSink/standardError``.
     public var sink: LogSink
     /// What is hidden. Default ``Redactor/default``.
@@ -44,12 +44,12 @@ public struct LoggingInterceptor: HTTPInterceptor {
 
     /// Creates a logging interceptor.
     public init(
-        level: Level = .basic,
+        detail: Detail = .basic,
         sink: LogSink = .standardError,
         redactor: Redactor = .default,
         bodyLimit: Int = 4_096
     ) {
-        self.level = level
+        self.detail = detail
         self.sink = sink
         self.redactor = redactor
         self.bodyLimit = bodyLimit
@@ -59,7 +59,7 @@ public struct LoggingInterceptor: HTTPInterceptor {
     public func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
         -> HTTPResponse
     {
-        guard level > .none else { return try await next(request) }
+        guard detail > .none else { return try await next(request) }
         sink(.info, requestLine(request, context: context))
         let start = ContinuousClock.now
         do {
@@ -93,10 +93,10 @@ public struct LoggingInterceptor: HTTPInterceptor {
     func requestLine(_ request: HTTPRequest, context: HTTPCallContext) -> String {
         var line =
             "--> \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) \(LogFormat.tag(context))"
-        if level >= .headers, !request.headers.isEmpty {
+        if detail >= .headers, !request.headers.isEmpty {
             line += " headers: " + LogFormat.headers(request.headers, redactor: redactor)
         }
-        if level >= .body, let body = BodyPreview.text(of: request, limit: bodyLimit, redactor: redactor) {
+        if detail >= .body, let body = BodyPreview.text(of: request, limit: bodyLimit, redactor: redactor) {
             line += " body: " + body
         }
         return line
@@ -114,10 +114,10 @@ public struct LoggingInterceptor: HTTPInterceptor {
             + "(\(LogFormat.milliseconds(duration)), "
             + (response.bodyStream == nil ? "\(response.body.count) bytes" : "body streaming") + ") "
             + LogFormat.tag(context)
-        if level >= .headers, !response.headers.isEmpty {
+        if detail >= .headers, !response.headers.isEmpty {
             line += " headers: " + LogFormat.headers(response.headers, redactor: redactor)
         }
-        if level >= .body, response.bodyStream == nil {
+        if detail >= .body, response.bodyStream == nil {
             line += " body: " + BodyPreview.text(of: response, limit: bodyLimit, redactor: redactor)
         }
         return line

@@ -74,7 +74,7 @@ struct InterceptorsMockWebServerTests {
         let lines = Recorder<String>()
         let reports = Recorder<CallMetrics>()
         let apiClient = client(server)
-        apiClient.interceptors.append(LoggingInterceptor(level: .body, sink: LogSink { lines.append($1) }))
+        apiClient.interceptors.append(LoggingInterceptor(detail: .body, sink: LogSink { lines.append($1) }))
         MetricsInterceptor { reports.append($0) }.install(on: apiClient)
 
         let request = apiClient.request(

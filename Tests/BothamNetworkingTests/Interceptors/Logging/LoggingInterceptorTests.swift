@@ -19,13 +19,13 @@ struct LoggingInterceptorTests {
         return LogSink { lines.append((level: $0, message: $1)) }
     }
 
-    func client(_ level: LoggingInterceptor.Level, maxRetries: Int = 0) -> BothamAPIClient {
+    func client(_ detail: LoggingInterceptor.Detail, maxRetries: Int = 0) -> BothamAPIClient {
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://api.example.com",
             httpClient: stub,
             configuration: .init(maxRetries: maxRetries)
         )
-        apiClient.interceptors.append(LoggingInterceptor(level: level, sink: sink, redactor: redactor))
+        apiClient.interceptors.append(LoggingInterceptor(detail: detail, sink: sink, redactor: redactor))
         return apiClient
     }
 
@@ -44,7 +44,7 @@ struct LoggingInterceptorTests {
 
     @Test("No secret appears in any line at any level, for responses, HTTP errors and failures")
     func redactionEverywhere() async {
-        let levels: [LoggingInterceptor.Level] = [.none, .basic, .headers, .body]
+        let levels: [LoggingInterceptor.Detail] = [.none, .basic, .headers, .body]
         for level in levels {
             stub.removeAllStubs()
             stub.stub(with: .text("welcome", headers: [.setCookie: "id=SECRET-SETCOOKIE"]))
@@ -103,7 +103,7 @@ struct LoggingInterceptorTests {
     func bodies() async {
         stub.stub(with: .text(String(repeating: "x", count: 100)))
         let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
-        apiClient.interceptors.append(LoggingInterceptor(level: .body, sink: sink, bodyLimit: 10))
+        apiClient.interceptors.append(LoggingInterceptor(detail: .body, sink: sink, bodyLimit: 10))
         _ = await apiClient.POST("/items", body: ["name": "widget"])
         let logged = lines.values.map(\.message)
         #expect(logged[0].hasSuffix(#"body: {"name":"w… (17 bytes)"#))
@@ -115,7 +115,7 @@ struct LoggingInterceptorTests {
 
     @Test("Control characters in response headers and bodies are escaped, never new lines")
     func controlCharacters() async throws {
-        let logging = LoggingInterceptor(level: .body, sink: sink)
+        let logging = LoggingInterceptor(detail: .body, sink: sink)
         let request = HTTPRequest(method: .get, baseEndpoint: "https://api.example.com")
         let next = HTTPInterceptorNext { sent in
             HTTPResponse(
@@ -137,7 +137,7 @@ struct LoggingInterceptorTests {
         var generator = SplitMix64(seed: 0x106_0001)
         let counter = Lock(0)
         let logging = LoggingInterceptor(
-            level: .body,
+            detail: .body,
             sink: LogSink { _, message in
                 counter.withLock { $0 += message.contains("\n") ? 1_000_000 : 1 }
             },
@@ -154,7 +154,7 @@ struct LoggingInterceptorTests {
         #expect(counter.withLock { $0 } == 2_000)
     }
 
-    @Test("Level none logs nothing")
+    @Test("Detail none logs nothing")
     func levelNone() async {
         stub.stub(with: .text("ok"))
         _ = await client(.none).GET("/items")
