@@ -13,7 +13,7 @@
 /// - Dictionaries: `key[sub]=value`, at any depth. An empty dictionary adds nothing.
 /// - `null`: left out (``NullEncoding/dropKey``, the default), `key=` or `key=null`.
 /// - Order: keys sorted at every level (the default, so URLs are deterministic) or as written.
-/// - Names and values are escaped with ``URLEncoding/escapeQueryComponent(_:)`` (RFC 3986; `?` and `/` stay as they
+/// - Names and values are percent-encoded (RFC 3986: all but the unreserved characters; `?` and `/` stay as they
 ///   are), so the brackets are sent as `%5B` and `%5D`.
 /// - Numbers that are not finite (NaN, infinities) and parameters that are not a dictionary are rejected with
 ///   ``APIClientError/invalidRequest(reason:)``.

@@ -1,9 +1,9 @@
 /// RFC 3986 percent-encoding used to build URLs and form bodies.
-public enum URLEncoding {
+package enum URLEncoding {
     /// Escapes a query name or value: everything but the unreserved characters (`A–Z a–z 0–9 - . _ ~`) and `?` `/`
     /// (which RFC 3986 §3.4 allows unescaped in a query) is percent-encoded as UTF-8, so `+`, `&`, `=`, `#`, spaces
     /// and non-ASCII characters can never change the structure of the query.
-    public static func escapeQueryComponent(_ text: String) -> String {
+    package static func escapeQueryComponent(_ text: String) -> String {
         escape(text) { isUnreserved($0) || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "/") }
     }
 

@@ -2,10 +2,10 @@ import Foundation
 
 /// The `Retry-After` response header (RFC 9110 §10.2.3): delta-seconds (`120`) or an HTTP-date
 /// (`Wed, 21 Oct 2015 07:28:00 GMT`).
-public enum RetryAfter {
+package enum RetryAfter {
     /// The delay a `Retry-After` value asks for, measured from `now`; `nil` when the value is neither form. A date in
     /// the past means no delay.
-    public static func delay(from value: String, now: Date) -> Duration? {
+    package static func delay(from value: String, now: Date) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             // Very long digit strings do not fit an Int: treat them as "a very long time".
@@ -18,7 +18,7 @@ public enum RetryAfter {
 
     /// Parses an HTTP-date: the IMF-fixdate form and, as RFC 9110 requires of recipients, the obsolete RFC 850 and
     /// asctime forms. Anything but printable ASCII is no HTTP-date.
-    public static func httpDate(_ text: String) -> Date? {
+    package static func httpDate(_ text: String) -> Date? {
         // Every form is printable ASCII (RFC 9110 §5.6.7). Nothing else reaches `DateFormatter`, which on Linux
         // (swift-corelibs-foundation) traps on a string whose parsed range ends inside a character, such as one
         // with a combining mark in the time: a server could crash the process with one header (found by

@@ -10,12 +10,12 @@ import Foundation
 /// ```swift
 /// SuggestedFilename.from(contentDisposition: #"attachment; filename="../../etc/passwd""#, url: nil)  // "passwd"
 /// ```
-public enum SuggestedFilename {
+package enum SuggestedFilename {
     /// The name used when neither the header nor the URL gives one.
-    public static let fallback = "download"
+    package static let fallback = "download"
 
     /// The safe name for a response with this `Content-Disposition` value that came from `url`.
-    public static func from(contentDisposition: String?, url: URL?) -> String {
+    package static func from(contentDisposition: String?, url: URL?) -> String {
         if let contentDisposition {
             let parameters = ContentDispositionParser.parameters(of: contentDisposition)
             if let extended = parameters["filename*"].flatMap(ContentDispositionParser.decodeExtendedValue),
@@ -34,7 +34,7 @@ public enum SuggestedFilename {
     /// Done scalar by scalar: a `/` or a `.` followed by a combining mark is one `Character`, which a comparison of
     /// characters would not see (found by `Fuzz/FuzzContentDisposition`, as were leading dots that trimming the
     /// white space before them exposed).
-    public static func sanitized(_ name: String) -> String? {
+    package static func sanitized(_ name: String) -> String? {
         let components = name.unicodeScalars.split(whereSeparator: { $0 == "/" || $0 == "\\" })
         var scalars = components.last.map(Array.init) ?? []
         scalars.removeAll { CharacterSet.controlCharacters.contains($0) || $0 == "\u{7F}" }
@@ -48,7 +48,8 @@ public enum SuggestedFilename {
 }
 
 extension HTTPResponse {
-    /// The file name this response suggests (see ``SuggestedFilename``); never empty, never a path.
+    /// The file name this response suggests: `Content-Disposition`'s `filename*` or `filename`, else the URL's last
+    /// path component, else `download`; sanitized, so never empty, never a path or a hidden file.
     public var suggestedFilename: String {
         SuggestedFilename.from(contentDisposition: headers[.contentDisposition], url: url)
     }

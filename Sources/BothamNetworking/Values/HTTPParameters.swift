@@ -49,7 +49,8 @@ public struct HTTPParameters: Sendable, Hashable {
         HTTPParameters(items + other.items)
     }
 
-    /// The parameters as `name=value` pairs joined by `&`, RFC 3986-escaped (see ``URLEncoding``).
+    /// The parameters as `name=value` pairs joined by `&`, RFC 3986-escaped: everything but the unreserved
+    /// characters (`A–Z a–z 0–9 - . _ ~`) and `?` `/` is percent-encoded as UTF-8.
     public var percentEncoded: String {
         items.map { URLEncoding.escapeQueryComponent($0.name) + "=" + URLEncoding.escapeQueryComponent($0.value) }
             .joined(separator: "&")
