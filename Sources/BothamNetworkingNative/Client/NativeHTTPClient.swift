@@ -199,7 +199,7 @@ public final class NativeHTTPClient: HTTPClient {
             acceptEncoding: decodes || (streaming && configuration.decompression) ? ContentDecoder.acceptEncoding : nil,
             chunked: streamed != nil && streamed?.length == nil
         )
-        let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
+        let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPFieldList.elements(of:))
         var plan = ExchangePlan(
             origin: origin,
             tlsContext: tlsContext,
