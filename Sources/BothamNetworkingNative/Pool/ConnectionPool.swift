@@ -1,3 +1,5 @@
+import BothamNetworking
+
 /// Something that waits for a connection from the pool (an exchange). Called on the loop thread.
 protocol ConnectionPoolClient: AnyObject {
     /// Here is a connection: `reused` when it already carried a request (it may have gone stale), otherwise a new
