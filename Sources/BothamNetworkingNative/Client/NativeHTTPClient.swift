@@ -34,7 +34,7 @@ public final class NativeHTTPClient: HTTPClient {
     /// `secureConnectionFailed` carrying a ``NativeTLSError`` with code `configuration`, while HTTP still works.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        loop = EventLoopGroup.shared
+        loop = EventLoop.shared
         pool = loop.map { loop in
             ConnectionPool(
                 loop: loop,
