@@ -44,4 +44,13 @@ struct MediaType: Sendable, Hashable {
     static func isJSON(_ essence: String) -> Bool {
         essence == json || essence.hasSuffix("+json")
     }
+
+    /// Whether an essence matches a pattern such as `application/json`, `application/*` or `*/*` (both lower-cased).
+    static func essence(_ essence: String, matches pattern: String) -> Bool {
+        if pattern == "*/*" || pattern == "*" { return true }
+        let parts = essence.split(separator: "/", maxSplits: 1)
+        let wanted = pattern.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, wanted.count == 2 else { return false }
+        return (wanted[0] == "*" || wanted[0] == parts[0]) && (wanted[1] == "*" || wanted[1] == parts[1])
+    }
 }
