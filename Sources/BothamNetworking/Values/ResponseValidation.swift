@@ -66,7 +66,7 @@ public struct ResponseValidation: Sendable {
     }
 
     /// Accepts status codes in any of `ranges`.
-    public static func statusCodes(in ranges: [ClosedRange<Int>]) -> ResponseValidation {
+    static func statusCodes(in ranges: [ClosedRange<Int>]) -> ResponseValidation {
         ResponseValidation { response in ranges.contains { $0.contains(response.statusCode) } }
     }
 

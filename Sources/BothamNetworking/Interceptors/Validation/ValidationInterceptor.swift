@@ -6,7 +6,7 @@
 ///     ValidationInterceptor(acceptableStatusCodes: [200...299], acceptableContentTypes: ["application/json"]))
 /// ```
 ///
-/// It runs ``validation``: `ResponseValidation.statusCodes(in: acceptableStatusCodes)`, then
+/// It runs ``validation``: the ``acceptableStatusCodes``, then
 /// ``ResponseValidation/acceptingContentTypes(_:)`` when there are ``acceptableContentTypes``:
 ///
 /// - An unacceptable status ends the call with ``APIClientError/httpResponseError(_:)``, as the client's
