@@ -3,6 +3,7 @@
 package enum HTTPFieldList {
     /// The comma-separated elements of `value`, without the spaces and tabs around them, lower-cased; empty elements
     /// are skipped (`"gzip, , br"` → `["gzip", "br"]`).
+    @inlinable
     package static func elements(of value: String) -> [String] {
         value.utf8.split(separator: UInt8(ascii: ",")).compactMap { element in
             let trimmed = trimmingWhitespace(element)
@@ -11,7 +12,8 @@ package enum HTTPFieldList {
     }
 
     /// `bytes` without leading and trailing spaces and tabs (RFC 9110's `OWS`).
-    private static func trimmingWhitespace(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
+    @inlinable
+    package static func trimmingWhitespace(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
         var bytes = bytes
         while let first = bytes.first, first == 0x20 || first == 0x09 { bytes = bytes.dropFirst() }
         while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
