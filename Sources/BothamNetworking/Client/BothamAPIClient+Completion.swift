@@ -13,12 +13,9 @@ extension BothamAPIClient {
         completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
         let pipeline = makePipeline()
-        let queue = pipeline.configuration.completionQueue
-        let task = Task {
-            let result = await pipeline.run(request)
-            if let queue { queue.async { completion(result) } } else { completion(result) }
+        return .start(deliveringOn: pipeline.configuration.completionQueue, completion: completion) {
+            await pipeline.run(request)
         }
-        return CancellableCall(task: task)
     }
 
     // swift-format-ignore: AlwaysUseLowerCamelCase

@@ -44,11 +44,6 @@ extension BothamAPIClient {
         _ endpoint: Convertible,
         completion: @escaping @Sendable (Result<Convertible.Response, APIClientError>) -> Void
     ) -> CancellableCall {
-        let queue = configuration.completionQueue
-        let task = Task {
-            let result = await send(endpoint)
-            if let queue { queue.async { completion(result) } } else { completion(result) }
-        }
-        return CancellableCall(task: task)
+        .start(deliveringOn: configuration.completionQueue, completion: completion) { await self.send(endpoint) }
     }
 }

@@ -1,17 +1,10 @@
 import Foundation
 
 extension HTTPResponse {
-    /// The `charset` parameter of the response's `Content-Type`, without quotes, or `nil` when there is none.
+    /// The `charset` parameter of the response's `Content-Type`, unquoted (`charset="utf-8"` gives `utf-8`), or
+    /// `nil` when there is none.
     public var charset: String? {
-        guard let contentType = headers[.contentType] else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else {
-                continue
-            }
-            return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        }
-        return nil
+        headers[.contentType].flatMap { MediaType($0).parameter("charset") }
     }
 
     /// The body as text, in the charset the `Content-Type` names (`defaultCharset`, UTF-8 unless told, when it

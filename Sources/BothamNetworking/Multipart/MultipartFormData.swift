@@ -55,7 +55,7 @@ public struct MultipartFormData: Sendable {
     /// Appends bytes: a file when `filename` is given (its `Content-Type` defaults to `application/octet-stream`),
     /// otherwise a field with `contentType` if one is given.
     public mutating func append(_ data: Data, name: String, filename: String? = nil, contentType: String? = nil) {
-        let type = contentType ?? (filename == nil ? nil : MIMEType.octetStream)
+        let type = contentType ?? (filename == nil ? nil : MediaType.octetStream)
         parts.append(MultipartPart(name: name, filename: filename, contentType: type, content: .data(data)))
     }
 
@@ -65,7 +65,7 @@ public struct MultipartFormData: Sendable {
         let part = MultipartPart(
             name: name,
             filename: filename ?? url.lastPathComponent,
-            contentType: contentType ?? MIMEType.forPathExtension(url.pathExtension),
+            contentType: contentType ?? MediaType.forPathExtension(url.pathExtension),
             content: .file(url)
         )
         parts.append(part)

@@ -156,7 +156,12 @@ struct CallPipeline: Sendable {
     }
 
     private func validate(_ result: Result<HTTPResponse, APIClientError>) -> Result<HTTPResponse, APIClientError> {
-        guard case .success(let response) = result, !configuration.validation.accepts(response) else { return result }
-        return .failure(.httpResponseError(response))
+        guard case .success(let response) = result else { return result }
+        do throws(APIClientError) {
+            try configuration.validation.validate(response)
+            return result
+        } catch {
+            return .failure(error)
+        }
     }
 }

@@ -57,68 +57,17 @@ extension HTTPResponse {
 
 /// Reads the parameters of a `Content-Disposition` value (RFC 6266) and RFC 8187 extended values.
 enum ContentDispositionParser {
-    /// The parameters by lower-cased name (the first of each name wins); quoted strings are unquoted. Read scalar by
-    /// scalar, so a quote, `;`, `=` or backslash followed by a combining mark still counts.
+    /// The parameters by lower-cased name (the first of each name wins), read by ``FieldParameters`` scalar by
+    /// scalar, so a quote, `;`, `=` or backslash followed by a combining mark still counts. In a quoted string a
+    /// backslash escapes only `"` and `\\`; before anything else it is kept, as servers send Windows paths unescaped
+    /// (and a backslash is a folder separator the name loses anyway).
     static func parameters(of value: String) -> [String: String] {
         var result: [String: String] = [:]
-        for part in splitParameters(value).dropFirst() {
-            guard let equals = part.firstIndex(of: "=") else { continue }
-            let name = String(String.UnicodeScalarView(part[..<equals])).trimmingCharacters(in: .whitespaces)
-                .lowercased()
-            var parameterValue = String(String.UnicodeScalarView(part[(equals + 1)...]))
-                .trimmingCharacters(in: .whitespaces)
-            if parameterValue.unicodeScalars.first == "\"" { parameterValue = unquoted(parameterValue) }
-            if result[name] == nil { result[name] = parameterValue }
+        for parameter in FieldParameters.parse(value, escapes: .keepingUnknown).parameters
+        where result[parameter.name] == nil {
+            result[parameter.name] = parameter.value
         }
         return result
-    }
-
-    /// `value` split at the semicolons that are not inside a quoted string.
-    private static func splitParameters(_ value: String) -> [[Unicode.Scalar]] {
-        var parts: [[Unicode.Scalar]] = []
-        var current: [Unicode.Scalar] = []
-        var inQuotes = false
-        var escaped = false
-        for scalar in value.unicodeScalars {
-            if escaped {
-                current.append(scalar)
-                escaped = false
-            } else if scalar == "\\" && inQuotes {
-                current.append(scalar)
-                escaped = true
-            } else if scalar == "\"" {
-                inQuotes.toggle()
-                current.append(scalar)
-            } else if scalar == ";" && !inQuotes {
-                parts.append(current)
-                current = []
-            } else {
-                current.append(scalar)
-            }
-        }
-        parts.append(current)
-        return parts
-    }
-
-    /// The content of a quoted string. A backslash escapes only `"` and `\\`; before anything else it is kept, as
-    /// servers send Windows paths unescaped (and a backslash is a folder separator the name loses anyway).
-    private static func unquoted(_ quoted: String) -> String {
-        var result = String.UnicodeScalarView()
-        var escaped = false
-        for scalar in quoted.unicodeScalars.dropFirst() {
-            if escaped {
-                if scalar != "\"" && scalar != "\\" { result.append("\\") }
-                result.append(scalar)
-                escaped = false
-            } else if scalar == "\\" {
-                escaped = true
-            } else if scalar == "\"" {
-                break
-            } else {
-                result.append(scalar)
-            }
-        }
-        return String(result)
     }
 
     /// An RFC 8187 value `charset'language'percent-encoded` decoded (UTF-8 and ISO-8859-1), or `nil`.

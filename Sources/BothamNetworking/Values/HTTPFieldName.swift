@@ -41,7 +41,7 @@ public struct HTTPFieldName: Sendable {
 
     /// Whether the name is a valid RFC 9110 token.
     public var isValid: Bool {
-        !rawName.isEmpty && rawName.utf8.allSatisfy(HTTPToken.isTokenCharacter)
+        HTTPToken.isToken(rawName.utf8)
     }
 }
 

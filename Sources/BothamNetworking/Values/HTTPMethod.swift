@@ -49,7 +49,7 @@ public struct HTTPMethod: Sendable, Hashable {
 
     /// Whether the method is a valid RFC 9110 token (non-empty, `tchar` only).
     public var isValidToken: Bool {
-        !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPToken.isTokenCharacter)
+        HTTPToken.isToken(rawValue.utf8)
     }
 }
 

@@ -1,7 +1,10 @@
-/// Character classes of RFC 9110 used to validate methods and header fields.
-enum HTTPToken {
+/// The character classes of RFC 9110 that methods, header fields and their parsers are checked against: the one
+/// token validator of the package (the native transport's response parser and MockWebServer's request parser use it
+/// too, hence `package` access).
+package enum HTTPToken {
     /// `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA`
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    @inlinable
+    package static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -15,9 +18,16 @@ enum HTTPToken {
         }
     }
 
+    /// Whether `bytes` is a token: one or more `tchar`s (a method, a header field name, a parameter name).
+    @inlinable
+    package static func isToken(_ bytes: some Collection<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy(isTokenCharacter)
+    }
+
     /// A field value may hold visible characters, spaces, horizontal tabs and obs-text (bytes ≥ 0x80), but never
     /// CR, LF, NUL or another control character.
-    static func isFieldValueCharacter(_ byte: UInt8) -> Bool {
+    @inlinable
+    package static func isFieldValueCharacter(_ byte: UInt8) -> Bool {
         byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
     }
 }

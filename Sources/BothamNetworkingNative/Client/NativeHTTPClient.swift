@@ -34,7 +34,7 @@ public final class NativeHTTPClient: HTTPClient {
     /// `secureConnectionFailed` carrying a ``NativeTLSError`` with code `configuration`, while HTTP still works.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        loop = EventLoopGroup.shared
+        loop = EventLoop.shared
         pool = loop.map { loop in
             ConnectionPool(
                 loop: loop,
@@ -199,7 +199,7 @@ public final class NativeHTTPClient: HTTPClient {
             acceptEncoding: decodes || (streaming && configuration.decompression) ? ContentDecoder.acceptEncoding : nil,
             chunked: streamed != nil && streamed?.length == nil
         )
-        let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPSyntax.listElements)
+        let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPFieldList.elements(of:))
         var plan = ExchangePlan(
             origin: origin,
             tlsContext: tlsContext,

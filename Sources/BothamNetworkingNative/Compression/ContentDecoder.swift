@@ -15,7 +15,7 @@ enum ContentDecoder {
     /// - Throws: ``NativeTransportError`` with code `responseTooLarge` past `limit` decoded bytes, or
     ///   `decompression` for corrupt data.
     static func decode(_ response: ParsedResponse, limit: Int) throws(NativeTransportError) -> ParsedResponse {
-        guard let coding = response.headers[.contentEncoding].map(HTTPSyntax.listElements), coding.count == 1,
+        guard let coding = response.headers[.contentEncoding].map(HTTPFieldList.elements(of:)), coding.count == 1,
             !response.body.isEmpty
         else { return response }
         let body: Data

@@ -19,7 +19,7 @@ final class StreamingInflater {
 
     /// An inflater for the `Content-Encoding` value `coding`, or `nil` when it is not one coding that can be decoded.
     init?(contentEncoding coding: String) {
-        let codings = HTTPSyntax.listElements(coding)
+        let codings = HTTPFieldList.elements(of: coding)
         guard codings.count == 1 else { return nil }
         switch codings[0] {
         case "gzip", "x-gzip":

@@ -43,12 +43,6 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     /// Who hears about reads and failures.
     var delegate: (any ConnectionDelegate)?
-    /// Pool bookkeeping: whether this connection counts against its origin's limit.
-    var isCounted = false
-    /// Pool bookkeeping: the idle-expiry timer while pooled.
-    var idleTimer: UInt64?
-    /// Whether a request has already completed on this connection (so a failure may mean it went stale).
-    var hasCarriedRequest = false
     /// Whether reading is paused because the reader's buffer is full (back-pressure); the socket is not polled for
     /// reads meanwhile, so TCP flow control slows the server down.
     private(set) var isReadingPaused = false
@@ -88,10 +82,6 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         guard state != .closed else { return }
         state = .closed
         delegate = nil
-        if let timer = idleTimer {
-            loop.cancelTimer(timer)
-            idleTimer = nil
-        }
         closeSocket()
         tls = nil
     }

@@ -208,7 +208,7 @@ struct HTTPResponseParser {
             throw malformed("header field without a name")
         }
         let nameBytes = line[0..<colon]
-        guard nameBytes.allSatisfy(HTTPSyntax.isTokenCharacter) else { throw malformed("invalid header field name") }
+        guard HTTPToken.isToken(nameBytes) else { throw malformed("invalid header field name") }
         var valueStart = colon + 1
         var valueEnd = line.count
         while valueStart < valueEnd && (line[valueStart] == HTTPSyntax.space || line[valueStart] == HTTPSyntax.tab) {
@@ -252,10 +252,12 @@ struct HTTPResponseParser {
         for field in headers.fields {
             switch field.name.canonicalName {
             case "content-length": lengthValues.append(field.value)
-            case "connection": connection += HTTPSyntax.listElements(field.value)
-            case "transfer-encoding": transferCodings += HTTPSyntax.listElements(field.value)
+            case "connection": connection += HTTPFieldList.elements(of: field.value)
+            case "transfer-encoding": transferCodings += HTTPFieldList.elements(of: field.value)
             case "content-encoding":
-                if HTTPSyntax.listElements(field.value).contains(where: { $0 != "identity" }) { isContentCoded = true }
+                if HTTPFieldList.elements(of: field.value).contains(where: { $0 != "identity" }) {
+                    isContentCoded = true
+                }
             default: continue
             }
         }

@@ -1,3 +1,5 @@
+import BothamNetworking
+
 /// Something that waits for a connection from the pool (an exchange). Called on the loop thread.
 protocol ConnectionPoolClient: AnyObject {
     /// Here is a connection: `reused` when it already carried a request (it may have gone stale), otherwise a new
@@ -8,14 +10,27 @@ protocol ConnectionPoolClient: AnyObject {
 /// Keep-alive connections per origin: at most `maxConnectionsPerHost` open (connecting, busy or idle), idle ones
 /// reused most-recent-first and closed after `idleTimeout`, waiters served in order.
 ///
+/// What the pool knows of a connection is its own (``OriginState``): whether the connection counts against its
+/// origin's limit and, while it is idle, its expiry timer. Every connection the pool hands out comes back through
+/// ``release(_:)`` or ``discard(_:)``.
+///
 /// `@unchecked Sendable` so the client can reach it through ``EventLoop/execute(_:)``: all state is only read or
 /// written on the loop thread.
 final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
+    /// An idle connection and the timer that closes it after `idleTimeout`.
+    private struct IdleConnection {
+        let connection: Connection
+        let expiryTimer: UInt64
+    }
+
     /// One origin's connections and waiters: a class, so that the pool changes it in place (a struct in the
     /// dictionary would copy its arrays on every change).
     private final class OriginState {
-        var idle: [Connection] = []
-        var open = 0
+        /// The idle connections, the most recently released last.
+        var idle: [IdleConnection] = []
+        /// The connections that count against the origin's limit (connecting, busy or idle): each one from when the
+        /// pool opens it until it is discarded or retired.
+        var open: Set<ObjectIdentifier> = []
         var waiters: [any ConnectionPoolClient] = []
         var tlsContext: TLSContext?
     }
@@ -46,17 +61,13 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
     ) {
         let state = self.state(of: origin)
         if tlsContext != nil { state.tlsContext = tlsContext }
-        if fresh {
-            for connection in state.idle { retire(connection, in: state) }
-            state.idle.removeAll()
-        }
-        if let connection = state.idle.popLast() {
-            takeFromIdle(connection)
-            client.assign(connection, reused: true)
+        if fresh { retireIdle(in: state) }
+        if let idle = state.idle.popLast() {
+            takeFromIdle(idle)
+            client.assign(idle.connection, reused: true)
             return
         }
-        if state.open < maxConnectionsPerHost {
-            state.open += 1
+        if state.open.count < maxConnectionsPerHost {
             let connection = makeConnection(origin, state: state)
             client.assign(connection, reused: false)
             connection.start()
@@ -79,7 +90,6 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
 
     /// Takes back a connection that finished a response and may be reused.
     func release(_ connection: Connection) {
-        connection.hasCarriedRequest = true
         guard connection.isReady, let state = origins[connection.origin] else {
             discard(connection)
             return
@@ -91,29 +101,25 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
         }
         connection.delegate = self
         let deadline = MonotonicClock.now() &+ idleTimeout
-        connection.idleTimer = loop.scheduleTimer(at: deadline) { [weak self, weak connection] in
+        let timer = loop.scheduleTimer(at: deadline) { [weak self, weak connection] in
             guard let self, let connection else { return }
-            connection.idleTimer = nil
             self.dropIdle(connection)
         }
-        state.idle.append(connection)
+        state.idle.append(IdleConnection(connection: connection, expiryTimer: timer))
     }
 
     /// Closes a connection that cannot be reused and lets a waiter open a new one.
     func discard(_ connection: Connection) {
         connection.close()
-        guard connection.isCounted, let state = origins[connection.origin] else { return }
-        connection.isCounted = false
-        state.open -= 1
+        guard let state = origins[connection.origin], state.open.remove(ObjectIdentifier(connection)) != nil else {
+            return
+        }
         serveWaiters(connection.origin, state: state)
     }
 
     /// Closes every idle connection (the client is going away). In-flight exchanges finish normally.
     func shutdown() {
-        for state in origins.values {
-            for connection in state.idle { retire(connection, in: state) }
-            state.idle.removeAll()
-        }
+        for state in origins.values { retireIdle(in: state) }
     }
 
     // MARK: ConnectionDelegate (idle connections)
@@ -134,37 +140,38 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
         connectionsOpened += 1
         let tlsContext = origin.isTLS ? state.tlsContext : nil
         let connection = Connection(origin: origin, loop: loop, tlsContext: tlsContext)
-        connection.isCounted = true
+        state.open.insert(ObjectIdentifier(connection))
         return connection
     }
 
-    private func takeFromIdle(_ connection: Connection) {
-        if let timer = connection.idleTimer {
-            loop.cancelTimer(timer)
-            connection.idleTimer = nil
-        }
-        connection.delegate = nil
+    /// Stops the expiry timer of a connection leaving the idle list; the pool is no longer its delegate.
+    private func takeFromIdle(_ idle: IdleConnection) {
+        loop.cancelTimer(idle.expiryTimer)
+        idle.connection.delegate = nil
     }
 
+    /// Closes an idle connection that expired, failed or heard from the server, and lets a waiter open a new one.
     private func dropIdle(_ connection: Connection) {
-        origins[connection.origin]?.idle.removeAll { $0 === connection }
-        takeFromIdle(connection)
+        guard let state = origins[connection.origin],
+            let index = state.idle.firstIndex(where: { $0.connection === connection })
+        else { return }
+        takeFromIdle(state.idle.remove(at: index))
         discard(connection)
     }
 
-    private func retire(_ connection: Connection, in state: OriginState) {
-        takeFromIdle(connection)
-        connection.close()
-        if connection.isCounted {
-            connection.isCounted = false
-            state.open -= 1
+    /// Closes every idle connection of `state` without serving its waiters.
+    private func retireIdle(in state: OriginState) {
+        for idle in state.idle {
+            takeFromIdle(idle)
+            idle.connection.close()
+            state.open.remove(ObjectIdentifier(idle.connection))
         }
+        state.idle.removeAll()
     }
 
     private func serveWaiters(_ origin: Origin, state: OriginState) {
-        while !state.waiters.isEmpty, state.open < maxConnectionsPerHost {
+        while !state.waiters.isEmpty, state.open.count < maxConnectionsPerHost {
             let client = state.waiters.removeFirst()
-            state.open += 1
             let connection = makeConnection(origin, state: state)
             client.assign(connection, reused: false)
             connection.start()

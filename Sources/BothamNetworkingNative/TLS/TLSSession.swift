@@ -1,3 +1,4 @@
+import BothamNetworking
 import CBothamNativeShims
 import CBothamOpenSSL
 import Foundation

@@ -54,6 +54,28 @@ struct ValidationTests {
         #expect(log.events == ["response:local"])
         #expect(result.statusCodeOfFailure == 500)
     }
+
+    @Test("The client's validation can hold the whole rule: wider statuses and acceptable content types, in one place")
+    func oneRuleInTheConfiguration() async throws {
+        let rule = ResponseValidation.statusCodes(200...304).acceptingContentTypes(["application/json"])
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://h.example", httpClient: stub, configuration: .init(validation: rule))
+        stub.stub(with: .response(statusCode: 304))
+        #expect(try await apiClient.GET("/x").get().statusCode == 304)
+        stub.stub(with: .text("{}", headers: [.contentType: "application/json; charset=utf-8"]))
+        #expect(try await apiClient.GET("/x").get().statusCode == 200)
+        stub.stub(with: .text("<x/>", headers: [.contentType: "application/xml"]))
+        let xml = await apiClient.GET("/x")
+        guard case .failure(.interceptorError(let underlying)) = xml,
+            let error = underlying as? ResponseValidation.UnacceptableContentType
+        else {
+            Issue.record("expected UnacceptableContentType, got \(xml)")
+            return
+        }
+        #expect(error.contentType == "application/xml")
+        stub.stub(with: .text("gone", statusCode: 410, headers: [.contentType: "application/json"]))
+        #expect(await apiClient.GET("/x").statusCodeOfFailure == 410)
+    }
 }
 
 extension Result where Success == HTTPResponse, Failure == APIClientError {

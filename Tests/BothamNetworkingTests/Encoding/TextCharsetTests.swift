@@ -81,4 +81,13 @@ struct TextCharsetTests {
         #expect(response([], contentType: "application/json").charset == nil)
         #expect(response([]).charset == nil)
     }
+
+    @Test("a quoted charset is read as RFC 9110 quoted strings are: quotes, escapes and semicolons inside them")
+    func quotedCharset() throws {
+        #expect(response([], contentType: #"text/plain; charset="utf-8""#).charset == "utf-8")
+        #expect(try response(Array("café".utf8), contentType: #"text/plain; charset="utf-8""#).string() == "café")
+        #expect(response([], contentType: #"text/plain;charset = "utf\-8" "#).charset == "utf-8")
+        #expect(response([], contentType: #"text/plain; title="a;charset=latin1"; charset=utf-8"#).charset == "utf-8")
+        #expect(response([], contentType: "text/plain; charset=; charset=latin1").charset == "latin1")
+    }
 }

@@ -72,10 +72,11 @@ public enum RedirectRules {
     }
 
     /// Whether `target` has another scheme, host (ignoring case) or port (default ports filled in) than `source`.
-    /// `127.0.0.1` and `localhost` are different origins; a missing `source` always differs.
+    /// `127.0.0.1` and `localhost` are different origins; a missing `source`, or a URL that has no origin to share
+    /// (not `http` or `https`, no host), always differs.
     public static func crossesOrigin(from source: URL?, to target: URL) -> Bool {
-        guard let source else { return true }
-        return OriginKey(source) != OriginKey(target)
+        guard let source, let from = Origin(source), let to = Origin(target) else { return true }
+        return from != to
     }
 
     /// The port `url` connects to: its own, or 80 for `http` and 443 for `https`; `nil` for other schemes without
@@ -87,18 +88,5 @@ public enum RedirectRules {
         case "https": return 443
         default: return nil
         }
-    }
-}
-
-/// Scheme, host and effective port: what makes an origin.
-private struct OriginKey: Equatable {
-    let scheme: String?
-    let host: String?
-    let port: Int?
-
-    init(_ url: URL) {
-        scheme = url.scheme?.lowercased()
-        host = url.host?.lowercased()
-        port = RedirectRules.effectivePort(of: url)
     }
 }

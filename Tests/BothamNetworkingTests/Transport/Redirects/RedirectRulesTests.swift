@@ -28,6 +28,17 @@ struct RedirectRulesTests {
         #expect(try crosses("https://evil.example.com/v1"))
     }
 
+    @Test("IPv6 literals compare without their brackets; a URL with no origin to share always crosses")
+    func opaqueOrigins() throws {
+        func parsed(_ text: String) throws -> URL { try #require(URL(string: text)) }
+        let v6 = try parsed("http://[::1]:8080/a")
+        #expect(!RedirectRules.crossesOrigin(from: v6, to: try parsed("http://[::1]:8080/b")))
+        #expect(RedirectRules.crossesOrigin(from: v6, to: try parsed("http://[::2]:8080/a")))
+        #expect(RedirectRules.crossesOrigin(from: try parsed("ftp://h/a"), to: url))
+        #expect(RedirectRules.crossesOrigin(from: try parsed("/relative"), to: url))
+        #expect(RedirectRules.crossesOrigin(from: nil, to: url))
+    }
+
     @Test("Relative locations resolve against the current URL; non-HTTP and missing locations are not followed")
     func locations() throws {
         let request = HTTPRequest(method: .get, url: url, headers: [.authorization: "t"])

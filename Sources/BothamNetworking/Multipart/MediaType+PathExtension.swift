@@ -1,8 +1,6 @@
-/// Content types guessed from file extensions, for file parts.
-enum MIMEType {
-    static let octetStream = "application/octet-stream"
-
-    private static let byExtension: [String: String] = [
+/// Content types guessed from file extensions, for multipart file parts.
+extension MediaType {
+    private static let byPathExtension: [String: String] = [
         "txt": "text/plain", "text": "text/plain", "csv": "text/csv", "html": "text/html", "htm": "text/html",
         "css": "text/css", "js": "text/javascript", "json": "application/json", "xml": "application/xml",
         "pdf": "application/pdf", "zip": "application/zip", "gz": "application/gzip", "tar": "application/x-tar",
@@ -14,6 +12,6 @@ enum MIMEType {
 
     /// The type for a path extension (ignoring case), or `application/octet-stream`.
     static func forPathExtension(_ pathExtension: String) -> String {
-        byExtension[pathExtension.lowercased()] ?? octetStream
+        byPathExtension[pathExtension.lowercased()] ?? octetStream
     }
 }

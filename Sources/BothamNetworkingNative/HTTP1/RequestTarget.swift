@@ -1,55 +1,8 @@
 import BothamNetworking
 import Foundation
 
-/// Scheme, host and port: the unit of connection reuse.
-struct Origin: Hashable, Sendable {
-    /// `http` or `https`.
-    let scheme: String
-    /// The lower-cased host name or IP literal, without brackets.
-    let host: String
-    /// The port, explicit or the scheme's default.
-    let port: Int
-
-    /// Whether connections to this origin use TLS.
-    var isTLS: Bool { scheme == "https" }
-
-    /// Whether the host is an IPv4 or IPv6 literal (no SNI, IP-address verification).
-    var hostIsIPAddress: Bool {
-        if host.utf8.contains(UInt8(ascii: ":")) { return true }
-        return host.split(separator: ".").count == 4 && host.utf8.allSatisfy { $0 == 46 || ($0 >= 48 && $0 <= 57) }
-    }
-
-    /// The `Host` field: brackets around IPv6 literals, the port when it is not the default.
-    var hostHeader: String {
-        let name = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
-        return port == Self.defaultPort(for: scheme) ? name : "\(name):\(port)"
-    }
-
-    /// The default port of `http` (80) and `https` (443).
-    static func defaultPort(for scheme: String) -> Int { scheme == "https" ? 443 : 80 }
-
-    /// The origin of `url`.
-    ///
-    /// - Throws: ``APIClientError/unsupportedURLScheme(_:)`` or ``APIClientError/invalidRequest(reason:)``.
-    init(url: URL) throws(APIClientError) {
-        let scheme = (url.scheme ?? "").lowercased()
-        guard scheme == "http" || scheme == "https" else { throw .unsupportedURLScheme(scheme) }
-        var host = (url.host ?? "").lowercased()
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw .invalidRequest(reason: "the URL has no host") }
-        let port = url.port ?? Self.defaultPort(for: scheme)
-        guard (1...65535).contains(port) else { throw .invalidRequest(reason: "the URL's port is out of range") }
-        self.scheme = scheme
-        self.host = host
-        self.port = port
-    }
-
-    private init(scheme: String, host: String, port: Int) {
-        self.scheme = scheme
-        self.host = host
-        self.port = port
-    }
-
+/// The origin and the HTTP/1.1 request target (RFC 9112 §3.2.1, origin-form) of a request's URL.
+extension Origin {
     /// The origin and request target of `url`, read from its ASCII text in one scan when the authority is a plain
     /// `host[:port]` (no user info, no IPv6 literal); otherwise through Foundation's URL parsing, which costs several
     /// microseconds.

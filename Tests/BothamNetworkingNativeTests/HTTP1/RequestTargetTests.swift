@@ -5,7 +5,7 @@ import Testing
 @testable import BothamNetworkingNative
 
 @Suite("Origin parsing", .timeLimit(.minutes(1)))
-struct OriginTests {
+struct RequestTargetTests {
     @Test(
         "The one-scan parse agrees with Foundation's URL parsing",
         arguments: [
