@@ -200,7 +200,7 @@ final class URLSessionTransfer: Sendable {
         )
         let head = HTTPResponse(
             statusCode: response.statusCode,
-            headers: ResponseHeaders.headers(of: response, bodyCount: -1),
+            headers: URLResponseHeaderConverter.headers(of: response, bodyCount: -1),
             request: request,
             url: response.url,
             bodyStream: body
@@ -528,7 +528,7 @@ final class URLSessionTransfer: Sendable {
         let hasFile = bodyFileURL != nil
         return HTTPResponse(
             statusCode: response.statusCode,
-            headers: ResponseHeaders.headers(of: response, bodyCount: Int(received)),
+            headers: URLResponseHeaderConverter.headers(of: response, bodyCount: Int(received)),
             body: hasFile ? Data() : body,
             request: request,
             url: response.url,
