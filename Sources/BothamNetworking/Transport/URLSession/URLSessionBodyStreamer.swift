@@ -20,6 +20,7 @@ final class URLSessionBodyStreamer: Sendable {
         var lastActivity = ContinuousClock.now
         var waitingForReader = false
         var watchdog: Task<Void, Never>?
+        var headDelivered = false
     }
 
     private let state = Lock(State())
@@ -28,6 +29,12 @@ final class URLSessionBodyStreamer: Sendable {
 
     init(idleTimeout: Duration?) {
         self.idleTimeout = idleTimeout
+    }
+
+    /// Whether the head has gone to the caller (``makeStream(onCancel:onIdleTimeout:)`` was called): the body comes
+    /// here from now on.
+    var hasDeliveredHead: Bool {
+        state.withLock { $0.headDelivered }
     }
 
     /// A new stream for the response head; `onCancel` runs when the caller goes away before the body ended.
@@ -44,6 +51,7 @@ final class URLSessionBodyStreamer: Sendable {
         )
         state.withLock { state in
             state.continuation = continuation
+            state.headDelivered = true
             state.lastActivity = .now
         }
         if let idleTimeout { startWatchdog(idleTimeout, onIdleTimeout: onIdleTimeout) }
