@@ -7,14 +7,15 @@ import Foundation
 /// One ``URLSessionHTTPClient/send(_:)`` call: its state from the first hop to the last byte, across redirects and
 /// re-issued 307/308 requests, and the single place where the call ends.
 ///
-/// Every path that ends the call — the body completing, an error, a redirect limit, the size limit, the time limit,
-/// the caller's cancellation — goes through ``finish(_:)``, which resumes the caller exactly once, stops the timer
-/// and, on failure, has the `URLSessionTask` cancelled. Callbacks that arrive afterwards are ignored.
+/// Every path that ends the call — the body completing, an error, a redirect limit, the size limit, a time limit,
+/// the caller's cancellation — goes through ``finish(_:)``, which resumes the caller exactly once, stops the
+/// timeouts and, on failure, has the `URLSessionTask` cancelled. Callbacks that arrive afterwards are ignored.
 ///
 /// It composes one small type per concern: ``URLSessionRedirectHops`` (the current hop, redirects, re-issued
 /// 307/308s), ``URLSessionSegmentedBody`` (byte ranges of a large body going to a file), ``URLSessionResponseBody``
 /// (the response and where its body goes, within the size limit), ``URLSessionChallenges`` (rejected
-/// authentication challenges) and, for a streamed body, ``URLSessionBodyStreamer``.
+/// authentication challenges), ``URLSessionTimeouts`` (the attempt's deadline and the idle timeout) and, for a
+/// streamed body, ``URLSessionBodyStreamer``.
 ///
 /// FoundationNetworking traps ("Received callback for HTTP redirection, but we're not waiting for it") when a task
 /// is cancelled while URLSession waits for a delegate's redirect or response decision and the decision arrives
@@ -40,8 +41,6 @@ final class URLSessionTransfer: Sendable {
         var outcome: Outcome?
         /// The current hop's task.
         var task: URLSessionTask?
-        /// Ends the call at its time limit.
-        var timer: Task<Void, Never>?
         var hops: URLSessionRedirectHops
         var segments: URLSessionSegmentedBody
         var body: URLSessionResponseBody
@@ -56,6 +55,7 @@ final class URLSessionTransfer: Sendable {
     private let requestBodySize: Int64?
     private let progress: TransferProgressReporter?
     private let redirectPolicy: RedirectPolicy
+    private let timeouts: URLSessionTimeouts
     private let cancelOnDelegateQueue: @Sendable (URLSessionTask) -> Void
     private let state: Lock<State>
     /// The body's way to a streaming caller, for a ``ResponseBodyDestination/stream`` request.
@@ -65,11 +65,14 @@ final class URLSessionTransfer: Sendable {
     /// The body actually sent (a spooled streamed body's temporary file lives as long as it).
     private let sentBody: HTTPBody?
 
+    /// - Parameter deadline: when the attempt's limit runs out (``TransportLimits/attemptLimit(for:)`` from the
+    ///   start of the call), if it has one.
     init(
         request: HTTPRequest,
         firstHop: URLSessionHop,
         requestBodySize: Int64?,
         configuration: URLSessionHTTPClient.Configuration,
+        deadline: ContinuousClock.Instant?,
         progress: TransferProgressReporter?,
         cancelOnDelegateQueue: @escaping @Sendable (URLSessionTask) -> Void,
         onEnd: (@Sendable () -> Void)? = nil,
@@ -78,9 +81,9 @@ final class URLSessionTransfer: Sendable {
         self.request = request
         self.onEnd = onEnd
         self.sentBody = sentBody
-        streamer =
-            request.responseDestination == .stream
-            ? URLSessionBodyStreamer(idleTimeout: request.timeout ?? configuration.defaultTimeout) : nil
+        let timeouts = URLSessionTimeouts(deadline: deadline, idleTimeout: configuration.limits.idleLimit(for: request))
+        self.timeouts = timeouts
+        streamer = request.responseDestination == .stream ? URLSessionBodyStreamer(timeouts: timeouts) : nil
         self.requestBodySize = requestBodySize
         self.progress = progress
         redirectPolicy = configuration.redirectPolicy
@@ -99,10 +102,7 @@ final class URLSessionTransfer: Sendable {
             State(
                 hops: URLSessionRedirectHops(first: first),
                 segments: segments,
-                body: URLSessionResponseBody(
-                    fileURL: bodyFileURL,
-                    limit: bodyFileURL == nil ? configuration.maxResponseBytes : configuration.maxFileResponseBytes
-                )
+                body: URLSessionResponseBody(fileURL: bodyFileURL, limit: configuration.limits.bodyLimit(for: request))
             )
         )
     }
@@ -124,62 +124,47 @@ final class URLSessionTransfer: Sendable {
 
     /// Makes `task` (not resumed yet) the current hop's task. Returns `false` when the call already ended.
     func attach(_ task: URLSessionTask) -> Bool {
-        state.withLock { state in
+        let attached = state.withLock { state in
             guard state.outcome == nil else { return false }
             state.task = task
             return true
         }
+        if attached { timeouts.noteActivity() }
+        return attached
     }
 
-    /// Ends the call with ``APIClientError/timeout`` at `deadline` unless it ended before.
-    func arm(deadline: ContinuousClock.Instant) {
-        let timer = Task { [weak self] in
-            do {
-                try await Task.sleep(until: deadline, clock: .continuous)
-            } catch {
-                return
-            }
-            self?.finish(.failure(.timeout))
-        }
-        let ended = state.withLock { state in
-            guard state.outcome == nil else { return true }
-            state.timer = timer
-            return false
-        }
-        if ended { timer.cancel() }
+    /// Starts the time limits: running out ends the call with ``APIClientError/timeout`` unless it ended before.
+    func startTimeouts() {
+        timeouts.start { [weak self] in self?.finish(.failure(.timeout)) }
     }
 
     /// Ends the call with `outcome` unless it already ended; the first outcome wins.
     func finish(_ outcome: Outcome) {
-        typealias Ending = (CheckedContinuation<Outcome, Never>?, URLSessionTask?, Task<Void, Never>?)
+        typealias Ending = (CheckedContinuation<Outcome, Never>?, URLSessionTask?)
         let failed: Bool
         if case .failure = outcome { failed = true } else { failed = false }
         let ending = state.withLock { state -> Ending? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
-            let ending = (state.continuation, state.task, state.timer)
+            let ending = (state.continuation, state.task)
             state.continuation = nil
             state.task = nil
-            state.timer = nil
             state.hops.pendingReissue = nil
             state.body.close(failed: failed)
             return ending
         }
-        guard let (continuation, task, timer) = ending else { return }
-        timer?.cancel()
+        guard let (continuation, task) = ending else { return }
+        timeouts.stop()
         if failed, let task { cancelOnDelegateQueue(task) }
         if case .failure(let error) = outcome { streamer?.end(error) } else { streamer?.end(nil) }
         continuation?.resume(returning: outcome)
         onEnd?()
     }
 
-    /// Hands a streaming call's head to the caller, with the body to come as a stream; the call's time limit
+    /// Hands a streaming call's head to the caller, with the body to come as a stream; the attempt's time limit
     /// stops here (only the idle timeout between chunks applies from now on).
     private func deliverHead(_ response: HTTPURLResponse, streamer: URLSessionBodyStreamer) {
-        let body = streamer.makeStream(
-            onCancel: { [weak self] in self?.finish(.failure(.cancelled)) },
-            onIdleTimeout: { [weak self] in self?.finish(.failure(.timeout)) }
-        )
+        let body = streamer.makeStream(onCancel: { [weak self] in self?.finish(.failure(.cancelled)) })
         let head = HTTPResponse(
             statusCode: response.statusCode,
             headers: URLResponseHeaderConverter.headers(of: response, bodyCount: -1),
@@ -187,13 +172,11 @@ final class URLSessionTransfer: Sendable {
             url: response.url,
             bodyStream: body
         )
-        let (continuation, timer) = state.withLock { state in
-            let handOver = (state.continuation, state.timer)
-            state.continuation = nil
-            state.timer = nil
-            return handOver
+        timeouts.dropDeadline()
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
         }
-        timer?.cancel()
         continuation?.resume(returning: .success(head))
     }
 
@@ -201,6 +184,7 @@ final class URLSessionTransfer: Sendable {
 
     /// A response head arrived: whether to let the body come.
     func didReceive(_ response: HTTPURLResponse) -> Answer<Void> {
+        timeouts.noteActivity()
         let streamed = streamer != nil
         let verdict = state.withLock { state -> Result<Answer<Void>, APIClientError> in
             guard state.outcome == nil else { return .success(.abandon) }
@@ -242,6 +226,7 @@ final class URLSessionTransfer: Sendable {
             streamer.deliver(data)
             return
         }
+        timeouts.noteActivity()
         let step = state.withLock { state -> Result<TransferProgress?, APIClientError> in
             guard state.outcome == nil, state.hops.pendingReissue == nil, let response = state.body.response else {
                 return .success(nil)
@@ -273,6 +258,7 @@ final class URLSessionTransfer: Sendable {
 
     /// Request body bytes went out.
     func didSend(totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        timeouts.noteActivity()
         guard let progress else { return }
         let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : requestBodySize
         progress.report(.upload, completed: totalBytesSent, total: total)
@@ -297,6 +283,7 @@ final class URLSessionTransfer: Sendable {
         to proposed: URLRequest,
         storedCookies: String? = nil
     ) -> Answer<URLRequest?> {
+        timeouts.noteActivity()
         let decision = state.withLock { state -> URLSessionRedirectHops.Decision? in
             guard state.outcome == nil else { return nil }
             return state.hops.redirect(
