@@ -37,12 +37,7 @@ enum HTTPBin {
         guard runsOnNative else { return URLSessionHTTPClient(configuration: configuration) }
         var native = NativeHTTPClient.Configuration()
         native.redirectPolicy = configuration.redirectPolicy
-        native.totalTimeout = configuration.totalDeadline
-        if let timeout = configuration.defaultTimeout { native.requestTimeout = timeout }
-        if let limit = configuration.maxResponseBytes {
-            native.maxResponseBytes = limit
-            native.maxFileResponseBytes = limit
-        }
+        native.limits = configuration.limits
         return NativeHTTPClient(configuration: native)
     }
 

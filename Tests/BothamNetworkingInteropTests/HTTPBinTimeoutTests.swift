@@ -18,9 +18,9 @@ extension HTTPBinInteropTests {
             #expect(duration < .milliseconds(1500))
         }
 
-        @Test("the transport's total deadline caps a request without its own timeout")
-        func totalDeadline() async throws {
-            let apiClient = HTTPBin.client(.init(totalDeadline: .milliseconds(500)))
+        @Test("maxAttemptTimeout caps a request without its own timeout")
+        func maxAttemptTimeout() async throws {
+            let apiClient = HTTPBin.client(.init(limits: .init(maxAttemptTimeout: .milliseconds(500))))
             let (result, duration) = await elapsed { await apiClient.GET("/delay/3") }
             guard case .failure(.timeout) = result else {
                 Issue.record("expected .timeout, got \(result)")

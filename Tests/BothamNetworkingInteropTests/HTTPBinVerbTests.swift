@@ -91,7 +91,7 @@ extension HTTPBinInteropTests {
 
         @Test("a body past maxResponseBytes ends with responseTooLarge")
         func maxResponseBytes() async throws {
-            let limited = HTTPBin.client(.init(maxResponseBytes: 10_000))
+            let limited = HTTPBin.client(.init(limits: .init(maxResponseBytes: 10_000)))
             let result = await limited.GET("/bytes/50000")
             guard case .failure(.networkError(let failure)) = result else {
                 Issue.record("expected responseTooLarge, got \(result)")

@@ -69,14 +69,14 @@ extension TransportIntegrationTests {
             #expect(duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastTimeout), "took \(duration)")
         }
 
-        @Test("a body that drips past the total deadline ends with .timeout", arguments: TransportUnderTest.allCases)
+        @Test("a body that drips past maxAttemptTimeout ends with .timeout", arguments: TransportUnderTest.allCases)
         func slowDrip(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(
                 MockResponse().withBody(TransportTest.pattern(count: 4096)).throttled(
                     bytes: 64, per: .milliseconds(100)))
-            let apiClient = TransportTest.client(transport, server, .init(totalDeadline: .milliseconds(500)))
+            let apiClient = TransportTest.client(transport, server, .init(maxAttemptTimeout: .milliseconds(500)))
 
             let (result, duration) = await TransportTest.elapsed { await apiClient.GET("/drip") }
 
@@ -90,7 +90,8 @@ extension TransportIntegrationTests {
             let response: MockResponse
             let urlSession: NetworkFailure.Kind
             let native: NetworkFailure.Kind
-            var options = TransportOptions()
+            var limits = TransportLimits()
+            var redirectPolicy = RedirectPolicy.follow
 
             var testDescription: String { name }
 
@@ -114,12 +115,12 @@ extension TransportIntegrationTests {
                 name: "body larger than maxResponseBytes",
                 response: MockResponse().withBody(Data(repeating: 0x62, count: 512 * 1_024)),
                 urlSession: .responseTooLarge, native: .responseTooLarge,
-                options: TransportOptions(maxResponseBytes: 64 * 1_024)),
+                limits: TransportLimits(maxResponseBytes: 64 * 1_024)),
             ResponseFault(
                 name: "redirect loop",
                 response: MockResponse(statusCode: 302).withHeader("Location", "/fault"),
                 urlSession: .tooManyRedirects, native: .tooManyRedirects,
-                options: TransportOptions(redirectPolicy: .followAtMost(5))),
+                redirectPolicy: .followAtMost(5)),
         ]
 
         @Test(
@@ -129,7 +130,8 @@ extension TransportIntegrationTests {
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.setDispatcher { _ in fault.response }
-            let apiClient = TransportTest.client(transport, server, fault.options)
+            let apiClient = TransportTest.client(
+                transport, server, fault.limits, redirectPolicy: fault.redirectPolicy)
 
             let request = apiClient.request(.get, "/fault").withTimeout(.seconds(3))
             let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }

@@ -38,7 +38,7 @@ extension TransportIntegrationTests {
             defer { server.shutdown() }
             server.enqueue(MockResponse(statusCode: 302).withHeader("Location", location.0))
             server.enqueue(MockResponse().withBody("here"))
-            let apiClient = TransportTest.client(transport, server, .init(redirectPolicy: .followAtMost(1)))
+            let apiClient = TransportTest.client(transport, server, redirectPolicy: .followAtMost(1))
 
             _ = await apiClient.GET("/v1/items", parameters: ["page": "1"])
 
@@ -59,7 +59,7 @@ extension TransportIntegrationTests {
             first.enqueue(MockResponse(statusCode: 302).withHeader("Location", second.url("/other").absoluteString))
             second.enqueue(MockResponse())
             let policy = RedirectPolicy.follow.strippingAcrossOrigins("X-Api-Key")
-            let apiClient = TransportTest.client(transport, first, .init(redirectPolicy: policy))
+            let apiClient = TransportTest.client(transport, first, redirectPolicy: policy)
 
             _ = try await apiClient.GET("/start", headers: ["X-Api-Key": "k3y", "X-Trace": "t"]).get()
 

@@ -127,7 +127,7 @@ extension TransportIntegrationTests {
             server.setDispatcher { _ in MockResponse(statusCode: 302).withHeader("Location", loopURL.absoluteString) }
 
             let (result, duration) = await TransportTest.elapsed {
-                await TransportTest.client(transport, server, .init(redirectPolicy: policy)).GET("/loop")
+                await TransportTest.client(transport, server, redirectPolicy: policy).GET("/loop")
             }
 
             #expect(TransportTest.networkFailureKind(result) == .tooManyRedirects)
@@ -141,7 +141,7 @@ extension TransportIntegrationTests {
             let loopURL = server.url("/loop")
             server.setDispatcher { _ in MockResponse(statusCode: 307).withHeader("Location", loopURL.absoluteString) }
 
-            let result = await TransportTest.client(transport, server, .init(redirectPolicy: .followAtMost(4)))
+            let result = await TransportTest.client(transport, server, redirectPolicy: .followAtMost(4))
                 .POST("/loop", body: .text("again"))
 
             #expect(TransportTest.networkFailureKind(result) == .tooManyRedirects)
@@ -156,7 +156,7 @@ extension TransportIntegrationTests {
                 redirect(to: server.url("/1")), redirect(to: server.url("/2")), MockResponse().withBody("end"),
             ])
 
-            let response = try await TransportTest.client(transport, server, .init(redirectPolicy: .followAtMost(2)))
+            let response = try await TransportTest.client(transport, server, redirectPolicy: .followAtMost(2))
                 .GET("/0")
                 .get()
 
@@ -169,7 +169,7 @@ extension TransportIntegrationTests {
             defer { server.shutdown() }
             server.enqueue(redirect(301, to: server.url("/new")).withBody("moved"))
 
-            let response = try await TransportTest.client(transport, server, .init(redirectPolicy: .doNotFollow)).GET(
+            let response = try await TransportTest.client(transport, server, redirectPolicy: .doNotFollow).GET(
                 "/old"
             ).get()
 

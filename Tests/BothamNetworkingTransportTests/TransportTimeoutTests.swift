@@ -60,15 +60,15 @@ extension TransportIntegrationTests {
         }
 
         @Test(
-            "the transport's total deadline caps requests without their own timeout, and longer ones",
+            "maxAttemptTimeout caps requests without their own timeout, and longer ones",
             arguments: TransportUnderTest.allCases)
-        func totalDeadline(transport: TransportUnderTest) async throws {
+        func maxAttemptTimeout(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
             server.enqueue(contentsOf: [
                 MockResponse().withSocketPolicy(.noResponse), MockResponse().withSocketPolicy(.noResponse),
             ])
-            let apiClient = TransportTest.client(transport, server, .init(totalDeadline: .milliseconds(300)))
+            let apiClient = TransportTest.client(transport, server, .init(maxAttemptTimeout: .milliseconds(300)))
 
             let (plain, plainDuration) = await TransportTest.elapsed { await apiClient.GET("/a") }
             let longer = apiClient.request(.get, "/b").withTimeout(.seconds(30))

@@ -373,9 +373,12 @@ func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
             redirectPolicy: .followAtMost(5),
-            defaultTimeout: .seconds(30),       // per request when HTTPRequest.timeout is nil
-            totalDeadline: .seconds(120),       // cap for every request
-            maxResponseBytes: 50 * 1024 * 1024  // bigger bodies end with .responseTooLarge
+            limits: TransportLimits(
+                idleTimeout: .seconds(15),          // 15 s without a byte ends the attempt
+                attemptTimeout: .seconds(30),       // per attempt, redirects included, when HTTPRequest.timeout is nil
+                maxAttemptTimeout: .seconds(120),   // cap for every attempt, HTTPRequest.timeout included
+                maxResponseBytes: 50 * 1024 * 1024  // bigger bodies in memory end with .responseTooLarge
+            )
         )
     )
     let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: transport)
@@ -394,9 +397,9 @@ func transportExample() async {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()
-        configuration.requestTimeout = .milliseconds(800)  // idle timeout per attempt; sub-second works
-        configuration.totalTimeout = .seconds(5)           // the whole call, redirects included
-        configuration.maxResponseBytes = 2 << 20           // bigger bodies fail with .responseTooLarge
+        configuration.limits.idleTimeout = .milliseconds(800)  // 0.8 s without a byte ends the attempt; sub-second works
+        configuration.limits.maxAttemptTimeout = .seconds(5)   // the whole attempt, redirects included, at most
+        configuration.limits.maxResponseBytes = 2 << 20        // bigger bodies fail with .responseTooLarge
         configuration.redirectPolicy = .followAtMost(5)
         configuration.tls.trustRoots = .system             // or .pem(data) / .pemFile(path) for a private CA
         configuration.tls.pinnedPublicKeys = ["api.example.com": ["sha256/<base64 SPKI SHA-256>"]]

@@ -42,8 +42,10 @@ public struct HTTPRequest: Sendable {
         get { storage.fields.body }
         set { uniqueStorage().fields.body = newValue }
     }
-    /// How long one attempt may take before it fails with ``APIClientError/timeout``; `nil` uses the transport's
-    /// default.
+    /// How long one attempt may take before it fails with ``APIClientError/timeout``: every redirect and the whole
+    /// body included (a streamed body: until its head), and also the longest wait for a byte. It replaces the
+    /// transport's ``TransportLimits/attemptTimeout`` and ``TransportLimits/idleTimeout`` for this request;
+    /// ``TransportLimits/maxAttemptTimeout`` still caps it. `nil` uses the transport's limits.
     public internal(set) var timeout: Duration? {
         get { storage.fields.timeout }
         set { uniqueStorage().fields.timeout = newValue }

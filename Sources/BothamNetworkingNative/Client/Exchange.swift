@@ -98,7 +98,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         if connection.isReady {
             send(on: connection)
         } else {
-            connectDeadline = MonotonicClock.now() &+ plan.connectTimeout
+            connectDeadline = plan.connectTimeout.map { MonotonicClock.now() &+ $0 }
             armTimer()
         }
     }
@@ -413,19 +413,28 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         }
     }
 
-    /// The earliest instant a timeout could fire; the timer re-checks when it fires (progress moves it).
-    private func nextExpiry() -> UInt64 {
-        let progress = max(lastActivity, connection?.lastProgress ?? 0)
-        var expiry = progress &+ plan.idleTimeout
-        if let deadline { expiry = min(expiry, deadline) }
-        if let connectDeadline { expiry = min(expiry, connectDeadline) }
+    /// The earliest instant a timeout could fire, or `nil` when no limit applies; the timer re-checks when it fires
+    /// (progress moves it).
+    private func nextExpiry() -> UInt64? {
+        var expiry: UInt64?
+        func include(_ instant: UInt64?) {
+            guard let instant else { return }
+            expiry = min(expiry ?? instant, instant)
+        }
+        if let idleTimeout = plan.idleTimeout {
+            include(max(lastActivity, connection?.lastProgress ?? 0) &+ idleTimeout)
+        }
+        include(deadline)
+        include(connectDeadline)
         return expiry
     }
 
     private func armTimer() {
         guard !finished else { return }
         if let timer { loop.cancelTimer(timer) }
-        timer = loop.scheduleTimer(at: nextExpiry()) { [weak self] in self?.timerFired() }
+        timer = nil
+        guard let expiry = nextExpiry() else { return }
+        timer = loop.scheduleTimer(at: expiry) { [weak self] in self?.timerFired() }
     }
 
     private func timerFired() {
@@ -434,7 +443,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             // Waiting for the caller to read is not idleness; the clock restarts when reading resumes.
             lastActivity = MonotonicClock.now()
             armTimer()
-        } else if MonotonicClock.now() >= nextExpiry() {
+        } else if let expiry = nextExpiry(), MonotonicClock.now() >= expiry {
             finish(.failure(.timeout))
         } else {
             armTimer()

@@ -21,10 +21,10 @@ struct ExchangePlan: Sendable {
     var requestCloses: Bool
     /// Response limits.
     var limits: HTTPParserLimits
-    /// Nanoseconds without progress (bytes written or read) before the exchange times out.
-    var idleTimeout: UInt64
-    /// Nanoseconds a new connection may take to connect and finish its TLS handshake.
-    var connectTimeout: UInt64
+    /// Nanoseconds without progress (bytes written or read) before the exchange times out, if limited.
+    var idleTimeout: UInt64?
+    /// Nanoseconds a new connection may take to connect and finish its TLS handshake, if limited.
+    var connectTimeout: UInt64?
     /// The monotonic instant (nanoseconds) the whole call must end by, if any.
     var deadline: UInt64?
     /// Whether to skip idle connections (a retry after a stale one).

@@ -18,9 +18,10 @@ import Foundation
 /// A file body (`HTTPBody.file`, large multipart bodies) is streamed from disk in 64 KiB chunks with its size as
 /// `Content-Length`, never loaded whole. A response body with a file destination (`apiClient.download`,
 /// `HTTPRequest.responseDestination`) is written to its file as it arrives (bounded by
-/// ``Configuration/maxFileResponseBytes``, none by default); no `Accept-Encoding` is offered for it, and a coded body
+/// `TransportLimits.maxFileResponseBytes`, none by default); no `Accept-Encoding` is offered for it, and a coded body
 /// that comes anyway is stored as sent, its `Content-Encoding` kept. Other response bodies are held in memory
-/// (bounded by ``Configuration/maxResponseBytes``). A 1 GiB transfer each way peaks at about 30 MiB
+/// (bounded by `TransportLimits.maxResponseBytes`). Time limits are ``Configuration/limits``: connecting, idle time
+/// and the whole attempt, sub-second values included. A 1 GiB transfer each way peaks at about 30 MiB
 /// (`scripts/transfer-memory.sh`). Upload and download progress goes to `TransferProgressReporter.current`, reported
 /// on the loop thread.
 public final class NativeHTTPClient: HTTPClient {
@@ -66,11 +67,10 @@ public final class NativeHTTPClient: HTTPClient {
 
     /// Sends `request`, following redirects as ``Configuration/redirectPolicy`` says.
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        // The request's own timeout bounds the whole attempt, redirects and body included (as `HTTPRequest.timeout`
-        // promises); the configuration's `requestTimeout` only bounds time without progress.
+        // The attempt's limit (the request's own timeout or `attemptTimeout`, capped by `maxAttemptTimeout`) bounds
+        // every hop and the whole body; `idleTimeout` bounds each exchange's time without progress.
         let start = MonotonicClock.now()
-        let limits = [configuration.totalTimeout, request.timeout].compactMap { $0 }
-        let deadline = limits.min().map { start &+ MonotonicClock.nanoseconds($0) }
+        let deadline = configuration.limits.attemptLimit(for: request).map { start &+ MonotonicClock.nanoseconds($0) }
         var current = request
         var url = try request.resolvedURL()
         var redirects = 0
@@ -210,11 +210,10 @@ public final class NativeHTTPClient: HTTPClient {
             requestCloses: connectionTokens.contains("close"),
             limits: HTTPParserLimits(
                 maxHeadBytes: max(1024, configuration.maxHeaderBytes),
-                maxBodyBytes: request.responseDestination.fileURL == nil
-                    ? max(0, configuration.maxResponseBytes) : max(0, configuration.maxFileResponseBytes ?? Int.max)
+                maxBodyBytes: max(0, configuration.limits.bodyLimit(for: request) ?? Int.max)
             ),
-            idleTimeout: MonotonicClock.nanoseconds(request.timeout ?? configuration.requestTimeout),
-            connectTimeout: MonotonicClock.nanoseconds(configuration.connectTimeout),
+            idleTimeout: configuration.limits.idleLimit(for: request).map(MonotonicClock.nanoseconds),
+            connectTimeout: configuration.limits.connectTimeout.map(MonotonicClock.nanoseconds),
             deadline: deadline
         )
         plan.responseBodyFile = request.responseDestination.fileURL
@@ -240,7 +239,7 @@ public final class NativeHTTPClient: HTTPClient {
     private func decode(_ response: ParsedResponse) throws(APIClientError) -> ParsedResponse {
         guard configuration.decompression else { return response }
         do {
-            return try ContentDecoder.decode(response, limit: max(0, configuration.maxResponseBytes))
+            return try ContentDecoder.decode(response, limit: max(0, configuration.limits.maxResponseBytes ?? Int.max))
         } catch {
             let kind: NetworkFailure.Kind = error.code == .responseTooLarge ? .responseTooLarge : .badServerResponse
             throw .networkError(NetworkFailure(kind: kind, underlying: error))

@@ -48,7 +48,7 @@ struct NativeHTTPClientDecodingTests {
             .response(status: 200, headers: [("Content-Encoding", "deflate")], body: bomb)
         }
         defer { server.stop() }
-        let client = makeClient { $0.maxResponseBytes = 1 << 19 }
+        let client = makeClient { $0.limits.maxResponseBytes = 1 << 19 }
         let error = await failure(of: get(server), with: client)
         #expect(error.flatMap(failureKind) == .responseTooLarge)
     }

@@ -29,11 +29,11 @@ struct NativeHTTPClientFailureTests {
         #expect(elapsed >= 0.25 && elapsed < TestTimeScale.scaled(seconds: 5), "took \(elapsed) s")
     }
 
-    @Test("The total deadline ends a call whose server keeps it waiting")
-    func totalTimeout() async throws {
+    @Test("maxAttemptTimeout ends a call whose server keeps it waiting")
+    func maxAttemptTimeout() async throws {
         let server = try LoopbackServer { _ in .hang }
         defer { server.stop() }
-        let client = makeClient { $0.totalTimeout = .milliseconds(200) }
+        let client = makeClient { $0.limits.maxAttemptTimeout = .milliseconds(200) }
         let start = ContinuousClock.now
         let error = await failure(of: get(server), with: client)
         guard case .timeout = error else {
@@ -153,7 +153,7 @@ struct NativeHTTPClientFailureTests {
         }
         defer { server.stop() }
         let client = makeClient {
-            $0.maxResponseBytes = 1000
+            $0.limits.maxResponseBytes = 1000
             $0.maxHeaderBytes = 2048
         }
         for path in ["/length", "/chunked", "/close", "/head"] {

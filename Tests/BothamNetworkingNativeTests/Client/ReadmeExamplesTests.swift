@@ -11,9 +11,9 @@ struct ReadmeExamplesTests {
         defer { server.stop() }
 
         var configuration = NativeHTTPClient.Configuration()
-        configuration.requestTimeout = .milliseconds(800)  // idle timeout per attempt; sub-second works
-        configuration.totalTimeout = .seconds(5)  // the whole call, redirects included
-        configuration.maxResponseBytes = 2 << 20  // bigger bodies fail with .responseTooLarge
+        configuration.limits.idleTimeout = .milliseconds(800)  // 0.8 s without a byte ends the attempt
+        configuration.limits.maxAttemptTimeout = .seconds(5)  // the whole attempt, redirects included, at most
+        configuration.limits.maxResponseBytes = 2 << 20  // bigger bodies fail with .responseTooLarge
         configuration.redirectPolicy = .followAtMost(5)
         configuration.tls.trustRoots = .system
         configuration.tls.pinnedPublicKeys = ["api.example.com": ["sha256/" + Data(count: 32).base64EncodedString()]]

@@ -22,7 +22,7 @@ func failure(of request: HTTPRequest, with client: any HTTPClient) async -> APIC
 /// A client whose configuration `change` adjusts.
 func makeClient(_ change: (inout NativeHTTPClient.Configuration) -> Void = { _ in }) -> NativeHTTPClient {
     var configuration = NativeHTTPClient.Configuration()
-    configuration.requestTimeout = .seconds(5)
+    configuration.limits.idleTimeout = .seconds(5)
     change(&configuration)
     return NativeHTTPClient(configuration: configuration)
 }

@@ -100,7 +100,7 @@ struct FaultMatrixTests {
             response: { MockResponse().withBody(body).throttled(bytes: 64, per: .milliseconds(100)) },
             expected: nil,
             retried: true,
-            transport: .init(totalDeadline: .milliseconds(500)),
+            transport: .init(limits: .init(maxAttemptTimeout: .milliseconds(500))),
             deadline: .milliseconds(500 + 1_200)
         ),
         Fault(
@@ -108,7 +108,7 @@ struct FaultMatrixTests {
             response: { MockResponse().withBody(Data(repeating: 0x62, count: 512 * 1_024)) },
             expected: .responseTooLarge,
             retried: false,
-            transport: .init(maxResponseBytes: 64 * 1_024)
+            transport: .init(limits: .init(maxResponseBytes: 64 * 1_024))
         ),
         Fault(
             name: "invalid header line",

@@ -21,36 +21,18 @@ enum TransportUnderTest: String, CaseIterable, Sendable, CustomTestStringConvert
 
     var testDescription: String { rawValue }
 
-    /// A new client of this kind with `options`.
-    func make(_ options: TransportOptions = .init()) -> any HTTPClient {
+    /// A new client of this kind with `limits` and `redirectPolicy`.
+    func make(_ limits: TransportLimits = .init(), redirectPolicy: RedirectPolicy = .follow) -> any HTTPClient {
         switch self {
         case .urlSession:
-            return URLSessionHTTPClient(
-                configuration: .init(
-                    redirectPolicy: options.redirectPolicy,
-                    totalDeadline: options.totalDeadline,
-                    maxResponseBytes: options.maxResponseBytes,
-                    maxFileResponseBytes: options.maxResponseBytes
-                )
-            )
+            return URLSessionHTTPClient(configuration: .init(redirectPolicy: redirectPolicy, limits: limits))
         case .native:
             var configuration = NativeHTTPClient.Configuration()
-            configuration.redirectPolicy = options.redirectPolicy
-            configuration.totalTimeout = options.totalDeadline
-            if let maxResponseBytes = options.maxResponseBytes {
-                configuration.maxResponseBytes = maxResponseBytes
-                configuration.maxFileResponseBytes = maxResponseBytes
-            }
+            configuration.redirectPolicy = redirectPolicy
+            configuration.limits = limits
             return NativeHTTPClient(configuration: configuration)
         }
     }
-}
-
-/// The settings the tests vary, mapped onto each transport's configuration.
-struct TransportOptions {
-    var redirectPolicy = RedirectPolicy.follow
-    var totalDeadline: Duration?
-    var maxResponseBytes: Int?
 }
 
 /// Helpers for the transport integration tests against `MockWebServer`.
@@ -59,11 +41,12 @@ enum TransportTest {
     static func client(
         _ transport: TransportUnderTest,
         _ server: MockWebServer,
-        _ options: TransportOptions = .init()
+        _ limits: TransportLimits = .init(),
+        redirectPolicy: RedirectPolicy = .follow
     ) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: server.baseURL.absoluteString,
-            httpClient: transport.make(options),
+            httpClient: transport.make(limits, redirectPolicy: redirectPolicy),
             configuration: .init(maxRetries: 0, validation: .acceptAll)
         )
     }

@@ -1,5 +1,4 @@
 import BothamNetworking
-import BothamNetworkingNative
 import BothamNetworkingTesting
 import Foundation
 import Testing
@@ -172,7 +171,7 @@ extension TransportIntegrationTests {
         }
 
         @Test(
-            "a body past maxResponseBytes and a timed-out download leave no partial file",
+            "a body past maxFileResponseBytes and a timed-out download leave no partial file",
             arguments: TransportUnderTest.allCases)
         func limits(transport: TransportUnderTest) async throws {
             let folder = try ScratchFolder()
@@ -183,7 +182,7 @@ extension TransportIntegrationTests {
             server.enqueue(
                 MockResponse().withBody(TransportTest.pattern(count: 1024 * 1024))
                     .throttled(bytes: 16 * 1024, per: .milliseconds(100)))
-            let apiClient = TransportTest.client(transport, server, .init(maxResponseBytes: 100_000))
+            let apiClient = TransportTest.client(transport, server, .init(maxFileResponseBytes: 100_000))
 
             let tooLarge = await apiClient.download("/big", to: .file(folder.file("big.bin")))
             #expect(TransportTest.networkFailureKind(tooLarge) == .responseTooLarge)
@@ -192,6 +191,28 @@ extension TransportIntegrationTests {
             let timedOut = await TransportTest.client(transport, server).download(
                 request, to: .file(folder.file("slow.bin")))
             #expect(timedOut.isTimeout)
+            #expect(try folder.contents().isEmpty)
+        }
+
+        @Test(
+            "a body past maxFileResponseBytes fails as too large and leaves no file",
+            arguments: TransportUnderTest.allCases)
+        func fileLimit(transport: TransportUnderTest) async throws {
+            let folder = try ScratchFolder()
+            defer { folder.remove() }
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse().withBody(TransportTest.pattern(count: 300_000)).chunked(chunkSize: 8192))
+            let limits = TransportLimits(maxResponseBytes: 1024, maxFileResponseBytes: 200_000)
+            let apiClient = BothamAPIClient(
+                baseEndpoint: server.baseURL.absoluteString,
+                httpClient: transport.make(limits),
+                configuration: .init(maxRetries: 0)
+            )
+
+            let result = await apiClient.download("/f", to: .file(folder.file("big.bin")))
+
+            #expect(TransportTest.networkFailureKind(result) == .responseTooLarge)
             #expect(try folder.contents().isEmpty)
         }
 
@@ -278,28 +299,6 @@ extension TransportIntegrationTests {
             #expect(request.header("Accept-Encoding") == nil)
             #expect(response.headers["Content-Encoding"] == "gzip")
             #expect(try Data(contentsOf: destination) == coded)
-        }
-
-        @Test("a body past maxFileResponseBytes fails as too large and leaves no file")
-        func fileLimit() async throws {
-            let folder = try ScratchFolder()
-            defer { folder.remove() }
-            let server = try MockWebServer()
-            defer { server.shutdown() }
-            server.enqueue(MockResponse().withBody(TransportTest.pattern(count: 300_000)).chunked(chunkSize: 8192))
-            var configuration = NativeHTTPClient.Configuration()
-            configuration.maxResponseBytes = 1024
-            configuration.maxFileResponseBytes = 200_000
-            let apiClient = BothamAPIClient(
-                baseEndpoint: server.baseURL.absoluteString,
-                httpClient: NativeHTTPClient(configuration: configuration),
-                configuration: .init(maxRetries: 0)
-            )
-
-            let result = await apiClient.download("/f", to: .file(folder.file("big.bin")))
-
-            #expect(TransportTest.networkFailureKind(result) == .responseTooLarge)
-            #expect(try folder.contents().isEmpty)
         }
     }
 }

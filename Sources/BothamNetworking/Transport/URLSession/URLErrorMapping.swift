@@ -38,8 +38,9 @@ import Foundation
 /// failed handshake arrives as `URLError(.unknown)` whose message starts with "SSL" (libcurl's wording).
 ///
 /// Every `.networkError` keeps the `URLError` as ``NetworkFailure/underlying``. Errors the transport raises itself
-/// (not from URLSession): its own time limit → `.timeout`; the caller's cancellation → `.cancelled`; the redirect
-/// policy's limit → `.networkError(.tooManyRedirects)`; `maxResponseBytes` → `.networkError(.responseTooLarge)`.
+/// (not from URLSession): its own time limits (``TransportLimits``) → `.timeout`; the caller's cancellation →
+/// `.cancelled`; the redirect policy's limit → `.networkError(.tooManyRedirects)`; the body limits
+/// (`maxResponseBytes`, `maxFileResponseBytes`) → `.networkError(.responseTooLarge)`.
 enum URLErrorMapping {
     /// The error for `error`; `afterResponseHead` says whether a response head had arrived (an unnamed libcurl
     /// failure after it means the body was cut short).

@@ -10,30 +10,32 @@ import Foundation
 /// reading the socket and TCP flow control slows the server: memory stays at the stream's buffer plus the queue's
 /// high-water mark of chunks (about 2.3 MiB at most).
 ///
-/// The idle timeout between chunks is enforced here (URLSession's own is whole seconds on Linux); time spent waiting
-/// for the caller does not count.
+/// The idle timeout between chunks is the transfer's (``URLSessionTimeouts``): time spent waiting for the caller
+/// does not count.
 ///
 /// `Sendable`: the mutable state is behind the ``Lock``; the semaphore is thread-safe.
 final class URLSessionBodyStreamer: Sendable {
     private struct State {
         var continuation: HTTPBodyStream.Continuation?
-        var lastActivity = ContinuousClock.now
-        var waitingForReader = false
-        var watchdog: Task<Void, Never>?
+        var headDelivered = false
     }
 
     private let state = Lock(State())
     private let demand = DispatchSemaphore(value: 0)
-    private let idleTimeout: Duration?
+    private let timeouts: URLSessionTimeouts
 
-    init(idleTimeout: Duration?) {
-        self.idleTimeout = idleTimeout
+    init(timeouts: URLSessionTimeouts) {
+        self.timeouts = timeouts
+    }
+
+    /// Whether the head has gone to the caller (``makeStream(onCancel:)`` was called): the body comes here from now
+    /// on.
+    var hasDeliveredHead: Bool {
+        state.withLock { $0.headDelivered }
     }
 
     /// A new stream for the response head; `onCancel` runs when the caller goes away before the body ended.
-    func makeStream(onCancel: @escaping @Sendable () -> Void, onIdleTimeout: @escaping @Sendable () -> Void)
-        -> HTTPBodyStream
-    {
+    func makeStream(onCancel: @escaping @Sendable () -> Void) -> HTTPBodyStream {
         let demand = self.demand
         let (stream, continuation) = HTTPBodyStream.makeStream(
             onDemand: { demand.signal() },
@@ -44,68 +46,35 @@ final class URLSessionBodyStreamer: Sendable {
         )
         state.withLock { state in
             state.continuation = continuation
-            state.lastActivity = .now
+            state.headDelivered = true
         }
-        if let idleTimeout { startWatchdog(idleTimeout, onIdleTimeout: onIdleTimeout) }
+        timeouts.noteActivity()
         return stream
     }
 
     /// A chunk arrived (on the delegate queue): passes it on, and waits while the caller's buffer is full.
     func deliver(_ data: Data) {
-        guard
-            let continuation = state.withLock({ state -> HTTPBodyStream.Continuation? in
-                state.lastActivity = .now
-                return state.continuation
-            })
-        else { return }
+        guard let continuation = state.withLock({ $0.continuation }) else { return }
+        timeouts.noteActivity()
         guard continuation.yield(data) == .pause else { return }
-        state.withLock { $0.waitingForReader = true }
+        timeouts.setWaitingForReader(true)
         let resumeAt = HTTPBodyStream.defaultBufferLimit / 4
         while !continuation.isCancelled, state.withLock({ $0.continuation != nil }) {
             // Woken by the reader's demand or by its going away; the timeout re-checks in case a signal raced.
             if demand.wait(timeout: .now() + .milliseconds(50)) == .success { break }
             if continuation.bufferedBytes <= resumeAt { break }
         }
-        state.withLock { state in
-            state.waitingForReader = false
-            state.lastActivity = .now
-        }
+        timeouts.setWaitingForReader(false)
     }
 
     /// Ends the stream: complete (`nil`) or with `error`.
     func end(_ error: APIClientError?) {
-        let (continuation, watchdog) = state.withLock { state in
-            let ending = (state.continuation, state.watchdog)
-            state.continuation = nil
-            state.watchdog = nil
-            return ending
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
         }
-        watchdog?.cancel()
         demand.signal()
         guard let continuation else { return }
         if let error { continuation.finish(throwing: error) } else { continuation.finish() }
-    }
-
-    private func startWatchdog(_ idleTimeout: Duration, onIdleTimeout: @escaping @Sendable () -> Void) {
-        let watchdog = Task { [weak self] in
-            while !Task.isCancelled {
-                guard let self else { return }
-                let (expiry, waiting, running) = self.state.withLock { state in
-                    (state.lastActivity + idleTimeout, state.waitingForReader, state.continuation != nil)
-                }
-                guard running else { return }
-                if !waiting && ContinuousClock.now >= expiry {
-                    onIdleTimeout()
-                    return
-                }
-                let next = waiting ? ContinuousClock.now + idleTimeout : expiry
-                do {
-                    try await Task.sleep(until: next, clock: .continuous)
-                } catch {
-                    return
-                }
-            }
-        }
-        state.withLock { $0.watchdog = watchdog }
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// let apiClient = BothamAPIClient(
 ///     baseEndpoint: "https://api.github.com",
 ///     httpClient: URLSessionHTTPClient(
-///         configuration: .init(redirectPolicy: .followAtMost(5), maxResponseBytes: 1 << 20)
+///         configuration: .init(redirectPolicy: .followAtMost(5), limits: TransportLimits(maxResponseBytes: 1 << 20))
 ///     )
 /// )
 /// ```
@@ -22,12 +22,15 @@ import Foundation
 ///   longer than the policy allows ends with `.networkError(NetworkFailure(kind: .tooManyRedirects))`.
 /// - A 401 (or 407) asking for credentials comes back at once as a response; the transport never answers
 ///   authentication challenges (use an interceptor).
-/// - ``HTTPRequest/timeout`` (or ``Configuration/defaultTimeout``, capped by ``Configuration/totalDeadline``) bounds
-///   the whole request, sub-second values included, and ends it with ``APIClientError/timeout``. Cancelling the
+/// - ``Configuration/limits`` mean what they mean on `NativeHTTPClient` (``TransportLimits``): the idle timeout, the
+///   attempt's limit (``HTTPRequest/timeout`` or ``TransportLimits/attemptTimeout``, capped by
+///   ``TransportLimits/maxAttemptTimeout``) across every redirect, sub-second values included, each ending the call
+///   with ``APIClientError/timeout``; there is no separate connect timeout (connecting is idle time). Cancelling the
 ///   calling task ends it at once with ``APIClientError/cancelled`` and cancels the `URLSessionTask`.
 /// - Bodies decoded from gzip, deflate, br or zstd come without the `Content-Encoding` and the stale
 ///   `Content-Length`; headers come in a deterministic order (sorted by name, ignoring case).
-/// - A body larger than ``Configuration/maxResponseBytes`` ends with
+/// - A body larger than ``TransportLimits/maxResponseBytes`` (in memory) or ``TransportLimits/maxFileResponseBytes``
+///   (to a file) ends with
 ///   `.networkError(NetworkFailure(kind: .responseTooLarge))` without reading the rest.
 /// - URLSession's errors are mapped as documented in `URLErrorMapping`.
 /// - A file body (``HTTPBody/file(_:contentType:)``, large multipart bodies) is uploaded from its file, never loaded
@@ -51,7 +54,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// Creates a transport with its own session.
     ///
     /// - Parameters:
-    ///   - configuration: Redirect policy, time limits and the response size limit.
+    ///   - configuration: Redirect policy, time and size limits, download segments.
     ///   - sessionConfiguration: The session's configuration (copied); by default
     ///     ``defaultSessionConfiguration()``. Its delegate-related behaviour (redirects, authentication challenges)
     ///     is always the transport's.
@@ -105,16 +108,22 @@ public final class URLSessionHTTPClient: HTTPClient {
         delegateQueue: URLSessionDelegateQueue,
         onEnd: (@Sendable () -> Void)? = nil
     ) async throws(APIClientError) -> HTTPResponse {
-        let timeLimit = configuration.timeLimit(for: request)
-        let deadline = timeLimit.map { ContinuousClock.now + $0 }
+        let limits = configuration.limits
+        let attemptLimit = limits.attemptLimit(for: request)
+        let deadline = attemptLimit.map { ContinuousClock.now + $0 }
         // A streamed body goes out from a temporary file, which the transfer keeps until the call ends.
         let sent = try await URLSessionBodySpool.spooling(request)
-        let (firstHop, bodySize) = try URLRequestBuilder.firstHop(for: sent, timeLimit: timeLimit)
+        // Our own limits are enforced by the transfer; URLSession's idle timer is set past the longest of them.
+        let idleLimit = limits.idleLimit(for: request)
+        let longestLimit =
+            attemptLimit == nil && idleLimit == nil ? nil : max(attemptLimit ?? .zero, idleLimit ?? .zero)
+        let (firstHop, bodySize) = try URLRequestBuilder.firstHop(for: sent, timeLimit: longestLimit)
         let transfer = URLSessionTransfer(
             request: request,
             firstHop: firstHop,
             requestBodySize: bodySize,
             configuration: configuration,
+            deadline: deadline,
             progress: TransferProgressReporter.current,
             cancelOnDelegateQueue: { [delegateQueue] task in
                 delegateQueue.enqueue { task.cancel() }
@@ -126,7 +135,7 @@ public final class URLSessionHTTPClient: HTTPClient {
             await withCheckedContinuation { continuation in
                 guard transfer.install(continuation) else { return }
                 delegate.start(transfer.firstHop, for: transfer, in: session)
-                if let deadline { transfer.arm(deadline: deadline) }
+                transfer.startTimeouts()
             }
         } onCancel: {
             transfer.finish(.failure(.cancelled))

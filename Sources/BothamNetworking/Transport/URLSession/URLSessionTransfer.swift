@@ -7,9 +7,15 @@ import Foundation
 /// One ``URLSessionHTTPClient/send(_:)`` call: its state from the first hop to the last byte, across redirects and
 /// re-issued 307/308 requests, and the single place where the call ends.
 ///
-/// Every path that ends the call — the body completing, an error, a redirect limit, the size limit, the time limit,
-/// the caller's cancellation — goes through ``finish(_:)``, which resumes the caller exactly once, stops the timer
-/// and, on failure, has the `URLSessionTask` cancelled. Callbacks that arrive afterwards are ignored.
+/// Every path that ends the call — the body completing, an error, a redirect limit, the size limit, a time limit,
+/// the caller's cancellation — goes through ``finish(_:)``, which resumes the caller exactly once, stops the
+/// timeouts and, on failure, has the `URLSessionTask` cancelled. Callbacks that arrive afterwards are ignored.
+///
+/// It composes one small type per concern: ``URLSessionRedirectHops`` (the current hop, redirects, re-issued
+/// 307/308s), ``URLSessionSegmentedBody`` (byte ranges of a large body going to a file), ``URLSessionResponseBody``
+/// (the response and where its body goes, within the size limit), ``URLSessionChallenges`` (rejected
+/// authentication challenges), ``URLSessionTimeouts`` (the attempt's deadline and the idle timeout) and, for a
+/// streamed body, ``URLSessionBodyStreamer``.
 ///
 /// FoundationNetworking traps ("Received callback for HTTP redirection, but we're not waiting for it") when a task
 /// is cancelled while URLSession waits for a delegate's redirect or response decision and the decision arrives
@@ -27,49 +33,29 @@ final class URLSessionTransfer: Sendable {
         case abandon
     }
 
+    /// The call's state: how it ends, plus one small value per concern, all behind one lock.
     private struct State {
+        /// The caller, until the call ends (or, streaming, until the head is delivered).
         var continuation: CheckedContinuation<Outcome, Never>?
+        /// How the call ended, once it has.
         var outcome: Outcome?
+        /// The current hop's task.
         var task: URLSessionTask?
-        var timer: Task<Void, Never>?
-        /// The request of the current hop, as sent.
-        var hop: URLRequest
-        var response: HTTPURLResponse?
-        var body = Data()
-        /// Body bytes received for the current response (in ``body`` or in the body file).
-        var received: Int64 = 0
-        /// The file the current hop's request body is uploaded from, if any.
-        var hopBodyFile: URL?
-        /// The open body file, when the response body goes to ``URLSessionTransfer/bodyFileURL``.
-        var bodyFile: FileHandle?
-        /// The segment size the first hop asked for, until its response head arrives (a body going to a file).
-        var firstSegmentBytes: Int64?
-        /// A body file fetched in segments, one task each.
-        var segments: URLSessionDownloadSegments?
-        /// A later segment's request is out: its response head continues the body instead of starting a new one.
-        var awaitingSegmentHead = false
-        var redirects = 0
-        var stripsCredentials = false
-        /// The caller's own `Cookie` field, until a redirect leaves its origin.
-        var callerCookie: String?
-        /// A 307/308 with a body that URLSession would drop: sent again by us once the 3xx completes.
-        var pendingReissue: URLRequest?
-        var rejectedChallenge = false
-        /// A streaming call's head has gone to the caller: the body goes to ``URLSessionTransfer/streamer``.
-        var headDelivered = false
+        var hops: URLSessionRedirectHops
+        var segments: URLSessionSegmentedBody
+        var body: URLSessionResponseBody
+        var challenges = URLSessionChallenges()
     }
 
     /// The request as the caller gave it; every response carries it.
     let request: HTTPRequest
     /// The hop to start with.
     let firstHop: URLSessionHop
-    /// Where the response body is written, or `nil` to keep it in memory.
-    let bodyFileURL: URL?
     /// The size of the request body, for upload progress.
     private let requestBodySize: Int64?
     private let progress: TransferProgressReporter?
     private let redirectPolicy: RedirectPolicy
-    private let maxResponseBytes: Int?
+    private let timeouts: URLSessionTimeouts
     private let cancelOnDelegateQueue: @Sendable (URLSessionTask) -> Void
     private let state: Lock<State>
     /// The body's way to a streaming caller, for a ``ResponseBodyDestination/stream`` request.
@@ -79,11 +65,14 @@ final class URLSessionTransfer: Sendable {
     /// The body actually sent (a spooled streamed body's temporary file lives as long as it).
     private let sentBody: HTTPBody?
 
+    /// - Parameter deadline: when the attempt's limit runs out (``TransportLimits/attemptLimit(for:)`` from the
+    ///   start of the call), if it has one.
     init(
         request: HTTPRequest,
         firstHop: URLSessionHop,
         requestBodySize: Int64?,
         configuration: URLSessionHTTPClient.Configuration,
+        deadline: ContinuousClock.Instant?,
         progress: TransferProgressReporter?,
         cancelOnDelegateQueue: @escaping @Sendable (URLSessionTask) -> Void,
         onEnd: (@Sendable () -> Void)? = nil,
@@ -92,30 +81,30 @@ final class URLSessionTransfer: Sendable {
         self.request = request
         self.onEnd = onEnd
         self.sentBody = sentBody
-        streamer =
-            request.responseDestination == .stream
-            ? URLSessionBodyStreamer(idleTimeout: request.timeout ?? configuration.defaultTimeout) : nil
-        bodyFileURL = request.responseDestination.fileURL
+        let timeouts = URLSessionTimeouts(deadline: deadline, idleTimeout: configuration.limits.idleLimit(for: request))
+        self.timeouts = timeouts
+        streamer = request.responseDestination == .stream ? URLSessionBodyStreamer(timeouts: timeouts) : nil
         self.requestBodySize = requestBodySize
         self.progress = progress
         redirectPolicy = configuration.redirectPolicy
-        maxResponseBytes =
-            request.responseDestination.fileURL == nil
-            ? configuration.maxResponseBytes : configuration.maxFileResponseBytes
         self.cancelOnDelegateQueue = cancelOnDelegateQueue
+        let bodyFileURL = request.responseDestination.fileURL
         var firstRequest = firstHop.request
-        var firstSegmentBytes: Int64?
-        if bodyFileURL != nil, firstHop.bodyFile == nil, let segmentBytes = configuration.downloadSegmentBytes,
-            let ranged = URLSessionDownloadSegments.firstRequest(for: firstRequest, segmentBytes: segmentBytes)
-        {
-            firstRequest = ranged
-            firstSegmentBytes = segmentBytes
-        }
-        self.firstHop = URLSessionHop(request: firstRequest, bodyFile: firstHop.bodyFile)
-        var initial = State(hop: firstRequest, callerCookie: firstRequest.value(forHTTPHeaderField: "Cookie"))
-        initial.hopBodyFile = firstHop.bodyFile
-        initial.firstSegmentBytes = firstSegmentBytes
-        state = Lock(initial)
+        let segments = URLSessionSegmentedBody(
+            firstRequest: &firstRequest,
+            goesToFile: bodyFileURL != nil,
+            hasBodyFile: firstHop.bodyFile != nil,
+            segmentBytes: configuration.downloadSegmentBytes
+        )
+        let first = URLSessionHop(request: firstRequest, bodyFile: firstHop.bodyFile)
+        self.firstHop = first
+        state = Lock(
+            State(
+                hops: URLSessionRedirectHops(first: first),
+                segments: segments,
+                body: URLSessionResponseBody(fileURL: bodyFileURL, limit: configuration.limits.bodyLimit(for: request))
+            )
+        )
     }
 
     // MARK: Caller side
@@ -135,84 +124,59 @@ final class URLSessionTransfer: Sendable {
 
     /// Makes `task` (not resumed yet) the current hop's task. Returns `false` when the call already ended.
     func attach(_ task: URLSessionTask) -> Bool {
-        state.withLock { state in
+        let attached = state.withLock { state in
             guard state.outcome == nil else { return false }
             state.task = task
             return true
         }
+        if attached { timeouts.noteActivity() }
+        return attached
     }
 
-    /// Ends the call with ``APIClientError/timeout`` at `deadline` unless it ended before.
-    func arm(deadline: ContinuousClock.Instant) {
-        let timer = Task { [weak self] in
-            do {
-                try await Task.sleep(until: deadline, clock: .continuous)
-            } catch {
-                return
-            }
-            self?.finish(.failure(.timeout))
-        }
-        let ended = state.withLock { state in
-            guard state.outcome == nil else { return true }
-            state.timer = timer
-            return false
-        }
-        if ended { timer.cancel() }
+    /// Starts the time limits: running out ends the call with ``APIClientError/timeout`` unless it ended before.
+    func startTimeouts() {
+        timeouts.start { [weak self] in self?.finish(.failure(.timeout)) }
     }
 
     /// Ends the call with `outcome` unless it already ended; the first outcome wins.
     func finish(_ outcome: Outcome) {
-        typealias Ending = (CheckedContinuation<Outcome, Never>?, URLSessionTask?, Task<Void, Never>?)
+        typealias Ending = (CheckedContinuation<Outcome, Never>?, URLSessionTask?)
+        let failed: Bool
+        if case .failure = outcome { failed = true } else { failed = false }
         let ending = state.withLock { state -> Ending? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
-            let ending = (state.continuation, state.task, state.timer)
+            let ending = (state.continuation, state.task)
             state.continuation = nil
             state.task = nil
-            state.timer = nil
-            state.body = Data()
-            state.response = nil
-            state.pendingReissue = nil
-            if let file = state.bodyFile {
-                try? file.close()
-                state.bodyFile = nil
-            }
-            if case .failure = outcome, let bodyFileURL {
-                // A partial body file never outlives a failed call.
-                try? FileManager.default.removeItem(at: bodyFileURL)
-            }
+            state.hops.pendingReissue = nil
+            state.body.close(failed: failed)
             return ending
         }
-        guard let (continuation, task, timer) = ending else { return }
-        timer?.cancel()
-        if case .failure = outcome, let task { cancelOnDelegateQueue(task) }
+        guard let (continuation, task) = ending else { return }
+        timeouts.stop()
+        if failed, let task { cancelOnDelegateQueue(task) }
         if case .failure(let error) = outcome { streamer?.end(error) } else { streamer?.end(nil) }
         continuation?.resume(returning: outcome)
         onEnd?()
     }
 
-    /// Hands a streaming call's head to the caller, with the body to come as a stream; the call's time limit
+    /// Hands a streaming call's head to the caller, with the body to come as a stream; the attempt's time limit
     /// stops here (only the idle timeout between chunks applies from now on).
     private func deliverHead(_ response: HTTPURLResponse, streamer: URLSessionBodyStreamer) {
-        let body = streamer.makeStream(
-            onCancel: { [weak self] in self?.finish(.failure(.cancelled)) },
-            onIdleTimeout: { [weak self] in self?.finish(.failure(.timeout)) }
-        )
+        let body = streamer.makeStream(onCancel: { [weak self] in self?.finish(.failure(.cancelled)) })
         let head = HTTPResponse(
             statusCode: response.statusCode,
-            headers: ResponseHeaders.headers(of: response, bodyCount: -1),
+            headers: URLResponseHeaderConverter.headers(of: response, bodyCount: -1),
             request: request,
             url: response.url,
             bodyStream: body
         )
-        let (continuation, timer) = state.withLock { state in
-            state.headDelivered = true
-            let handOver = (state.continuation, state.timer)
-            state.continuation = nil
-            state.timer = nil
-            return handOver
+        timeouts.dropDeadline()
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
         }
-        timer?.cancel()
         continuation?.resume(returning: .success(head))
     }
 
@@ -220,54 +184,31 @@ final class URLSessionTransfer: Sendable {
 
     /// A response head arrived: whether to let the body come.
     func didReceive(_ response: HTTPURLResponse) -> Answer<Void> {
+        timeouts.noteActivity()
+        let streamed = streamer != nil
         let verdict = state.withLock { state -> Result<Answer<Void>, APIClientError> in
             guard state.outcome == nil else { return .success(.abandon) }
-            guard state.pendingReissue == nil else { return .success(.answer(())) }
-            var response = response
-            if let segmentBytes = state.firstSegmentBytes {
-                state.firstSegmentBytes = nil
-                switch URLSessionDownloadSegments.answer(to: response, segmentBytes: segmentBytes) {
-                case .whole:
-                    break
-                case .complete(let presented):
-                    response = presented
-                case .segmented(let segments, let presented):
-                    response = presented
-                    state.segments = segments
-                case .retryWithoutRange:
-                    // Its body is ignored; the request goes again once this task completes.
-                    state.pendingReissue = URLSessionDownloadSegments.withoutRange(state.hop)
-                    return .success(.answer(()))
-                }
-            } else if state.awaitingSegmentHead {
-                // The next segment of the body already under way: it must be the same representation.
-                state.awaitingSegmentHead = false
-                if let mismatch = state.segments?.accept(response, at: state.received) {
-                    return .failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: mismatch)))
-                }
+            guard state.hops.pendingReissue == nil else { return .success(.answer(())) }
+            switch state.segments.head(response, received: state.body.received) {
+            case .response(let presented):
+                if let failure = state.body.start(presented, streamed: streamed) { return .failure(failure) }
+                return .success(.answer(()))
+            case .continuation:
+                return .success(.answer(()))
+            case .mismatch(let mismatch):
+                return .failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: mismatch)))
+            case .retryWithoutRange:
+                // Its body is ignored; the request goes again once this task completes.
+                state.hops.pendingReissue = URLSessionDownloadSegments.withoutRange(state.hops.current)
                 return .success(.answer(()))
             }
-            state.response = response
-            state.body = Data()
-            state.received = 0
-            let expected = response.expectedContentLength
-            let isEncoded = response.value(forHTTPHeaderField: "Content-Encoding") != nil
-            if streamer != nil { return .success(.answer(())) }
-            if let maxResponseBytes, expected > maxResponseBytes, !isEncoded {
-                return .failure(.networkError(NetworkFailure(kind: .responseTooLarge)))
-            }
-            if let bodyFileURL {
-                if let failure = openBodyFile(at: bodyFileURL, state: &state) { return .failure(failure) }
-            } else if expected > 0 {
-                state.body.reserveCapacity(Int(min(expected, Int64(maxResponseBytes ?? 64 << 20))))
-            }
-            return .success(.answer(()))
         }
         switch verdict {
         case .success(let answer):
             // FoundationNetworking reports an interim 1xx head as a response too; the final one follows.
             if let streamer, case .answer = answer, !(100..<200).contains(response.statusCode),
-                state.withLock({ $0.pendingReissue == nil && $0.response != nil && !$0.headDelivered })
+                !streamer.hasDeliveredHead,
+                state.withLock({ $0.hops.pendingReissue == nil && $0.body.response != nil })
             {
                 deliverHead(response, streamer: streamer)
             }
@@ -278,58 +219,30 @@ final class URLSessionTransfer: Sendable {
         }
     }
 
-    /// Creates the body file, or empties it for a new response; the error when that fails.
-    private func openBodyFile(at url: URL, state: inout State) -> APIClientError? {
-        do {
-            if let file = state.bodyFile {
-                try file.truncate(atOffset: 0)
-                return nil
-            }
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-            state.bodyFile = try FileHandle(forWritingTo: url)
-            return nil
-        } catch {
-            return .downloadDestinationError(DownloadDestinationError(kind: .cannotWrite, url: url, reason: "\(error)"))
-        }
-    }
-
     /// Body bytes arrived (already decoded from gzip/deflate/br by the platform): kept in memory or written to the
     /// body file as they come.
     func didReceive(_ data: Data) {
-        if let streamer, state.withLock({ $0.headDelivered && $0.outcome == nil }) {
+        if let streamer, streamer.hasDeliveredHead {
             streamer.deliver(data)
             return
         }
+        timeouts.noteActivity()
         let step = state.withLock { state -> Result<TransferProgress?, APIClientError> in
-            guard state.outcome == nil, state.pendingReissue == nil, let response = state.response else {
+            guard state.outcome == nil, state.hops.pendingReissue == nil, let response = state.body.response else {
                 return .success(nil)
             }
-            if let maxResponseBytes, state.received + Int64(data.count) > maxResponseBytes {
+            guard state.body.admits(data.count) else {
                 return .failure(.networkError(NetworkFailure(kind: .responseTooLarge)))
             }
-            if let segments = state.segments, state.received + Int64(data.count) > segments.end {
+            if state.segments.overrunsSegment(received: state.body.received, adding: data.count) {
                 // More than the segment's own Content-Range announced.
                 return .failure(.networkError(NetworkFailure(kind: .badServerResponse)))
             }
-            if let file = state.bodyFile {
-                do {
-                    try file.write(contentsOf: data)
-                } catch {
-                    let url = bodyFileURL ?? URL(fileURLWithPath: "/")
-                    return .failure(
-                        .downloadDestinationError(
-                            DownloadDestinationError(kind: .cannotWrite, url: url, reason: "\(error)")))
-                }
-            } else {
-                state.body.append(data)
-            }
-            state.received += Int64(data.count)
+            if let failure = state.body.append(data) { return .failure(failure) }
             return .success(
                 TransferProgress(
                     direction: .download,
-                    completedBytes: state.received,
+                    completedBytes: state.body.received,
                     totalBytes: Self.expectedBodySize(of: response)
                 )
             )
@@ -345,6 +258,7 @@ final class URLSessionTransfer: Sendable {
 
     /// Request body bytes went out.
     func didSend(totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        timeouts.noteActivity()
         guard let progress else { return }
         let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : requestBodySize
         progress.report(.upload, completed: totalBytesSent, total: total)
@@ -369,55 +283,23 @@ final class URLSessionTransfer: Sendable {
         to proposed: URLRequest,
         storedCookies: String? = nil
     ) -> Answer<URLRequest?> {
-        let answer = state.withLock { state -> Answer<URLRequest?>? in
-            guard state.outcome == nil else { return .abandon }
-            // The target as RFC 3986 §5 resolves `Location` (URLSession's own resolution loses the path of a
-            // query-only one); an unusable `Location` is not followed, as on native.
-            let answered = response.url ?? state.hop.url
-            guard let answered,
-                let target = RedirectRules.target(
-                    of: response.value(forHTTPHeaderField: "Location"), relativeTo: answered)
-            else { return .answer(nil) }
-            state.redirects += 1
-            if state.redirects > redirectPolicy.maxRedirects {
-                // "Do not follow" hands back the 3xx; a spent limit is an error.
-                return redirectPolicy.followsRedirects ? nil : .answer(nil)
-            }
-            if RedirectRules.crossesOrigin(from: response.url ?? state.hop.url, to: target) {
-                state.stripsCredentials = true
-                state.callerCookie = nil
-            }
-            let reissues =
-                RedirectRules.keepsMethodAndBody(state.hop, statusCode: response.statusCode)
-                && (!(state.hop.httpBody?.isEmpty ?? true) || state.hopBodyFile != nil)
-            var next = reissues ? RedirectRules.reissue(state.hop, to: target) : proposed
-            next.url = target
-            if !RedirectRules.keepsMethodAndBody(state.hop, statusCode: response.statusCode) {
-                next = RedirectRules.droppingBodyFields(next)
-            }
-            if state.stripsCredentials {
-                next = RedirectRules.strippingCredentials(next, sensitiveFields: redirectPolicy.sensitiveFields)
-            }
-            if !reissues, let storedCookies {
-                // A re-issued hop is a new task: URLSession adds the stored cookies to it by itself.
-                let cookie = [state.callerCookie, storedCookies].compactMap { $0 }.joined(separator: "; ")
-                next.setValue(cookie, forHTTPHeaderField: "Cookie")
-            }
-            if reissues {
-                // URLSession would send this hop without its body: let the 3xx complete and send it ourselves.
-                state.pendingReissue = next
-                return .answer(nil)
-            }
-            state.hop = next
-            // URLSession follows this one itself; a 301/302/303 does not carry an uploaded file along.
-            state.hopBodyFile = nil
-            return .answer(next)
+        timeouts.noteActivity()
+        let decision = state.withLock { state -> URLSessionRedirectHops.Decision? in
+            guard state.outcome == nil else { return nil }
+            return state.hops.redirect(
+                from: response, proposed: proposed, storedCookies: storedCookies, policy: redirectPolicy)
         }
-        guard let answer else {
+        switch decision {
+        case nil:
+            return .abandon
+        case .follow(let next):
+            return .answer(next)
+        case .decline:
+            return .answer(nil)
+        case .tooManyRedirects:
             finish(.failure(.networkError(NetworkFailure(kind: .tooManyRedirects))))
             return .abandon
         }
-        return answer
     }
 
     /// The server asked for credentials. The transport has none to give (authentication is the interceptors'
@@ -425,7 +307,7 @@ final class URLSessionTransfer: Sendable {
     func didReceiveAuthenticationChallenge() -> Answer<Void> {
         state.withLock { state in
             guard state.outcome == nil else { return .abandon }
-            state.rejectedChallenge = true
+            state.challenges.reject()
             return .answer(())
         }
     }
@@ -438,68 +320,51 @@ final class URLSessionTransfer: Sendable {
             case end(Outcome)
             case none
         }
+        let headDelivered = streamer?.hasDeliveredHead ?? false
         let step = state.withLock { state -> Step in
             guard state.outcome == nil else { return .none }
-            if state.headDelivered {
+            if headDelivered {
                 // A streamed body ended: the caller already has the head. (A rejected challenge ends its task with
                 // `cancelled` after the 401's body: that is a complete body.)
-                let challengeEnded = state.rejectedChallenge && (error as? URLError)?.code == .cancelled
-                if let error, !challengeEnded {
+                if let error, !state.challenges.endedByRejection(error) {
                     return .end(.failure(URLErrorMapping.apiClientError(for: error, afterResponseHead: true)))
                 }
                 return .end(.success(HTTPResponse(statusCode: 0, request: request)))
             }
-            if error == nil, var segments = state.segments, segments.needsNextSegment(at: state.received) {
+            if error == nil,
+                let next = state.segments.nextSegmentRequest(after: state.hops.current, received: state.body.received)
+            {
                 // A segment is in: on to the next.
-                let next = segments.request(after: state.hop, from: state.received)
-                state.segments = segments
-                state.awaitingSegmentHead = true
                 state.task = nil
                 return .next(URLSessionHop(request: next, bodyFile: nil))
             }
-            if state.pendingReissue != nil, error == nil, !(request.body?.isReplayable ?? true) {
+            if state.hops.pendingReissue != nil, error == nil, !(request.body?.isReplayable ?? true) {
                 let reason = "a 307/308 asked to send the streamed request body again, and it cannot be sent twice"
                 return .end(.failure(.invalidRequest(reason: reason)))
             }
-            if let reissue = state.pendingReissue, error == nil {
-                state.pendingReissue = nil
-                state.hop = reissue
+            if error == nil, let reissue = state.hops.startReissue() {
                 state.task = nil
-                state.response = nil
-                state.body = Data()
-                state.received = 0
-                return .next(URLSessionHop(request: reissue, bodyFile: state.hopBodyFile))
+                state.body.reset()
+                return .next(reissue)
             }
-            if state.response == nil {
-                // A data task does not report the head of a 301/302/303/307 it does not follow: it is here.
-                state.response = taskResponse
-            }
-            if let response = state.response {
+            // A data task does not report the head of a 301/302/303/307 it does not follow: it is here.
+            state.body.adopt(taskResponse)
+            if let response = state.body.response {
                 // On Linux a rejected authentication challenge completes the task with `cancelled` after
                 // delivering the 401: that is the response.
-                let challengeEnded = state.rejectedChallenge && (error as? URLError)?.code == .cancelled
-                if let segments = state.segments, error == nil, state.received != segments.totalBytes {
+                if error == nil, state.segments.endsShort(at: state.body.received) {
                     // A segment ended short of the body's end.
                     return .end(.failure(.networkError(NetworkFailure(kind: .connectionLost))))
                 }
-                if error == nil || challengeEnded {
-                    if let bodyFileURL, state.bodyFile == nil {
-                        // A response whose head never reached the delegate (a redirect not followed): an empty file.
-                        guard FileManager.default.createFile(atPath: bodyFileURL.path, contents: nil) else {
-                            return .end(
-                                .failure(
-                                    .downloadDestinationError(
-                                        DownloadDestinationError(kind: .cannotWrite, url: bodyFileURL))))
-                        }
-                    }
-                    return .end(.success(makeResponse(response, body: state.body, received: state.received)))
+                if error == nil || state.challenges.endedByRejection(error) {
+                    // A response whose head never reached the delegate (a redirect not followed): an empty file.
+                    if let failure = state.body.ensureFile() { return .end(.failure(failure)) }
+                    return .end(.success(makeResponse(response, body: state.body)))
                 }
             }
             if let error {
                 return .end(
-                    .failure(
-                        URLErrorMapping.apiClientError(
-                            for: error, afterResponseHead: state.response != nil)))
+                    .failure(URLErrorMapping.apiClientError(for: error, afterResponseHead: state.body.response != nil)))
             }
             return .end(.failure(.networkError(NetworkFailure(kind: .badServerResponse))))
         }
@@ -520,19 +385,19 @@ final class URLSessionTransfer: Sendable {
         if let requestBodySize {
             progress.report(.upload, completed: requestBodySize, total: requestBodySize)
         }
-        let received = state.withLock { $0.received }
+        let received = state.withLock { $0.body.received }
         progress.report(.download, completed: received, total: received)
     }
 
-    private func makeResponse(_ response: HTTPURLResponse, body: Data, received: Int64) -> HTTPResponse {
-        let hasFile = bodyFileURL != nil
+    private func makeResponse(_ response: HTTPURLResponse, body: URLSessionResponseBody) -> HTTPResponse {
+        let fileURL = body.fileURL
         return HTTPResponse(
             statusCode: response.statusCode,
-            headers: ResponseHeaders.headers(of: response, bodyCount: Int(received)),
-            body: hasFile ? Data() : body,
+            headers: URLResponseHeaderConverter.headers(of: response, bodyCount: Int(body.received)),
+            body: fileURL == nil ? body.data : Data(),
             request: request,
             url: response.url,
-            bodyFileURL: hasFile ? bodyFileURL : nil
+            bodyFileURL: fileURL
         )
     }
 }

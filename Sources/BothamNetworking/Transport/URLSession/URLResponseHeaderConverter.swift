@@ -4,8 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Reads the header fields of a Foundation response.
-enum ResponseHeaders {
+/// Converts the header fields of a Foundation `HTTPURLResponse` into ``HTTPHeaders``, as the transport presents them.
+enum URLResponseHeaderConverter {
     /// Content codings the platform decodes by itself (libcurl on Linux advertises `deflate, gzip, br, zstd`).
     static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
 

@@ -1,0 +1,102 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The hops of one ``URLSessionTransfer``: the request of the current hop as sent, the redirects followed so far,
+/// and what a redirect must carry or lose (``RedirectRules``).
+///
+/// URLSession follows a 301/302/303 itself once the delegate approves the next request; a 307/308 with a body would
+/// lose it, so that one is declined and re-issued by the transfer as a new task once the 3xx completes (a
+/// ``pendingReissue``).
+struct URLSessionRedirectHops {
+    /// What to answer URLSession's redirect proposal.
+    enum Decision {
+        /// Follow with this request.
+        case follow(URLRequest)
+        /// Do not follow: the 3xx completes the task (it is the response, or a re-issue is pending).
+        case decline
+        /// The policy's limit is spent: the call ends with `tooManyRedirects`.
+        case tooManyRedirects
+    }
+
+    /// The request of the current hop, as sent.
+    private(set) var current: URLRequest
+    /// The file the current hop's request body is uploaded from, if any.
+    private(set) var bodyFile: URL?
+    /// A request to send again, as a new task, once the current task completes: a 307/308 with a body that
+    /// URLSession would drop, or a ranged first request whose answer asks for the whole body.
+    var pendingReissue: URLRequest?
+    private var redirects = 0
+    /// A redirect left the first origin: credentials stay off for the rest of the call.
+    private var stripsCredentials = false
+    /// The caller's own `Cookie` field, until a redirect leaves its origin.
+    private var callerCookie: String?
+
+    /// Starts with `first`.
+    init(first: URLSessionHop) {
+        current = first.request
+        bodyFile = first.bodyFile
+        callerCookie = first.request.value(forHTTPHeaderField: "Cookie")
+    }
+
+    /// URLSession proposes to follow `response` with `proposed`: the decision under `policy`.
+    ///
+    /// `storedCookies` is the `Cookie` field the session's cookie storage has for the target, when URLSession does
+    /// not add it itself (FoundationNetworking leaves it out of a redirect a delegate approves).
+    mutating func redirect(
+        from response: HTTPURLResponse,
+        proposed: URLRequest,
+        storedCookies: String?,
+        policy: RedirectPolicy
+    ) -> Decision {
+        // The target as RFC 3986 §5 resolves `Location` (URLSession's own resolution loses the path of a query-only
+        // one); an unusable `Location` is not followed, as on native.
+        guard let answered = response.url ?? current.url,
+            let target = RedirectRules.target(of: response.value(forHTTPHeaderField: "Location"), relativeTo: answered)
+        else { return .decline }
+        redirects += 1
+        if redirects > policy.maxRedirects {
+            // "Do not follow" hands back the 3xx; a spent limit is an error.
+            return policy.followsRedirects ? .tooManyRedirects : .decline
+        }
+        if RedirectRules.crossesOrigin(from: response.url ?? current.url, to: target) {
+            stripsCredentials = true
+            callerCookie = nil
+        }
+        let keepsBody = RedirectRules.keepsMethodAndBody(current, statusCode: response.statusCode)
+        let reissues = keepsBody && (!(current.httpBody?.isEmpty ?? true) || bodyFile != nil)
+        var next = reissues ? RedirectRules.reissue(current, to: target) : proposed
+        next.url = target
+        if !keepsBody {
+            next = RedirectRules.droppingBodyFields(next)
+        }
+        if stripsCredentials {
+            next = RedirectRules.strippingCredentials(next, sensitiveFields: policy.sensitiveFields)
+        }
+        if !reissues, let storedCookies {
+            // A re-issued hop is a new task: URLSession adds the stored cookies to it by itself.
+            let cookie = [callerCookie, storedCookies].compactMap { $0 }.joined(separator: "; ")
+            next.setValue(cookie, forHTTPHeaderField: "Cookie")
+        }
+        if reissues {
+            // URLSession would send this hop without its body: let the 3xx complete and send it ourselves.
+            pendingReissue = next
+            return .decline
+        }
+        current = next
+        // URLSession follows this one itself; a 301/302/303 does not carry an uploaded file along.
+        bodyFile = nil
+        return .follow(next)
+    }
+
+    /// Makes the pending re-issue the current hop and returns it (its body file sent again), or `nil` when none is
+    /// pending.
+    mutating func startReissue() -> URLSessionHop? {
+        guard let reissue = pendingReissue else { return nil }
+        pendingReissue = nil
+        current = reissue
+        return URLSessionHop(request: reissue, bodyFile: bodyFile)
+    }
+}
