@@ -12,8 +12,9 @@ extension BothamAPIClient {
         _ request: HTTPRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
-        let pipeline = makePipeline()
-        let queue = pipeline.configuration.completionQueue
+        let configuration = configuration
+        let pipeline = makePipeline(configuration)
+        let queue = configuration.completionQueue
         let task = Task {
             let result = await pipeline.run(request)
             if let queue { queue.async { completion(result) } } else { completion(result) }

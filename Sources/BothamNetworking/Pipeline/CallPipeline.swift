@@ -3,7 +3,7 @@
 /// Per attempt, in order: request interceptors (local, then global) on the *original* request; preparation
 /// (URL, header and body checks — a failure ends the call and nothing is sent); the `HTTPInterceptor` onion (local,
 /// then global, outermost first) around the transport; response interceptors (local, then global); and, when they
-/// are done, the retry strategy (if any) and the client's validation. A ``ResponseInterceptorResult/retry`` or a
+/// are done, the retry strategy (if any) and the validation. A ``ResponseInterceptorResult/retry`` or a
 /// strategy's ``RetryDecision/retry(after:)`` starts the next attempt while the budget lasts; the sleep between
 /// attempts is cancellable and cancellation is never retried.
 struct CallPipeline: Sendable {
@@ -11,7 +11,7 @@ struct CallPipeline: Sendable {
     let responseInterceptors: [any BothamResponseInterceptor]
     let interceptors: [any HTTPInterceptor]
     let transport: any HTTPClient
-    let configuration: BothamAPIClient.Configuration
+    let settings: CallSettings
 
     private enum AttemptOutcome {
         case done(Result<HTTPResponse, APIClientError>, request: HTTPRequest?)
@@ -20,7 +20,7 @@ struct CallPipeline: Sendable {
 
     func run(_ original: HTTPRequest) async -> Result<HTTPResponse, APIClientError> {
         // `Int.max` retries must not overflow: the most attempts saturate at `Int.max`.
-        let (attempts, overflow) = max(0, configuration.maxRetries).addingReportingOverflow(1)
+        let (attempts, overflow) = max(0, settings.maxRetries).addingReportingOverflow(1)
         var context = HTTPCallContext(
             callID: HTTPCallContext.makeCallID(),
             attempt: 1,
@@ -32,7 +32,7 @@ struct CallPipeline: Sendable {
         let budget = interceptors.isEmpty ? nil : SendBudget(limit: context.maxAttempts)
         let outcome = await run(original, context: &context, files: &files, budget: budget)
         let result = files.finish(outcome)
-        for observer in configuration.callObservers {
+        for observer in settings.callObservers {
             observer.callDidFinish(original, result: result, context: context)
         }
         return result
@@ -54,7 +54,7 @@ struct CallPipeline: Sendable {
             var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
             switch outcome {
             case .done(let result, let request):
-                guard let request, let strategy = configuration.retryStrategy else { return validate(result) }
+                guard let request, let strategy = settings.retryStrategy else { return validate(result) }
                 if case .failure(.cancelled) = result { return result }
                 let decision = await HTTPCallContext.$current.withValue(attemptContext) {
                     await strategy.decision(for: result, request: request, context: attemptContext)
@@ -71,7 +71,7 @@ struct CallPipeline: Sendable {
                 return .failure(.retryLimitExceeded(attempts: context.attempt, lastOutcome: retry.last))
             }
             do {
-                try await configuration.retrySleeper(retry.delay)
+                try await settings.retrySleeper(retry.delay)
             } catch {
                 return .failure(.cancelled)
             }
@@ -156,7 +156,7 @@ struct CallPipeline: Sendable {
     }
 
     private func validate(_ result: Result<HTTPResponse, APIClientError>) -> Result<HTTPResponse, APIClientError> {
-        guard case .success(let response) = result, !configuration.validation.accepts(response) else { return result }
+        guard case .success(let response) = result, !settings.validation.accepts(response) else { return result }
         return .failure(.httpResponseError(response))
     }
 }

@@ -41,15 +41,6 @@ public struct MetricsInterceptor: Sendable {
         self.init(redactor: redactor, sink: MetricsSink(record))
     }
 
-    /// Registers the interceptor on `client` in both roles: appends it to ``BothamAPIClient/interceptors`` and to
-    /// the configuration's ``BothamAPIClient/Configuration/callObservers``.
-    public func install(on client: BothamAPIClient) {
-        client.interceptors.append(self)
-        var configuration = client.configuration
-        configuration.callObservers.append(self)
-        client.configuration = configuration
-    }
-
     private func add(_ callID: UInt64, _ change: (inout Totals) -> Void) {
         totals.withLock { table in
             if table[callID] == nil, table.count >= Self.capacity, let oldest = table.keys.min() {
