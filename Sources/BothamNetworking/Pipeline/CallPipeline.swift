@@ -28,13 +28,14 @@ struct CallPipeline: Sendable {
         )
         var files = DownloadFiles()
         // Only onion interceptors can send more than once per attempt; without them the retry loop's attempt count
-        // already bounds the sends, and the call allocates no budget.
-        let budget = interceptors.isEmpty ? nil : SendBudget(limit: context.maxAttempts)
+        // already bounds the sends, and the call counts none.
+        let budget = interceptors.isEmpty ? nil : SendBudget(limit: context.maxAttempts, of: context)
         let outcome = await run(original, context: &context, files: &files, budget: budget)
         let result = files.finish(outcome)
         for observer in settings.callObservers {
             observer.callDidFinish(original, result: result, context: context)
         }
+        budget?.forgetLastSend()
         return result
     }
 
