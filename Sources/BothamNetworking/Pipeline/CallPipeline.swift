@@ -1,11 +1,15 @@
 /// Runs one call: the retry loop around one attempt, with a snapshot of every interceptor list.
 ///
 /// Per attempt, in order: request interceptors (local, then global) on the *original* request; preparation
-/// (URL, header and body checks — a failure ends the call and nothing is sent); the `HTTPInterceptor` onion (local,
-/// then global, outermost first) around the transport; response interceptors (local, then global); and, when they
-/// are done, the retry strategy (if any) and the validation. A ``ResponseInterceptorResult/retry`` or a
-/// strategy's ``RetryDecision/retry(after:)`` starts the next attempt while the budget lasts; the sleep between
-/// attempts is cancellable and cancellation is never retried.
+/// (`HTTPRequest.prepared()`: URL, header and body checks — a failure ends the call and nothing is sent) and the
+/// attempt's temporary file when the body goes to a file (``DownloadFiles``); the `HTTPInterceptor` onion (local,
+/// then global, outermost first) around the transport; response interceptors (local, then global); and, when they are
+/// done, the retry strategy (if any) and the validation. A ``ResponseInterceptorResult/retry`` or a strategy's
+/// ``RetryDecision/retry(after:)`` starts the next attempt while the budget lasts; the sleep between attempts is
+/// cancellable and cancellation is never retried.
+///
+/// The transport always receives a prepared request: the innermost `next` prepares again only a request an onion
+/// interceptor changed.
 struct CallPipeline: Sendable {
     let requestInterceptors: [any BothamRequestInterceptor]
     let responseInterceptors: [any BothamResponseInterceptor]
@@ -93,7 +97,7 @@ struct CallPipeline: Sendable {
         }
         let prepared: HTTPRequest
         do {
-            prepared = try files.prepare(RequestPreparation.prepare(request))
+            prepared = try files.prepare(request.prepared())
         } catch {
             return .done(.failure(error), request: nil)
         }
@@ -128,17 +132,18 @@ struct CallPipeline: Sendable {
         return .done(result, request: prepared)
     }
 
-    /// The onion: interceptor `index` wraps everything after it; past the last one is the transport.
+    /// The onion: interceptor `index` wraps everything after it; past the last one is the transport, which always
+    /// gets a prepared request (`prepared()` does nothing unless an interceptor changed it).
     private func proceed(
         _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?
     ) async throws(APIClientError) -> HTTPResponse {
         guard index < interceptors.count else {
             if Task.isCancelled { throw .cancelled }
-            guard let budget else { return try await transport.send(request) }
+            guard let budget else { return try await transport.send(request.prepared()) }
             // Every send counts, however many times an interceptor calls `next`.
             try budget.spend()
             do {
-                let response = try await transport.send(request)
+                let response = try await transport.send(request.prepared())
                 budget.record(.success(response))
                 return response
             } catch {

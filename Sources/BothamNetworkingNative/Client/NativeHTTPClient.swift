@@ -69,6 +69,7 @@ public final class NativeHTTPClient: HTTPClient {
         // The request's own timeout bounds the whole attempt, redirects and body included (as `HTTPRequest.timeout`
         // promises); the configuration's `requestTimeout` only bounds time without progress.
         let start = MonotonicClock.now()
+        let request = try request.prepared()  // a no-op for a request from BothamAPIClient
         let limits = [configuration.totalTimeout, request.timeout].compactMap { $0 }
         let deadline = limits.min().map { start &+ MonotonicClock.nanoseconds($0) }
         var current = request
@@ -169,8 +170,8 @@ public final class NativeHTTPClient: HTTPClient {
     }
 
     private func makePlan(_ request: HTTPRequest, url: URL, deadline: UInt64?) throws(APIClientError) -> ExchangePlan {
-        // Interceptors run after the client's checks: what goes on the wire is checked again here.
-        try request.checkWireSyntax()
+        // `request` is prepared (checked once, in `send`), or a redirect's follow-up that `RedirectRules` made from
+        // it (a token method, a subset of its header fields, its body or none): nothing needs checking again.
         let (origin, target) = try Origin.parse(url)
         var tlsContext: TLSContext?
         if origin.isTLS {
