@@ -2,8 +2,8 @@
 ///
 /// Per attempt, in order: request interceptors (local, then global) on the *original* request; preparation
 /// (`HTTPRequest.prepared()`: URL, header and body checks — a failure ends the call and nothing is sent) and the
-/// attempt's temporary file when the body goes to a file (``DownloadFiles``); the `HTTPInterceptor` onion (local,
-/// then global, outermost first) around the transport; response interceptors (local, then global); and, when they are
+/// attempt's part file when the body goes to a file (``DownloadFiles``); the `HTTPInterceptor` onion (local, then
+/// global, outermost first) around the transport; response interceptors (local, then global); and, when they are
 /// done, the retry strategy (if any) and the validation. A ``ResponseInterceptorResult/retry`` or a strategy's
 /// ``RetryDecision/retry(after:)`` starts the next attempt while the budget lasts; the sleep between attempts is
 /// cancellable and cancellation is never retried.
@@ -35,7 +35,7 @@ struct CallPipeline: Sendable {
         // already bounds the sends, and the call counts none.
         let budget = interceptors.isEmpty ? nil : SendBudget(limit: context.maxAttempts, of: context)
         let outcome = await run(original, context: &context, files: &files, budget: budget)
-        let result = files.finish(outcome)
+        let result = files.deliver(outcome)
         for observer in settings.callObservers {
             observer.callDidFinish(original, result: result, context: context)
         }
@@ -97,7 +97,7 @@ struct CallPipeline: Sendable {
         }
         let prepared: HTTPRequest
         do {
-            prepared = try files.prepare(request.prepared())
+            prepared = try files.writingBodyToPartFile(request.prepared())
         } catch {
             return .done(.failure(error), request: nil)
         }

@@ -20,8 +20,9 @@ import Foundation
 /// - ``HTTPRequest/responseDestination`` is ``ResponseBodyDestination/memory``, ``ResponseBodyDestination/stream``
 ///   (a transport that streams answers with ``HTTPResponse/bodyStream``; one that does not returns the body in
 ///   memory) or a ``ResponseBodyDestination/file(_:options:)`` destination, never a directory. A file destination
-///   is a fresh file for this attempt: the transport writes the body there (or returns it in memory, and the client
-///   writes it), and the client moves it into the caller's destination when the call ends.
+///   is a fresh file the client owns for this attempt: the transport writes the body there (or returns it in memory,
+///   and the client writes it) and never moves or deletes it; the client moves it into the caller's destination or
+///   removes it when the call ends.
 /// - ``HTTPRequest/timeout`` bounds this one send; `nil` means the transport's default.
 ///
 /// The same holds when an ``HTTPInterceptor`` changed the request on its way: the client prepares the changed

@@ -177,10 +177,8 @@ final class URLSessionTransfer: Sendable {
                 try? file.close()
                 state.bodyFile = nil
             }
-            if case .failure = outcome, let bodyFileURL {
-                // A partial body file never outlives a failed call.
-                try? FileManager.default.removeItem(at: bodyFileURL)
-            }
+            // A partial body file is left where it is: the client owns it (`DownloadFiles` removes it when the call
+            // ends), and a transport never deletes the file it was told to write.
             return ending
         }
         guard let (continuation, task, timer) = ending else { return }
