@@ -12,8 +12,9 @@ extension BothamAPIClient {
         _ request: HTTPRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
-        let pipeline = makePipeline()
-        return .start(deliveringOn: pipeline.configuration.completionQueue, completion: completion) {
+        let configuration = configuration
+        let pipeline = makePipeline(configuration)
+        return .start(deliveringOn: configuration.completionQueue, completion: completion) {
             await pipeline.run(request)
         }
     }

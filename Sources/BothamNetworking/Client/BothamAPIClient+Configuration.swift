@@ -38,3 +38,17 @@ extension BothamAPIClient {
         }
     }
 }
+
+extension BothamAPIClient.Configuration {
+    /// What the pipeline needs of this configuration for one call.
+    var callSettings: CallSettings {
+        CallSettings(
+            maxRetries: maxRetries,
+            validation: validation,
+            retryStrategy: retryStrategy,
+            retrySleeper: retrySleeper,
+            callObservers: callObservers
+        )
+    }
+}
+

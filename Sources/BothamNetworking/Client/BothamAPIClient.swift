@@ -60,7 +60,7 @@ public final class BothamAPIClient: Sendable {
 
     /// Sends a request through every interceptor and the transport.
     public func send(_ request: HTTPRequest) async -> Result<HTTPResponse, APIClientError> {
-        await makePipeline().run(request)
+        await makePipeline(configuration).run(request)
     }
 
     /// Sends a request and returns its response, throwing ``APIClientError`` on failure.
@@ -86,14 +86,15 @@ public final class BothamAPIClient: Sendable {
         )
     }
 
-    /// A pipeline holding one snapshot of the configuration and of every interceptor list.
-    func makePipeline() -> CallPipeline {
+    /// A pipeline holding the call settings of `configuration` (one snapshot of the client's) and one snapshot of
+    /// every interceptor list.
+    func makePipeline(_ configuration: Configuration) -> CallPipeline {
         CallPipeline(
             requestInterceptors: requestInterceptors.snapshot + Self.globalRequestInterceptors.snapshot,
             responseInterceptors: responseInterceptors.snapshot + Self.globalResponseInterceptors.snapshot,
             interceptors: interceptors.snapshot + Self.globalInterceptors.snapshot,
             transport: httpClient,
-            configuration: configuration
+            settings: configuration.callSettings
         )
     }
 }

@@ -1,17 +1,21 @@
 /// Runs one call: the retry loop around one attempt, with a snapshot of every interceptor list.
 ///
 /// Per attempt, in order: request interceptors (local, then global) on the *original* request; preparation
-/// (URL, header and body checks — a failure ends the call and nothing is sent); the `HTTPInterceptor` onion (local,
-/// then global, outermost first) around the transport; response interceptors (local, then global); and, when they
-/// are done, the retry strategy (if any) and the client's validation. A ``ResponseInterceptorResult/retry`` or a
-/// strategy's ``RetryDecision/retry(after:)`` starts the next attempt while the budget lasts; the sleep between
-/// attempts is cancellable and cancellation is never retried.
+/// (`HTTPRequest.prepared()`: URL, header and body checks — a failure ends the call and nothing is sent) and the
+/// attempt's part file when the body goes to a file (``DownloadFiles``); the `HTTPInterceptor` onion (local, then
+/// global, outermost first) around the transport; response interceptors (local, then global); and, when they are
+/// done, the retry strategy (if any) and the validation. A ``ResponseInterceptorResult/retry`` or a strategy's
+/// ``RetryDecision/retry(after:)`` starts the next attempt while the budget lasts; the sleep between attempts is
+/// cancellable and cancellation is never retried.
+///
+/// The transport always receives a prepared request: the innermost `next` prepares again only a request an onion
+/// interceptor changed.
 struct CallPipeline: Sendable {
     let requestInterceptors: [any BothamRequestInterceptor]
     let responseInterceptors: [any BothamResponseInterceptor]
     let interceptors: [any HTTPInterceptor]
     let transport: any HTTPClient
-    let configuration: BothamAPIClient.Configuration
+    let settings: CallSettings
 
     private enum AttemptOutcome {
         case done(Result<HTTPResponse, APIClientError>, request: HTTPRequest?)
@@ -20,7 +24,7 @@ struct CallPipeline: Sendable {
 
     func run(_ original: HTTPRequest) async -> Result<HTTPResponse, APIClientError> {
         // `Int.max` retries must not overflow: the most attempts saturate at `Int.max`.
-        let (attempts, overflow) = max(0, configuration.maxRetries).addingReportingOverflow(1)
+        let (attempts, overflow) = max(0, settings.maxRetries).addingReportingOverflow(1)
         var context = HTTPCallContext(
             callID: HTTPCallContext.makeCallID(),
             attempt: 1,
@@ -28,13 +32,14 @@ struct CallPipeline: Sendable {
         )
         var files = DownloadFiles()
         // Only onion interceptors can send more than once per attempt; without them the retry loop's attempt count
-        // already bounds the sends, and the call allocates no budget.
-        let budget = interceptors.isEmpty ? nil : SendBudget(limit: context.maxAttempts)
+        // already bounds the sends, and the call counts none.
+        let budget = interceptors.isEmpty ? nil : SendBudget(limit: context.maxAttempts, of: context)
         let outcome = await run(original, context: &context, files: &files, budget: budget)
-        let result = files.finish(outcome)
-        for observer in configuration.callObservers {
+        let result = files.deliver(outcome)
+        for observer in settings.callObservers {
             observer.callDidFinish(original, result: result, context: context)
         }
+        budget?.forgetLastSend()
         return result
     }
 
@@ -54,7 +59,7 @@ struct CallPipeline: Sendable {
             var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
             switch outcome {
             case .done(let result, let request):
-                guard let request, let strategy = configuration.retryStrategy else { return validate(result) }
+                guard let request, let strategy = settings.retryStrategy else { return validate(result) }
                 if case .failure(.cancelled) = result { return result }
                 let decision = await HTTPCallContext.$current.withValue(attemptContext) {
                     await strategy.decision(for: result, request: request, context: attemptContext)
@@ -71,7 +76,7 @@ struct CallPipeline: Sendable {
                 return .failure(.retryLimitExceeded(attempts: context.attempt, lastOutcome: retry.last))
             }
             do {
-                try await configuration.retrySleeper(retry.delay)
+                try await settings.retrySleeper(retry.delay)
             } catch {
                 return .failure(.cancelled)
             }
@@ -92,7 +97,7 @@ struct CallPipeline: Sendable {
         }
         let prepared: HTTPRequest
         do {
-            prepared = try files.prepare(RequestPreparation.prepare(request))
+            prepared = try files.writingBodyToPartFile(request.prepared())
         } catch {
             return .done(.failure(error), request: nil)
         }
@@ -127,17 +132,18 @@ struct CallPipeline: Sendable {
         return .done(result, request: prepared)
     }
 
-    /// The onion: interceptor `index` wraps everything after it; past the last one is the transport.
+    /// The onion: interceptor `index` wraps everything after it; past the last one is the transport, which always
+    /// gets a prepared request (`prepared()` does nothing unless an interceptor changed it).
     private func proceed(
         _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?
     ) async throws(APIClientError) -> HTTPResponse {
         guard index < interceptors.count else {
             if Task.isCancelled { throw .cancelled }
-            guard let budget else { return try await transport.send(request) }
+            guard let budget else { return try await transport.send(request.prepared()) }
             // Every send counts, however many times an interceptor calls `next`.
             try budget.spend()
             do {
-                let response = try await transport.send(request)
+                let response = try await transport.send(request.prepared())
                 budget.record(.success(response))
                 return response
             } catch {
@@ -158,7 +164,7 @@ struct CallPipeline: Sendable {
     private func validate(_ result: Result<HTTPResponse, APIClientError>) -> Result<HTTPResponse, APIClientError> {
         guard case .success(let response) = result else { return result }
         do throws(APIClientError) {
-            try configuration.validation.validate(response)
+            try settings.validation.validate(response)
             return result
         } catch {
             return .failure(error)

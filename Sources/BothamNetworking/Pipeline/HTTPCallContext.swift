@@ -1,7 +1,11 @@
-/// What an interceptor knows about the call it is part of.
+/// What an interceptor knows about the call it is part of, and where it keeps state for that call.
 ///
 /// The same call keeps its ``callID`` and ``startedAt`` across retries; ``attempt`` counts from 1. Inside a call the
 /// context is also available as ``current``, so Botham-style interceptors (which only get the request) can read it.
+///
+/// Per-call state lives here, not in the interceptor: `context[SomeKey.self]` reads and sets a typed value
+/// (``HTTPCallValueKey``) that every attempt of this call shares and no other call sees, and that goes away with the
+/// call.
 public struct HTTPCallContext: Sendable, Hashable {
     /// A number unique to this call in this process.
     public let callID: UInt64
@@ -11,13 +15,24 @@ public struct HTTPCallContext: Sendable, Hashable {
     public let maxAttempts: Int
     /// When the call started.
     public let startedAt: ContinuousClock.Instant
+    /// The call's values and send counts, shared by the contexts of all its attempts.
+    let storage: HTTPCallStorage
 
-    /// Creates a context (useful for testing interceptors directly).
+    /// Creates a context (useful for testing interceptors directly). It has per-call values of its own, empty.
     public init(callID: UInt64, attempt: Int, maxAttempts: Int, startedAt: ContinuousClock.Instant = .now) {
+        self.init(
+            callID: callID, attempt: attempt, maxAttempts: maxAttempts, startedAt: startedAt,
+            storage: HTTPCallStorage.make())
+    }
+
+    private init(
+        callID: UInt64, attempt: Int, maxAttempts: Int, startedAt: ContinuousClock.Instant, storage: HTTPCallStorage
+    ) {
         self.callID = callID
         self.attempt = attempt
         self.maxAttempts = maxAttempts
         self.startedAt = startedAt
+        self.storage = storage
     }
 
     /// Whether this attempt is a retry.
@@ -35,7 +50,23 @@ public struct HTTPCallContext: Sendable, Hashable {
         }
     }
 
+    /// The context of the next attempt of the same call: the same id, start and values.
     func nextAttempt() -> HTTPCallContext {
-        HTTPCallContext(callID: callID, attempt: attempt + 1, maxAttempts: maxAttempts, startedAt: startedAt)
+        HTTPCallContext(
+            callID: callID, attempt: attempt + 1, maxAttempts: maxAttempts, startedAt: startedAt, storage: storage)
+    }
+
+    /// Contexts are equal when their call, attempt, budget and start are (the values they carry do not count).
+    public static func == (lhs: HTTPCallContext, rhs: HTTPCallContext) -> Bool {
+        lhs.callID == rhs.callID && lhs.attempt == rhs.attempt && lhs.maxAttempts == rhs.maxAttempts
+            && lhs.startedAt == rhs.startedAt
+    }
+
+    /// Hashes what equality compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(callID)
+        hasher.combine(attempt)
+        hasher.combine(maxAttempts)
+        hasher.combine(startedAt)
     }
 }

@@ -8,12 +8,19 @@ import Foundation
     import Darwin
 #endif
 
-/// The body files of one call with a file or folder ``ResponseBodyDestination``.
+/// The one owner of the response body files of a call with a file or folder ``ResponseBodyDestination``.
 ///
-/// Each attempt gets a fresh temporary file beside the destination (same folder, so the final move is a rename on
-/// one file system); the transport writes the body there. When the call ends, the file of the response it succeeds
-/// with is moved to the destination, the file of a rejected response is read into memory (small ones) and deleted
-/// (or kept with ``DownloadOptions/keepFileWhenRejected``), and every other temporary file is deleted.
+/// Ownership goes one way, and nothing else creates, moves or deletes these files:
+/// 1. When an attempt has been prepared, ``writingBodyToPartFile(_:)`` checks the destination (its folder, an
+///    existing file) and gives the attempt a fresh *part file* beside it (same folder, so the final move is a rename
+///    on one file system). The request the attempt sends has `.file(partFile)` as its destination: that is where the
+///    transport is told to write, and what the attempt's interceptors see.
+/// 2. The transport writes the body into the part file (a transport that does not write files returns the body in
+///    memory, and ``storingBody(of:sentWith:)`` writes it there). A transport never moves or deletes it.
+/// 3. When the call ends, ``deliver(_:)`` moves the part file of the response the call succeeds with into the
+///    destination, reads the body of a rejected response back into memory (small ones; or moves it into place with
+///    ``DownloadOptions/keepFileWhenRejected``), and deletes every other part file. The response it returns names
+///    where its body is now: ``HTTPResponse/bodyFileURL`` and `request.responseDestination` are the caller's.
 ///
 /// A value owned by one call's retry loop, which runs its attempts one after another, so it needs no lock; a call
 /// whose body stays in memory never appends to it and so allocates nothing for it.
@@ -21,16 +28,18 @@ struct DownloadFiles {
     /// The largest body of a rejected response that is read into memory before its file is deleted.
     static let rejectedBodyLimit = 1 << 20
 
+    /// One attempt's part file and the destination it is delivered to.
     private struct Attempt {
         let destination: ResponseBodyDestination
-        let temporaryURL: URL
+        let partFile: URL
     }
 
     private var attempts: [Attempt] = []
 
-    /// Checks `request`'s destination before anything is sent (folder, existing file) and returns the request with
-    /// its destination pointing at a new temporary file, which the transport writes the body to.
-    mutating func prepare(_ request: HTTPRequest) throws(APIClientError) -> HTTPRequest {
+    /// `request` (prepared) with its destination pointing at a new part file, once the destination was checked
+    /// (folder, existing file) — nothing is sent when it fails; a request whose body stays in memory or is streamed
+    /// as it is.
+    mutating func writingBodyToPartFile(_ request: HTTPRequest) throws(APIClientError) -> HTTPRequest {
         let destination = request.responseDestination
         guard let folder = destination.folder else { return request }
         try Self.checkFolder(folder, options: destination.options)
@@ -38,12 +47,12 @@ struct DownloadFiles {
             try Self.checkNoFile(at: url, options: options)
         }
         let name = ".botham-download-\(UUID().uuidString).part"
-        let temporaryURL = folder.appendingPathComponent(name, isDirectory: false)
-        attempts.append(Attempt(destination: destination, temporaryURL: temporaryURL))
-        return request.withResponseDestination(.file(temporaryURL, options: destination.options))
+        let partFile = folder.appendingPathComponent(name, isDirectory: false)
+        attempts.append(Attempt(destination: destination, partFile: partFile))
+        return request.withResponseDestination(.file(partFile, options: destination.options))
     }
 
-    /// `response` with its body in the attempt's temporary file: a transport that does not write files returns the
+    /// `response` with its body in the attempt's part file: a transport that does not write files returns the
     /// body in memory, and it is written out here.
     static func storingBody(of response: HTTPResponse, sentWith request: HTTPRequest) throws(APIClientError)
         -> HTTPResponse
@@ -57,14 +66,15 @@ struct DownloadFiles {
         return response.withBodyFile(url)
     }
 
-    /// The call's final result, with body files moved into place or removed, and every temporary file gone.
-    func finish(_ result: Result<HTTPResponse, APIClientError>) -> Result<HTTPResponse, APIClientError> {
+    /// The call's final result, with its body file moved into place (or its small body read back), and every other
+    /// part file gone.
+    func deliver(_ result: Result<HTTPResponse, APIClientError>) -> Result<HTTPResponse, APIClientError> {
         guard !attempts.isEmpty else { return result }
         defer {
-            for attempt in attempts { try? FileManager.default.removeItem(at: attempt.temporaryURL) }
+            for attempt in attempts { try? FileManager.default.removeItem(at: attempt.partFile) }
         }
         func attempt(of response: HTTPResponse) -> Attempt? {
-            attempts.first { $0.temporaryURL == response.bodyFileURL }
+            attempts.first { $0.partFile == response.bodyFileURL }
         }
         switch result {
         case .success(let response):
@@ -128,7 +138,7 @@ struct DownloadFiles {
             target = folder.appendingPathComponent(response.suggestedFilename, isDirectory: false)
         }
         let options = attempt.destination.options
-        let source = attempt.temporaryURL
+        let source = attempt.partFile
         if options.contains(.replaceExistingFile) {
             // rename(2) replaces the target atomically: readers see the old file or the new one, never a mix.
             if rename(source.path, target.path) != 0 {
@@ -159,7 +169,7 @@ struct DownloadFiles {
     /// `response` with a small body read back into memory and no file.
     private static func inMemory(_ response: HTTPResponse, attempt: Attempt) -> HTTPResponse {
         var body = response.body
-        if let handle = try? FileHandle(forReadingFrom: attempt.temporaryURL) {
+        if let handle = try? FileHandle(forReadingFrom: attempt.partFile) {
             defer { try? handle.close() }
             if let data = try? handle.read(upToCount: rejectedBodyLimit + 1), data.count <= rejectedBodyLimit {
                 body = data

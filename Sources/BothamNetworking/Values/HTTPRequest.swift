@@ -15,32 +15,32 @@ public struct HTTPRequest: Sendable {
     /// The method, for example ``HTTPMethod/get``.
     public internal(set) var method: HTTPMethod {
         get { storage.fields.method }
-        set { uniqueStorage().fields.method = newValue }
+        set { change { $0.method = newValue } }
     }
     /// The base endpoint the path is resolved against, for example `https://api.github.com`.
     public internal(set) var baseEndpoint: String {
         get { storage.fields.baseEndpoint }
-        set { uniqueStorage().fields.baseEndpoint = newValue }
+        set { change(movingURL: true) { $0.baseEndpoint = newValue } }
     }
     /// The path relative to ``baseEndpoint`` (may carry its own query), or an absolute URL.
     public internal(set) var path: String {
         get { storage.fields.path }
-        set { uniqueStorage().fields.path = newValue }
+        set { change(movingURL: true) { $0.path = newValue } }
     }
     /// Query parameters appended after any query the endpoint or path already has.
     public internal(set) var parameters: HTTPParameters {
         get { storage.fields.parameters }
-        set { uniqueStorage().fields.parameters = newValue }
+        set { change(movingURL: true) { $0.parameters = newValue } }
     }
     /// The header fields.
     public internal(set) var headers: HTTPHeaders {
         get { storage.fields.headers }
-        set { uniqueStorage().fields.headers = newValue }
+        set { change { $0.headers = newValue } }
     }
     /// The body, or `nil`.
     public internal(set) var body: HTTPBody? {
         get { storage.fields.body }
-        set { uniqueStorage().fields.body = newValue }
+        set { change { $0.body = newValue } }
     }
     /// How long one attempt may take before it fails with ``APIClientError/timeout``: every redirect and the whole
     /// body included (a streamed body: until its head), and also the longest wait for a byte. It replaces the
@@ -48,23 +48,33 @@ public struct HTTPRequest: Sendable {
     /// ``TransportLimits/maxAttemptTimeout`` still caps it. `nil` uses the transport's limits.
     public internal(set) var timeout: Duration? {
         get { storage.fields.timeout }
-        set { uniqueStorage().fields.timeout = newValue }
-    }
-    /// The URL resolved during preparation, so the transport does not resolve it again. Never part of equality.
-    var resolvedURLCache: ResolvedURLCache {
-        get { storage.fields.resolvedURLCache }
-        set { uniqueStorage().fields.resolvedURLCache = newValue }
+        set { change(keepingPreparation: true) { $0.timeout = newValue } }
     }
     /// Where the response body goes: ``ResponseBodyDestination/memory`` (the default) or a file.
     public internal(set) var responseDestination: ResponseBodyDestination {
         get { storage.fields.responseDestination }
-        set { uniqueStorage().fields.responseDestination = newValue }
+        set { change(keepingPreparation: true) { $0.responseDestination = newValue } }
     }
 
     /// The storage, copied first when another value shares it.
     private mutating func uniqueStorage() -> HTTPRequestStorage {
-        if !isKnownUniquelyReferenced(&storage) { storage = HTTPRequestStorage(storage.fields) }
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = HTTPRequestStorage(storage.fields, preparation: storage.preparation)
+        }
         return storage
+    }
+
+    /// Changes fields, invalidating what preparation established about them: a change of the method, headers or
+    /// body means the request is no longer prepared; a change of the endpoint, path or parameters (`movingURL`) also
+    /// forgets the URL resolved from them. Preparation neither checks nor encodes the timeout and the response
+    /// destination (`keepingPreparation`), so changing them keeps a prepared request prepared.
+    private mutating func change(
+        movingURL: Bool = false, keepingPreparation: Bool = false, _ body: (inout HTTPRequestStorage.Fields) -> Void
+    ) {
+        let storage = uniqueStorage()
+        body(&storage.fields)
+        if !keepingPreparation { storage.preparation.isPrepared = false }
+        if movingURL { storage.preparation.resolvedURL = nil }
     }
 
     /// Creates a request.
@@ -102,15 +112,20 @@ public struct HTTPRequest: Sendable {
     ///
     /// - Throws: ``APIClientError/unsupportedURLScheme(_:)`` for a scheme other than `http` or `https`, and
     ///   ``APIClientError/invalidRequest(reason:)`` for a malformed endpoint or path.
+    ///
+    /// On a prepared request (one a transport receives) this returns the URL preparation resolved, without work.
     public func resolvedURL() throws(APIClientError) -> URL {
-        if let url = resolvedURLCache.url(for: self) { return url }
+        if let url = storage.preparation.resolvedURL { return url }
         return try URLBuilder.url(baseEndpoint: baseEndpoint, path: path, parameters: parameters)
     }
 
-    /// Resolves the URL and remembers it for later calls of ``resolvedURL()`` on this value and its copies.
-    mutating func cacheResolvedURL() throws(APIClientError) {
-        let url = try resolvedURL()
-        resolvedURLCache = ResolvedURLCache(baseEndpoint: baseEndpoint, path: path, parameters: parameters, url: url)
+    /// Whether the request passed preparation as it is now: its URL is resolved, its method and header fields are
+    /// valid and its body is in the form it goes on the wire in. A change of any of those fields clears it.
+    package var isPrepared: Bool { storage.preparation.isPrepared }
+
+    /// Records that preparation passed, with the URL it resolved. Only `RequestPreparation` calls it.
+    mutating func markPrepared(resolvedURL url: URL) {
+        uniqueStorage().preparation = HTTPRequestStorage.Preparation(resolvedURL: url, isPrepared: true)
     }
 
     private func with(_ change: (inout HTTPRequest) -> Void) -> HTTPRequest {
@@ -181,7 +196,7 @@ public struct HTTPRequest: Sendable {
 }
 
 extension HTTPRequest: Hashable {
-    /// Requests are equal when every field is (the remembered resolved URL does not count).
+    /// Requests are equal when every field is (whether they were prepared does not count).
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }

@@ -4,10 +4,9 @@ import Foundation
 ///
 /// `@unchecked Sendable` is sound: `HTTPRequest` writes a storage only after `isKnownUniquelyReferenced` proved that
 /// no other value (and so no other thread) holds it, and copies it otherwise; a storage reachable from more than one
-/// value is therefore never written, only read. ``Fields`` is itself `Sendable`.
+/// value is therefore never written, only read. ``Fields`` and ``Preparation`` are themselves `Sendable`.
 final class HTTPRequestStorage: @unchecked Sendable {
-    /// Every field of a request. Its synthesized equality and hashing are the request's: the resolved-URL cache
-    /// compares equal and hashes nothing.
+    /// Every field of a request. Its synthesized equality and hashing are the request's.
     struct Fields: Sendable, Hashable {
         var method: HTTPMethod
         var baseEndpoint: String
@@ -16,13 +15,27 @@ final class HTTPRequestStorage: @unchecked Sendable {
         var headers: HTTPHeaders
         var body: HTTPBody?
         var timeout: Duration?
-        var resolvedURLCache = ResolvedURLCache()
         var responseDestination: ResponseBodyDestination = .memory
     }
 
-    var fields: Fields
+    /// What preparation established about the fields, kept beside them and never part of equality: two requests
+    /// with the same fields are the same request, prepared or not.
+    ///
+    /// Kept true by invalidation, not by comparison: a change of a field preparation checks or encodes (method,
+    /// endpoint, path, parameters, headers, body) clears ``isPrepared``, and a change of the endpoint, path or
+    /// parameters also clears ``resolvedURL``.
+    struct Preparation: Sendable {
+        /// The URL the endpoint, path and parameters resolve to, once something resolved it.
+        var resolvedURL: URL?
+        /// Whether the request passed preparation as it is now (only `RequestPreparation` sets it).
+        var isPrepared = false
+    }
 
-    init(_ fields: Fields) {
+    var fields: Fields
+    var preparation: Preparation
+
+    init(_ fields: Fields, preparation: Preparation = Preparation()) {
         self.fields = fields
+        self.preparation = preparation
     }
 }

@@ -70,6 +70,7 @@ public final class NativeHTTPClient: HTTPClient {
         // The attempt's limit (the request's own timeout or `attemptTimeout`, capped by `maxAttemptTimeout`) bounds
         // every hop and the whole body; `idleTimeout` bounds each exchange's time without progress.
         let start = MonotonicClock.now()
+        let request = try request.prepared()  // a no-op for a request from BothamAPIClient
         let deadline = configuration.limits.attemptLimit(for: request).map { start &+ MonotonicClock.nanoseconds($0) }
         var current = request
         var url = try request.resolvedURL()
@@ -169,8 +170,8 @@ public final class NativeHTTPClient: HTTPClient {
     }
 
     private func makePlan(_ request: HTTPRequest, url: URL, deadline: UInt64?) throws(APIClientError) -> ExchangePlan {
-        // Interceptors run after the client's checks: what goes on the wire is checked again here.
-        try request.checkWireSyntax()
+        // `request` is prepared (checked once, in `send`), or a redirect's follow-up that `RedirectRules` made from
+        // it (a token method, a subset of its header fields, its body or none): nothing needs checking again.
         let (origin, target) = try Origin.parse(url)
         var tlsContext: TLSContext?
         if origin.isTLS {

@@ -31,28 +31,33 @@ struct HTTPRequestCopyTests {
         #expect(copy.headers[.authorization] == "Bearer t")
     }
 
-    @Test("equal requests are equal and hash alike whether or not their URL was resolved and remembered")
-    func equalityIgnoresTheURLCache() throws {
-        var resolved = original
-        try resolved.cacheResolvedURL()
+    @Test("equal requests are equal and hash alike whether or not they were prepared")
+    func equalityIgnoresPreparation() throws {
+        let original = HTTPRequest(
+            method: .get, baseEndpoint: "https://api.example.com", path: "/items",
+            headers: ["Accept": "application/json"])
+        let resolved = try original.prepared()
         let rebuilt = HTTPRequest(
-            method: .post, baseEndpoint: "https://api.example.com", path: "/items",
-            headers: ["Accept": "application/json"], body: .text("hello"))
+            method: .get, baseEndpoint: "https://api.example.com", path: "/items",
+            headers: ["Accept": "application/json"])
 
+        #expect(resolved.isPrepared && !rebuilt.isPrepared)
         #expect(resolved == rebuilt)
         #expect(resolved.hashValue == rebuilt.hashValue)
         #expect(Set([resolved, rebuilt, original]).count == 1)
         #expect(resolved.withPath("/x") != rebuilt)
     }
 
-    @Test("a remembered URL is used only while endpoint, path and parameters are unchanged")
-    func cacheFollowsTheFields() throws {
-        var request = original
-        try request.cacheResolvedURL()
+    @Test("a resolved URL is used only while endpoint, path and parameters are unchanged")
+    func resolvedURLFollowsTheFields() throws {
+        let request = try original.prepared()
         #expect(try request.resolvedURL().absoluteString == "https://api.example.com/items")
         #expect(try request.withPath("/b").resolvedURL().absoluteString == "https://api.example.com/b")
         #expect(
             try request.appendingParameters(["q": "1"]).resolvedURL().absoluteString
                 == "https://api.example.com/items?q=1")
+        #expect(
+            try request.withBaseEndpoint("https://other.example.com").resolvedURL().absoluteString
+                == "https://other.example.com/items")
     }
 }

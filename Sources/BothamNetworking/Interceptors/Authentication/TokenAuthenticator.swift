@@ -48,7 +48,9 @@ public struct TokenAuthenticator: Sendable {
     /// The clock of the refresh limit.
     public let now: @Sendable () -> ContinuousClock.Instant
     private let refresh: @Sendable (AuthToken?) async throws -> AuthToken
-    private let calls = Lock(CallRegistry())
+    /// Keys this authenticator's state in each call's ``CallStates`` (copies share it, so the request and the
+    /// response role of one authenticator see the same state).
+    private let identity = InterceptorIdentity()
 
     /// Creates an authenticator.
     ///
@@ -81,27 +83,58 @@ public struct TokenAuthenticator: Sendable {
         self.refresh = refresh
     }
 
-    private func forget(_ callID: UInt64?) {
-        guard let callID else { return }
-        calls.withLock { $0.remove(callID) }
+    /// What the authenticator remembers about one call, in the call's own values: the token its latest attempt
+    /// carried, that token's generation, and whether the call was already retried after a rejection.
+    struct CallState: Sendable {
+        var token: AuthToken?
+        var generation: UInt64
+        var retried = false
+    }
+
+    /// The state of a call, per authenticator (several may serve one call). It lives and ends with the call.
+    enum CallStates: HTTPCallValueKey {
+        static let defaultValue: [ObjectIdentifier: CallState] = [:]
+    }
+
+    private func callState(in call: HTTPCallContext) -> CallState? {
+        call[CallStates.self][identity.key]
+    }
+
+    private func record(_ call: HTTPCallContext, token: AuthToken?, generation: UInt64) {
+        call.update(CallStates.self) { states in
+            if states[identity.key] != nil {
+                states[identity.key]?.token = token
+                states[identity.key]?.generation = generation
+            } else {
+                states[identity.key] = CallState(token: token, generation: generation)
+            }
+        }
+    }
+
+    private func markRetried(_ call: HTTPCallContext) {
+        call.update(CallStates.self) { $0[identity.key]?.retried = true }
+    }
+
+    private func forget(_ call: HTTPCallContext?) {
+        call?.update(CallStates.self) { $0[identity.key] = nil }
     }
 }
 
 extension TokenAuthenticator: BothamRequestInterceptor {
     /// Attaches the current token, unless the request opted out.
     public func intercept(request: HTTPRequest) async throws -> HTTPRequest {
-        let callID = HTTPCallContext.current?.callID
+        let call = HTTPCallContext.current
         if request.headers.contains(Self.skipAuthenticationHeader) {
-            forget(callID)
+            forget(call)
             return request.removingHeader(Self.skipAuthenticationHeader)
         }
         guard !Self.isRefreshing, requiresAuthentication(request), credentialScope.allows(request) else {
-            forget(callID)
+            forget(call)
             return request
         }
         let (token, generation) = await store.current()
-        if let callID {
-            calls.withLock { $0.record(callID, token: token, generation: generation) }
+        if let call {
+            record(call, token: token, generation: generation)
         }
         guard let token else { return request }
         return request.withHeader(.authorization, "\(scheme) \(token.value)")
@@ -111,16 +144,16 @@ extension TokenAuthenticator: BothamRequestInterceptor {
 extension TokenAuthenticator: BothamResponseInterceptor {
     /// Refreshes and retries on an authentication failure; passes everything else on.
     public func intercept(response: HTTPResponse, for request: HTTPRequest) async throws -> ResponseInterceptorResult {
-        let callID = HTTPCallContext.current?.callID
+        let call = HTTPCallContext.current
         guard !Self.isRefreshing, isAuthenticationFailure(response) else {
-            forget(callID)
+            forget(call)
             return .proceed(response)
         }
         let rejected: AuthToken?
         let seenGeneration: UInt64?
-        if let callID {
-            guard let state = calls.withLock({ $0.state(of: callID) }), !state.retried else {
-                forget(callID)
+        if let call {
+            guard let state = callState(in: call), !state.retried else {
+                forget(call)
                 return .proceed(response)
             }
             rejected = state.token
@@ -143,19 +176,19 @@ extension TokenAuthenticator: BothamResponseInterceptor {
                 refresh: refresh
             )
         } catch TokenAuthenticationError.refreshLimitExceeded {
-            forget(callID)
+            forget(call)
             return .proceed(response)
         } catch {
-            forget(callID)
+            forget(call)
             return .fail(APIClientError(error))
         }
-        if let callID { calls.withLock { $0.markRetried(callID) } }
+        if let call { markRetried(call) }
         return .retry
     }
 
     /// Forgets the call and passes the error on.
     public func intercept(error: APIClientError, for request: HTTPRequest) async throws -> ResponseInterceptorResult {
-        forget(HTTPCallContext.current?.callID)
+        forget(HTTPCallContext.current)
         return .fail(error)
     }
 }

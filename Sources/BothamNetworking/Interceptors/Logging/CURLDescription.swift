@@ -15,7 +15,7 @@ extension HTTPRequest {
     /// fields in a JSON or form body are hidden (``Redactor/redact(body:contentType:)``). Pass ``Redactor/none`` to
     /// show secrets (only for local debugging).
     public func cURLDescription(redactor: Redactor = .default) -> String {
-        let request = (try? RequestPreparation.prepare(self)) ?? self
+        let request = (try? prepared()) ?? self
         var arguments = ["curl"]
         switch request.method {
         case .get: break

@@ -9,26 +9,30 @@
 ///
 /// Design: a call's totals span its attempts, and only the client knows when the last attempt is over (a retry
 /// strategy or response interceptor may still send it again). So the interceptor has two roles, both needed:
-/// - as an ``HTTPInterceptor`` in the onion it counts each attempt's bytes, keyed by ``HTTPCallContext/callID``;
-/// - as an ``HTTPCallObserver`` it is told once when the call ends, takes that call's totals out and emits exactly
-///   one ``CallMetrics``.
+/// - as an ``HTTPInterceptor`` in the onion it counts each attempt's bytes, in the call's own values
+///   (``HTTPCallValueKey``), which every attempt of the call shares;
+/// - as an ``HTTPCallObserver`` it is told once when the call ends, reads that call's totals and emits exactly one
+///   ``CallMetrics``.
 ///
 /// ``install(on:)`` registers both roles. Calls that end before any attempt reaches the transport (an invalid
-/// request, a cancelled call) are still reported, with zero bytes. The per-call table is capped so calls that never
-/// finish on this client cannot grow it without bound.
+/// request, a cancelled call) are still reported, with zero bytes. The totals go away with the call: the
+/// interceptor keeps no table of calls.
 public struct MetricsInterceptor: Sendable {
-    struct Totals {
+    struct Totals: Sendable {
         var bytesSent = 0
         var bytesReceived = 0
     }
 
-    static let capacity = 4_096
+    /// The totals of one call, per metrics interceptor watching it.
+    enum CallTotals: HTTPCallValueKey {
+        static let defaultValue: [ObjectIdentifier: Totals] = [:]
+    }
 
     /// Where reports go.
     public let sink: MetricsSink
     /// Hides secrets in the reported URL.
     public let redactor: Redactor
-    private let totals = Lock([UInt64: Totals]())
+    private let identity = InterceptorIdentity()
 
     /// Creates a metrics interceptor reporting to `sink`.
     public init(redactor: Redactor = .default, sink: MetricsSink) {
@@ -41,22 +45,8 @@ public struct MetricsInterceptor: Sendable {
         self.init(redactor: redactor, sink: MetricsSink(record))
     }
 
-    /// Registers the interceptor on `client` in both roles: appends it to ``BothamAPIClient/interceptors`` and to
-    /// the configuration's ``BothamAPIClient/Configuration/callObservers``.
-    public func install(on client: BothamAPIClient) {
-        client.interceptors.append(self)
-        var configuration = client.configuration
-        configuration.callObservers.append(self)
-        client.configuration = configuration
-    }
-
-    private func add(_ callID: UInt64, _ change: (inout Totals) -> Void) {
-        totals.withLock { table in
-            if table[callID] == nil, table.count >= Self.capacity, let oldest = table.keys.min() {
-                table[oldest] = nil
-            }
-            change(&table[callID, default: Totals()])
-        }
+    private func add(_ context: HTTPCallContext, _ change: (inout Totals) -> Void) {
+        context.update(CallTotals.self) { change(&$0[identity.key, default: Totals()]) }
     }
 }
 
@@ -66,9 +56,9 @@ extension MetricsInterceptor: HTTPInterceptor {
         -> HTTPResponse
     {
         let sent = BodyPreview.byteCount(of: request)
-        add(context.callID) { $0.bytesSent += sent }
+        add(context) { $0.bytesSent += sent }
         let response = try await next(request)
-        add(context.callID) { $0.bytesReceived += response.body.count }
+        add(context) { $0.bytesReceived += response.body.count }
         return response
     }
 }
@@ -80,21 +70,22 @@ extension MetricsInterceptor: HTTPCallObserver {
         result: Result<HTTPResponse, APIClientError>,
         context: HTTPCallContext
     ) {
-        let callTotals = totals.withLock { $0.removeValue(forKey: context.callID) } ?? Totals()
+        let callTotals = context[CallTotals.self][identity.key] ?? Totals()
         let outcome: CallMetrics.Outcome
         switch result {
         case .success(let response): outcome = .response(statusCode: response.statusCode)
         case .failure(let error): outcome = .failure(error)
         }
-        let (sink, url) = (sink, redactor.redactedURL(of: request))
+        let (sink, url, method) = (sink, redactor.redactedURL(of: request), request.method)
+        let (callID, startedAt, attempts) = (context.callID, context.startedAt, context.attempt)
         @Sendable func report(received: Int) {
             sink(
                 CallMetrics(
-                    callID: context.callID,
-                    method: request.method,
+                    callID: callID,
+                    method: method,
                     url: url,
-                    duration: .now - context.startedAt,
-                    attempts: context.attempt,
+                    duration: .now - startedAt,
+                    attempts: attempts,
                     outcome: outcome,
                     bytesSent: callTotals.bytesSent,
                     bytesReceived: received

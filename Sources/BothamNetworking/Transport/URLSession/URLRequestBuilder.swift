@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Builds a Foundation `URLRequest` from a prepared ``HTTPRequest``.
+/// Builds a Foundation `URLRequest` from a prepared ``HTTPRequest`` (`HTTPRequest.prepared()`: already checked, its
+/// URL resolved and its body encoded, so nothing is checked or encoded here).
 enum URLRequestBuilder {
     /// The first hop and the size of its body. `timeLimit` is enforced by the transport itself; URLSession's own
     /// (idle, whole-second) timeout is set one second past it so that it never fires first.
@@ -14,7 +15,6 @@ enum URLRequestBuilder {
     static func firstHop(for request: HTTPRequest, timeLimit: Duration?) throws(APIClientError) -> (
         hop: URLSessionHop, bodySize: Int64?
     ) {
-        try request.checkWireSyntax()
         var urlRequest = URLRequest(url: try request.resolvedURL())
         urlRequest.httpMethod = request.method.rawValue
         for field in request.headers {

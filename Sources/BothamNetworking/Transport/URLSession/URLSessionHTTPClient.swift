@@ -85,6 +85,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// Sends `request` and returns the response; see the type's documentation for the guarantees.
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
+        let request = try request.prepared()  // a no-op for a request from BothamAPIClient
         if request.responseDestination == .stream { return try await stream(request) }
         return try await send(request, in: session, delegate: delegate, delegateQueue: delegateQueue)
     }

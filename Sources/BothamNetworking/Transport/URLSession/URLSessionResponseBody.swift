@@ -87,15 +87,15 @@ struct URLSessionResponseBody {
         return nil
     }
 
-    /// The call ended: the file is closed, and removed when `failed` (a partial body file never outlives a failed
-    /// call); nothing is kept in memory.
-    mutating func close(failed: Bool) {
+    /// The call ended: the file is closed and nothing is kept in memory. A partial body file is left where it is:
+    /// the client owns it (`DownloadFiles` removes it when the call ends), and a transport never deletes the file it
+    /// was told to write.
+    mutating func close() {
         reset()
         if let file {
             try? file.close()
             self.file = nil
         }
-        if failed, let fileURL { try? FileManager.default.removeItem(at: fileURL) }
     }
 
     /// Creates the body file, or empties it for a new response; the error when that fails.

@@ -150,7 +150,7 @@ final class URLSessionTransfer: Sendable {
             state.continuation = nil
             state.task = nil
             state.hops.pendingReissue = nil
-            state.body.close(failed: failed)
+            state.body.close()
             return ending
         }
         guard let (continuation, task) = ending else { return }

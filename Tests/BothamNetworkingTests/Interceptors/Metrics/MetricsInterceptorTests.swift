@@ -83,4 +83,21 @@ struct MetricsInterceptorTests {
         #expect(Set(reports.values.map(\.callID)).count == 30)
         #expect(reports.values.allSatisfy { $0.bytesReceived == 2 && $0.attempts == 1 })
     }
+
+    @Test("Two metrics interceptors on one client each count the call once, in the call's own values")
+    func twoInterceptorsKeepSeparateTotals() async throws {
+        stub.stub(with: .text("ok"))
+        let apiClient = client()
+        let second = Recorder<CallMetrics>()
+        MetricsInterceptor { second.append($0) }.install(on: apiClient)
+
+        _ = await apiClient.PUT("/items/1", body: .text("abcd"))
+
+        let first = try #require(reports.values.first)
+        let other = try #require(second.values.first)
+        #expect(reports.values.count == 1 && second.values.count == 1)
+        #expect(first.bytesSent == 4 && other.bytesSent == 4)
+        #expect(first.bytesReceived == 2 && other.bytesReceived == 2)
+        #expect(first.callID == other.callID)
+    }
 }

@@ -1,0 +1,10 @@
+extension MetricsInterceptor {
+    /// Registers the interceptor on `client` in both roles: appends it to ``BothamAPIClient/interceptors`` and to
+    /// the configuration's ``BothamAPIClient/Configuration/callObservers``.
+    public func install(on client: BothamAPIClient) {
+        client.interceptors.append(self)
+        var configuration = client.configuration
+        configuration.callObservers.append(self)
+        client.configuration = configuration
+    }
+}

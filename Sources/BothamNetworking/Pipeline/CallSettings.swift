@@ -1,0 +1,15 @@
+/// What the pipeline needs to run one call: the retry budget, the retry strategy and its sleeper, the validation
+/// and the observers told when the call ends. The client builds it from one snapshot of its configuration when the
+/// call starts, so the pipeline never reads (or names) the client's configuration.
+struct CallSettings: Sendable {
+    /// How many times the call may be sent again; negative values count as 0.
+    var maxRetries: Int
+    /// Which responses are successes.
+    var validation: ResponseValidation
+    /// Which failed attempts are sent again, and when; `nil` retries only on ``ResponseInterceptorResult/retry``.
+    var retryStrategy: (any RetryStrategy)?
+    /// Waits between attempts.
+    var retrySleeper: RetrySleeper
+    /// Told once when the call ends, in order.
+    var callObservers: [any HTTPCallObserver]
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import BothamNetworking
+
+@Suite("A request is prepared once, and a change undoes exactly what it invalidates")
+struct HTTPRequestPreparationTests {
+    let request = HTTPRequest(
+        method: .post, baseEndpoint: "https://api.example.com", path: "/items", headers: ["Accept": "application/json"],
+        body: ["name": "botham"])
+
+    @Test("preparing encodes the body into its bytes with a Content-Type, and bodyData returns exactly those bytes")
+    func preparationEncodesTheBody() throws {
+        let prepared = try request.prepared()
+
+        #expect(prepared.isPrepared)
+        #expect(prepared.body == .data(Data(#"{"name":"botham"}"#.utf8)))
+        #expect(prepared.headers[.contentType] == "application/json")
+        #expect(try prepared.bodyData() == Data(#"{"name":"botham"}"#.utf8))
+        #expect(try prepared.resolvedURL().absoluteString == "https://api.example.com/items")
+    }
+
+    @Test("a prepared request is returned as it is by prepared()")
+    func preparedIsIdempotent() throws {
+        let prepared = try request.prepared()
+        let again = try prepared.prepared()
+
+        #expect(again.isPrepared)
+        #expect(again == prepared)
+        #expect(again.headers == prepared.headers)
+    }
+
+    @Test("changing the method, headers or body makes the request unprepared but keeps its resolved URL")
+    func changesThatUnprepare() throws {
+        let prepared = try request.prepared()
+        let changed = [
+            prepared.withMethod(.put), prepared.withHeader(.authorization, "Bearer t"),
+            prepared.removingHeader(.accept), prepared.withBody(.json(["x": 1])),
+        ]
+
+        for request in changed {
+            #expect(!request.isPrepared)
+            #expect(try request.resolvedURL().absoluteString == "https://api.example.com/items")
+        }
+        #expect(prepared.isPrepared)
+    }
+
+    @Test("the timeout and the response destination are not prepared, so changing them keeps a request prepared")
+    func changesThatKeepPreparation() throws {
+        let prepared = try request.prepared()
+
+        #expect(prepared.withTimeout(.seconds(2)).isPrepared)
+        #expect(prepared.withResponseDestination(.file(URL(fileURLWithPath: "/tmp/x"))).isPrepared)
+    }
+
+    @Test("changing the endpoint, path or parameters makes the request unprepared and resolves the new URL")
+    func changesThatMoveTheURL() throws {
+        let prepared = try request.prepared()
+        let moved = [
+            prepared.withPath("/other"), prepared.appendingParameters(["q": "1"]),
+            prepared.withBaseEndpoint("https://other.example.com"),
+        ]
+
+        #expect(moved.allSatisfy { !$0.isPrepared })
+        #expect(
+            try moved.map { try $0.resolvedURL().absoluteString } == [
+                "https://api.example.com/other", "https://api.example.com/items?q=1",
+                "https://other.example.com/items",
+            ])
+    }
+
+    @Test("a request that cannot be sent fails preparation with invalidRequest")
+    func invalidRequestsFail() {
+        let injected = request.withHeader("X-Note", "a\r\nInjected: yes")
+        let badMethod = request.withMethod(HTTPMethod("GE T"))
+        let badBody = request.withBody(.json(["n": .double(.nan)]))
+
+        for invalid in [injected, badMethod, badBody] {
+            #expect {
+                try invalid.prepared()
+            } throws: { error in
+                guard case APIClientError.invalidRequest = error else { return false }
+                return true
+            }
+        }
+    }
+}
