@@ -44,7 +44,7 @@ let package = Package(
             dependencies: ["BothamNetworking", "BothamNetworkingNative"],
             path: "Benchmarks/TransferMemory"
         ),
-        // Helpers shared by the test targets (a seeded generator); not a product.
+        // Helpers shared by the test targets (a seeded generator, timing-bound scaling); not a product.
         .target(name: "BothamTestSupport", path: "Tests/BothamTestSupport"),
         .testTarget(
             name: "BothamNetworkingTests",
@@ -68,7 +68,7 @@ let package = Package(
         // Every MockWebServer integration test, run once per transport.
         .testTarget(
             name: "BothamNetworkingTransportTests",
-            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative"]
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative", "BothamTestSupport"]
         ),
         // Runs against a live httpbin (scripts/httpbin.sh); skipped unless HTTPBIN_URL is set.
         .testTarget(
