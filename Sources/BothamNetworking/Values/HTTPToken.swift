@@ -1,7 +1,7 @@
 /// Character classes of RFC 9110 used to validate methods and header fields.
-enum HTTPToken {
+package enum HTTPToken {
     /// `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA`
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    package static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -17,7 +17,7 @@ enum HTTPToken {
 
     /// A field value may hold visible characters, spaces, horizontal tabs and obs-text (bytes ≥ 0x80), but never
     /// CR, LF, NUL or another control character.
-    static func isFieldValueCharacter(_ byte: UInt8) -> Bool {
+    package static func isFieldValueCharacter(_ byte: UInt8) -> Bool {
         byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
     }
 }

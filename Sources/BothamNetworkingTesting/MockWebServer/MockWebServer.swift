@@ -35,7 +35,7 @@ import Foundation
 ///
 ///     #expect(user == User(id: 42, name: "Ada"))
 ///     let request = try await server.takeRequest()
-///     #expect(request.method == "GET")
+///     #expect(request.method == .get)
 ///     #expect(request.path == "/users/42")
 ///     #expect(request.header("Authorization") == "Bearer secret")
 /// }

@@ -23,7 +23,7 @@ struct RequestParserReplayTests {
         #expect(requests.map(\.method) == ["GET", "POST", "PUT"])
         #expect(requests.map(\.path) == ["/a", "/b", "/c"])
         #expect(requests.map(\.bodyAsString) == ["", "abc", "hi"])
-        #expect(requests.last?.trailers == [MockWebServer.HeaderField(name: "X-T", value: "1")])
+        #expect(requests.last.map { "\($0.trailers)" } == "X-T: 1")
         #expect(requests.last?.chunkSizes == [2])
     }
 
