@@ -181,4 +181,10 @@ public final class MockWebServer: Sendable {
     package var runningThreadCount: Int {
         core.runningThreadCount
     }
+
+    /// How many connections the server has accepted, whether they carried a request or not (the
+    /// ``RecordedRequest/connectionIndex`` of the next one). For this package's transport tests.
+    package var acceptedConnectionCount: Int {
+        core.acceptedConnectionCount
+    }
 }

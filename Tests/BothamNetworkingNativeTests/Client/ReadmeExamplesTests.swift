@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingNative
+import BothamNetworkingTesting
 import Foundation
 import Testing
 
@@ -7,8 +8,8 @@ import Testing
 struct ReadmeExamplesTests {
     @Test("The README's configuration example builds a working client")
     func configuration() async throws {
-        let server = try LoopbackServer { _ in .response(status: 200, body: Data("{}".utf8)) }
-        defer { server.stop() }
+        let server = try makeServer { _ in MockResponse(body: Data("{}".utf8)) }
+        defer { server.shutdown() }
 
         var configuration = NativeHTTPClient.Configuration()
         configuration.requestTimeout = .milliseconds(800)  // idle timeout per attempt; sub-second works
@@ -18,10 +19,11 @@ struct ReadmeExamplesTests {
         configuration.tls.trustRoots = .system
         configuration.tls.pinnedPublicKeys = ["api.example.com": ["sha256/" + Data(count: 32).base64EncodedString()]]
         let apiClient = BothamAPIClient(
-            baseEndpoint: server.baseURL,
+            baseEndpoint: server.baseURL.absoluteString,
             httpClient: NativeHTTPClient(configuration: configuration)
         )
-        let result = await apiClient.send(HTTPRequest(method: .get, baseEndpoint: server.baseURL, path: "/users/1"))
+        let result = await apiClient.send(
+            HTTPRequest(method: .get, baseEndpoint: server.baseURL.absoluteString, path: "/users/1"))
         #expect(try result.get().statusCode == 200)
     }
 }

@@ -42,6 +42,10 @@ enum ResponseWriter {
                 try io.write(malformedStatusLine)
                 return .close
             }
+            if case .raw(let bytes) = response.socketPolicy {
+                try io.write(Array(bytes))
+                return response.closesConnectionAfterResponse || !request.wantsKeepAlive ? .close : .keepAlive
+            }
             for status in response.interimStatusCodes {
                 try io.write(Array("HTTP/1.1 \(status) \(HTTPReasonPhrase.phrase(for: status))\r\n\r\n".utf8))
             }
