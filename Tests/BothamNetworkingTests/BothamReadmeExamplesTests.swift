@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -121,7 +122,7 @@ struct BothamReadmeExamplesTests {
 
     @Test("Global request interceptors")
     func globalRequestInterceptors() async throws {
-        let log = EventLog()
+        let log = Recorder<String>()
         let endpoint = uniqueEndpoint()
         let registration = BothamAPIClient.globalRequestInterceptors.append(
             RecordingRequestInterceptor(name: "global", log: log, host: URL(string: endpoint)?.host)
@@ -129,7 +130,7 @@ struct BothamReadmeExamplesTests {
         defer { BothamAPIClient.globalRequestInterceptors.remove(registration) }
         let apiClient = BothamAPIClient(baseEndpoint: endpoint, httpClient: stubClient)
         _ = await apiClient.GET("/issues")
-        #expect(log.events == ["request:global"])
+        #expect(log.values == ["request:global"])
     }
 
     @Test("A retry response interceptor")

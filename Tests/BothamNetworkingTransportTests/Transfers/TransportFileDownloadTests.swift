@@ -1,6 +1,7 @@
 import BothamNetworking
 import BothamNetworkingNative
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -45,10 +46,10 @@ extension TransportIntegrationTests {
             let response = MockResponse().withBody(body)
             server.enqueue(chunked ? response.chunked(chunkSize: 64 * 1024) : response)
             let destination = folder.file("body.bin")
-            let log = ProgressLog()
+            let log = Recorder<TransferProgress>()
 
             let received = try await TransportTest.client(transport, server)
-                .download("/file", to: .file(destination), progress: log.record).get()
+                .download("/file", to: .file(destination), progress: log.append).get()
 
             #expect(received.bodyFileURL == destination)
             #expect(received.body.isEmpty)
