@@ -5,7 +5,7 @@ import Testing
 
 /// The byte-level entry point the request-parser fuzz target drives, checked on the inputs its corpus starts from.
 @Suite("Request parser replay", .timeLimit(.minutes(1)))
-struct RequestParserReplayTests {
+struct HTTPRequestParserReplayTests {
     private func parse(_ text: String, maxBodyBytes: Int = 1024) throws -> [HTTPRequestParserReplay.Outcome] {
         try HTTPRequestParserReplay.parse(Array(text.utf8), maxHeaderBytes: 1024, maxBodyBytes: maxBodyBytes)
     }
