@@ -7,7 +7,7 @@ import Foundation
 /// not percent-decoded, header names keep their case and order. ``queryItems`` and the header look-ups
 /// (`HTTPHeaders` compares names case-insensitively) offer the decoded views.
 public struct RecordedRequest: Sendable {
-    /// The method, such as `GET` or `POST`, exactly as sent (its ``HTTPMethod/rawValue`` is the token on the wire).
+    /// The method, such as `GET` or `POST`, exactly as sent (its `rawValue` is the token on the wire).
     public let method: HTTPMethod
     /// The raw request-target from the request line, such as `/users?page=2`.
     public let target: String
