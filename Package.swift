@@ -44,8 +44,8 @@ let package = Package(
             dependencies: ["BothamNetworking", "BothamNetworkingNative"],
             path: "Benchmarks/TransferMemory"
         ),
-        // Helpers shared by the test targets (a seeded generator); not a product.
-        .target(name: "BothamTestSupport", path: "Tests/BothamTestSupport"),
+        // Helpers shared by the test targets (seeded generator, recorder, timing scale); not a product.
+        .target(name: "BothamTestSupport", dependencies: ["BothamNetworking"], path: "Tests/BothamTestSupport"),
         .testTarget(
             name: "BothamNetworkingTests",
             dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamTestSupport"]
@@ -68,11 +68,15 @@ let package = Package(
         // Every MockWebServer integration test, run once per transport.
         .testTarget(
             name: "BothamNetworkingTransportTests",
-            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative"]
+            dependencies: [
+                "BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative", "BothamTestSupport",
+            ]
         ),
         // Runs against a live httpbin (scripts/httpbin.sh); skipped unless HTTPBIN_URL is set.
         .testTarget(
-            name: "BothamNetworkingInteropTests", dependencies: ["BothamNetworking", "BothamNetworkingNative"]),
+            name: "BothamNetworkingInteropTests",
+            dependencies: ["BothamNetworking", "BothamNetworkingNative", "BothamTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,8 @@
 # Anything else is passed to BothamBenchmarks (e.g. --cases chain,transport --runs 7).
 # Results: the table on stdout and JSON in .build/bench-results.json.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
 
 install=0
 quick=0
@@ -39,8 +40,7 @@ if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y nginx-light wrk >/dev/null
     fi
 fi
-nginx_bin="$(command -v nginx || true)"
-if [ -z "$nginx_bin" ] && [ -x /usr/sbin/nginx ]; then nginx_bin=/usr/sbin/nginx; fi
+nginx_bin="$(nginx_binary)"
 
 echo "== build (release)"
 mkdir -p .build
@@ -51,20 +51,15 @@ fi
 binary="$(swift build -c release --show-bin-path)/BothamBenchmarks"
 
 work="$(mktemp -d /tmp/botham-bench.XXXXXX)"
-nginx_pid=""
 cleanup() {
-    if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
-        kill "$nginx_pid"
-        for _ in $(seq 1 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
-    fi
+    stop_pid "$NGINX_PID"
     rm -rf "$work"
 }
 trap cleanup EXIT
 
 server_args=()
 if [ -n "$nginx_bin" ]; then
-    mkdir -p "$work/www" "$work/logs" "$work/tmp"
-    chmod 755 "$work" "$work/www"  # nginx workers run as an unprivileged user when started by root
+    mkdir -p "$work/www"
     printf '{"id":1,"name":"BothamNetworking","tags":["api","client","swift"],"stars":42,"open":true}\n' \
         >"$work/www/small.json"
     # Sparse: instant to create, read back as zeros at page-cache speed (nginx does not compress it).
@@ -72,39 +67,14 @@ if [ -n "$nginx_bin" ]; then
     # The streaming case: N small Server-Sent Events (`data: {"i":N}`, ~20 bytes each) served as text/event-stream.
     python3 -c 'import sys; sys.stdout.write("".join("data: {\"i\":%d}\n\n" % i for i in range(int(sys.argv[1]))))' \
         "$sse_events" >"$work/www/events.sse"
-    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    cat >"$work/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
+    port="$(free_port)"
+    nginx_start "$work" "$work/www" "$port" "    tcp_nopush on;
     keepalive_timeout 65;
     keepalive_requests 1000000;
     types { application/json json; application/octet-stream bin; text/event-stream sse; }
-    default_type application/octet-stream;
-    client_body_temp_path $work/tmp/body;
-    proxy_temp_path $work/tmp/proxy;
-    fastcgi_temp_path $work/tmp/fastcgi;
-    uwsgi_temp_path $work/tmp/uwsgi;
-    scgi_temp_path $work/tmp/scgi;
-    server {
-        listen 127.0.0.1:$port;
-        root $work/www;
-    }
-}
-CONF
-    "$nginx_bin" -p "$work" -c "$work/nginx.conf" -e "$work/logs/error.log" -g 'daemon off;' &
-    nginx_pid=$!
-    for _ in $(seq 1 50); do
-        curl -fsS -o /dev/null "http://127.0.0.1:$port/small.json" 2>/dev/null && break
-        sleep 0.1
-    done
+    default_type application/octet-stream;"
     curl -fsS -o /dev/null "http://127.0.0.1:$port/small.json"
-    echo "== nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') on 127.0.0.1:$port (pid $nginx_pid), transfer file ${size_mib} MiB, ${sse_events} events"
+    echo "== nginx $("$nginx_bin" -v 2>&1 | sed 's/.*\///') on 127.0.0.1:$port (pid $NGINX_PID), transfer file ${size_mib} MiB, ${sse_events} events"
     if command -v wrk >/dev/null; then
         # The server's ceiling on this machine right now: the clients below should be far from it.
         seconds=3; [ "$quick" = 1 ] && seconds=1

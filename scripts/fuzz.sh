@@ -11,7 +11,8 @@
 # - Exits non-zero when any target crashes, fails a property, leaks or times out; the input is kept in
 #   .build/fuzz-artifacts/<Target>/ (replay it with `swift run <Target> <file>` or the fuzz binary itself).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
 
 seconds=30
 update_corpus=0
@@ -44,7 +45,7 @@ build_flags=(-c release --scratch-path "$scratch" -Xswiftc "-sanitize=$sanitizer
 for target in "${targets[@]}"; do
     printf '==> building %s (%s)\n' "$target" "$sanitizers"
     swift build "${build_flags[@]}" --product "$target" 2>&1 | grep -E "error|warning:|Compiling|Build of" || true
-    [ -x "$scratch/release/$target" ] || { echo "fuzz.sh: $target did not build" >&2; exit 1; }
+    [ -x "$scratch/release/$target" ] || die "$target did not build"
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/botham-fuzz.XXXXXX")
@@ -84,6 +85,5 @@ done
 printf '\n==> fuzz summary (%ss per target)\n' "$seconds"
 printf '%s\n' "${summary[@]}"
 if [ "${#failed[@]}" -gt 0 ]; then
-    echo "fuzz.sh: failures in ${failed[*]}; inputs kept in $artifacts/" >&2
-    exit 1
+    die "failures in ${failed[*]}; inputs kept in $artifacts/"
 fi

@@ -11,8 +11,8 @@
 #   HTTPBIN_URL=$(scripts/httpbin.sh url) nice swift test --filter Interop
 #   scripts/httpbin.sh stop
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv-httpbin"
 WORK="$ROOT/.ci-work"
 PID_FILE="$WORK/httpbin.pid"
@@ -23,8 +23,6 @@ PYTHON="${PYTHON:-python3}"
 HTTPBIN_VERSION="0.10.4"
 GUNICORN_VERSION="27.0.1"
 WAIT_SECONDS=30
-
-die() { echo "httpbin.sh: $*" >&2; exit 1; }
 
 is_running() {
     [[ -f "$PID_FILE" ]] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null
@@ -37,16 +35,6 @@ ensure_venv() {
         "$VENV/bin/pip" install --quiet --disable-pip-version-check \
             "httpbin==$HTTPBIN_VERSION" "gunicorn==$GUNICORN_VERSION"
     fi
-}
-
-free_port() {
-    "$VENV/bin/python" - <<'PY'
-import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])
-s.close()
-PY
 }
 
 answers() {
@@ -99,14 +87,7 @@ stop() {
     if [[ -f "$PID_FILE" ]]; then
         local pid
         pid="$(cat "$PID_FILE")"
-        if kill -0 "$pid" 2>/dev/null; then
-            kill "$pid"
-            for _ in $(seq 1 50); do
-                kill -0 "$pid" 2>/dev/null || break
-                sleep 0.1
-            done
-            kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
-        fi
+        stop_pid "$pid"
         rm -f "$PID_FILE" "$URL_FILE"
         echo "httpbin stopped" >&2
     else

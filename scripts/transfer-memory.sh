@@ -22,39 +22,26 @@
 #   and SHA-256, so the script checks that the server really read every byte.
 # Needs `time` (`apt-get install -y time`) for /usr/bin/time.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SIZE_MIB="${SIZE_MIB:-1024}"
 LIMIT_MIB="${LIMIT_MIB:-64}"
 TRANSPORTS="${TRANSPORTS:-urlsession native}"
 MODES="${MODES:-download upload stream}"
 STREAM_LIMIT_MIB="${STREAM_LIMIT_MIB:-32}"
 STREAM_GATED="${STREAM_GATED:-native}"
-NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 
-die() { echo "transfer-memory.sh: $*" >&2; exit 1; }
-[[ -x "$NGINX" ]] || die "nginx not found: apt-get install -y nginx-light"
+[[ -n "$(nginx_binary)" ]] || die "nginx not found: apt-get install -y nginx-light"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time not found: apt-get install -y time"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/botham-transfer-memory.XXXXXX")"
-NGINX_PID=""
 SINK_PID=""
 cleanup() {
-    [[ -n "$NGINX_PID" ]] && kill "$NGINX_PID" 2>/dev/null || true
-    [[ -n "$SINK_PID" ]] && kill "$SINK_PID" 2>/dev/null || true
+    stop_pid "$NGINX_PID"
+    stop_pid "$SINK_PID"
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
-wait_for() { # url
-    for _ in $(seq 1 100); do
-        curl -s -o /dev/null "$1" && return 0
-        sleep 0.1
-    done
-    die "no server at $1"
-}
 
 echo "Building TransferMemory (release)…" >&2
 (cd "$ROOT" && nice swift build -c release --product TransferMemory 2>&1 | grep -E "error|warning:" >&2 || true)
@@ -62,37 +49,14 @@ BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/TransferMemory"
 [[ -x "$BIN" ]] || die "TransferMemory was not built"
 
 echo "Creating a ${SIZE_MIB} MiB random file…" >&2
-mkdir -p "$WORK/www" "$WORK/nginx/logs" "$WORK/nginx/tmp"
+mkdir -p "$WORK/www"
 dd if=/dev/urandom of="$WORK/www/big.bin" bs=1M count="$SIZE_MIB" status=none
 head -c 1024 /dev/urandom > "$WORK/www/small.bin"
 EXPECTED_SHA="$(sha256sum "$WORK/www/big.bin" | cut -d' ' -f1)"
 EXPECTED_BYTES=$((SIZE_MIB * 1024 * 1024))
 
 NGINX_PORT="$(free_port)"
-cat > "$WORK/nginx/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-error_log $WORK/nginx/logs/error.log warn;
-pid $WORK/nginx/nginx.pid;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $WORK/nginx/tmp;
-    proxy_temp_path $WORK/nginx/tmp;
-    fastcgi_temp_path $WORK/nginx/tmp;
-    uwsgi_temp_path $WORK/nginx/tmp;
-    scgi_temp_path $WORK/nginx/tmp;
-    sendfile on;
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        root $WORK/www;
-    }
-}
-CONF
-"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" &
-NGINX_PID=$!
-wait_for "http://127.0.0.1:$NGINX_PORT/big.bin"
+nginx_start "$WORK" "$WORK/www" "$NGINX_PORT"
 
 SINK_PORT="$(free_port)"
 cat > "$WORK/sink.py" <<'PY'
@@ -128,7 +92,7 @@ PY
 if [[ " $MODES " == *" upload "* ]]; then
     python3 "$WORK/sink.py" "$SINK_PORT" &
     SINK_PID=$!
-    wait_for "http://127.0.0.1:$SINK_PORT/"
+    wait_for_url "http://127.0.0.1:$SINK_PORT/" || die "no server at http://127.0.0.1:$SINK_PORT/"
 fi
 
 peak_mib() { awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$1"; }

@@ -8,6 +8,11 @@
     /// A tiny HTTP/1.1 server on 127.0.0.1 with blocking sockets and a thread per connection, for what nginx cannot do:
     /// read and discard a whole upload (``Behaviour/sink``), answer after a delay (``Behaviour/slow(seconds:)``) and
     /// stream timestamped Server-Sent Events (``Behaviour/events(count:interval:)``).
+    ///
+    /// Why not `MockWebServer`, the package's loopback test server (the tests use it and nothing else): this one
+    /// discards an upload as it reads it, where MockWebServer records every body in memory and caps it at
+    /// `maxBodyBytes` (16 MiB by default; the memory case uploads 1 GiB), and it stamps each event with the clock
+    /// just before its `send`, where MockWebServer's streamed parts are bytes scripted in advance.
     final class LoopbackServer: Sendable {
         enum Behaviour: Sendable {
             /// Reads the whole request body (Content-Length or chunked), discards it and answers 204.

@@ -8,7 +8,7 @@ enum Echo {
         var members: [(key: String, value: JSONValue)] = [
             (key: "args", value: grouped(request.queryItems.map { ($0.name, $0.value ?? "") })),
             (key: "headers", value: headers(request)),
-            (key: "method", value: .string(request.method)),
+            (key: "method", value: .string(request.method.rawValue)),
             (key: "url", value: .string("http://\(request.header("Host") ?? "localhost")\(request.target)")),
         ]
         if !["GET", "HEAD"].contains(request.method) {
@@ -22,7 +22,7 @@ enum Echo {
     }
 
     static func headers(_ request: RecordedRequest) -> JSONValue {
-        .object(request.headers.map { (key: $0.name, value: .string($0.value)) })
+        .object(request.headers.map { (key: $0.name.rawName, value: .string($0.value)) })
     }
 
     private static func form(_ text: String) -> JSONValue {

@@ -34,7 +34,7 @@ enum Routes {
         case "bytes":
             let count = min(max(segments.count > 1 ? Int(segments[1]) ?? 0 : 0, 0), 64 << 20)
             let bytes = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-            return MockResponse(headers: [.init(name: "Content-Type", value: "application/octet-stream")], body: bytes)
+            return MockResponse(headers: [.contentType: "application/octet-stream"], body: bytes)
         default:
             return json(["error": "not found"], status: 404)
         }
@@ -57,7 +57,7 @@ enum Routes {
     static func json(_ value: JSONValue, status: Int = 200) -> MockResponse {
         MockResponse(
             statusCode: status,
-            headers: [.init(name: "Content-Type", value: "application/json")],
+            headers: [.contentType: "application/json"],
             body: (try? value.encoded()) ?? Data()
         )
     }

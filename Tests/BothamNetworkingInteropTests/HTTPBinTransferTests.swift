@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -51,13 +52,13 @@ extension HTTPBinInteropTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let count = 100 * 1024
             let destination = folder.appendingPathComponent("nested/random.bin")
-            let reports = ReportCollector()
+            let reports = Recorder<TransferProgress>()
 
             let downloaded = try await apiClient.download(
                 "/bytes/\(count)",
                 parameters: ["seed": "42"],
                 to: .file(destination, options: [.createIntermediateDirectories]),
-                progress: reports.record
+                progress: reports.append
             ).get()
             let inMemory = try await apiClient.GET("/bytes/\(count)", parameters: ["seed": "42"]).get()
 
@@ -98,15 +99,4 @@ extension HTTPBinInteropTests {
             #expect(bytes == (try Data(contentsOf: whole)))
         }
     }
-}
-
-/// Keeps the last progress report, thread-safely.
-final class ReportCollector: Sendable {
-    private let storage = Lock<TransferProgress?>(nil)
-
-    func record(_ progress: TransferProgress) {
-        storage.withLock { $0 = progress }
-    }
-
-    var last: TransferProgress? { storage.withLock { $0 } }
 }

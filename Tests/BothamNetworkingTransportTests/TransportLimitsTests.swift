@@ -1,6 +1,7 @@
 import BothamNetworking
 import BothamNetworkingNative
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 

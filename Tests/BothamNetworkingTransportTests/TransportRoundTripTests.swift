@@ -23,7 +23,7 @@ extension TransportIntegrationTests {
             #expect(response.statusCode == 200)
             #expect(response.body == (method == .head ? Data() : Data("done".utf8)))
             let recorded = try await server.takeRequest()
-            #expect(recorded.method == method.rawValue)
+            #expect(recorded.method == method)
             #expect(recorded.path == "/verbs")
         }
 

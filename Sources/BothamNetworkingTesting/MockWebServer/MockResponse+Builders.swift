@@ -1,3 +1,4 @@
+import BothamNetworking
 import Foundation
 
 extension MockResponse {
@@ -10,17 +11,17 @@ extension MockResponse {
     }
 
     /// Returns a copy with one more header field (existing fields with the same name are kept).
-    public func withHeader(_ name: String, _ value: String) -> MockResponse {
+    public func withHeader(_ name: HTTPFieldName, _ value: String) -> MockResponse {
         var copy = self
-        copy.headers.append(MockWebServer.HeaderField(name: name, value: value))
+        copy.headers.add(name, value)
         return copy
     }
 
-    /// Returns a copy where `name` (case-insensitive) has the single value `value`.
-    public func settingHeader(_ name: String, _ value: String) -> MockResponse {
+    /// Returns a copy where `name` (case-insensitive) has the single value `value`, as the last field.
+    public func settingHeader(_ name: HTTPFieldName, _ value: String) -> MockResponse {
         var copy = self
-        copy.headers.removeAll(named: name)
-        copy.headers.append(MockWebServer.HeaderField(name: name, value: value))
+        copy.headers.remove(name)
+        copy.headers.add(name, value)
         return copy
     }
 

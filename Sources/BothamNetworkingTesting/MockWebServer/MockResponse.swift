@@ -1,3 +1,4 @@
+import BothamNetworking
 import Foundation
 
 /// A scripted HTTP response for ``MockWebServer``: status, headers, body, and how to deliver them.
@@ -17,14 +18,15 @@ import Foundation
 ///
 /// Unless the response is chunked or already has one, the server adds `Content-Length` for the body. Responses to
 /// `HEAD` requests, and `1xx`, `204` and `304` responses, are sent without a body. Header names and values are
-/// written exactly as given (no validation), so a test can also produce unusual headers on purpose.
+/// written exactly as given, in order and with their spelling (no validation), so a test can also produce unusual
+/// headers on purpose.
 public struct MockResponse: Sendable {
     /// The status code, written as is in the status line.
     public var statusCode: Int
     /// The reason phrase; `nil` (the default) uses the standard phrase for ``statusCode``.
     public var reasonPhrase: String?
     /// The header fields, in order, repeats allowed.
-    public var headers: [MockWebServer.HeaderField]
+    public var headers: HTTPHeaders
     /// The body bytes (not used when ``streamedBody`` is set).
     public var body: Data
     /// The chunk size for `Transfer-Encoding: chunked`, or `nil` to send the body with `Content-Length`
@@ -66,7 +68,7 @@ public struct MockResponse: Sendable {
     public init(
         statusCode: Int = 200,
         reasonPhrase: String? = nil,
-        headers: [MockWebServer.HeaderField] = [],
+        headers: HTTPHeaders = [:],
         body: Data = Data()
     ) {
         self.statusCode = statusCode
@@ -85,10 +87,5 @@ public struct MockResponse: Sendable {
     /// The reason phrase that will be sent: ``reasonPhrase`` or the standard one for ``statusCode``.
     public var effectiveReasonPhrase: String {
         reasonPhrase ?? HTTPReasonPhrase.phrase(for: statusCode)
-    }
-
-    /// The values of every header called `name` (case-insensitive), in order.
-    public func headers(named name: String) -> [String] {
-        headers.values(named: name)
     }
 }

@@ -35,7 +35,7 @@ import Foundation
 ///
 ///     #expect(user == User(id: 42, name: "Ada"))
 ///     let request = try await server.takeRequest()
-///     #expect(request.method == "GET")
+///     #expect(request.method == .get)
 ///     #expect(request.path == "/users/42")
 ///     #expect(request.header("Authorization") == "Bearer secret")
 /// }
@@ -180,5 +180,11 @@ public final class MockWebServer: Sendable {
     /// The number of threads the server has running (0 after ``shutdown()``). For the server's own tests.
     package var runningThreadCount: Int {
         core.runningThreadCount
+    }
+
+    /// How many connections the server has accepted, whether they carried a request or not (the
+    /// ``RecordedRequest/connectionIndex`` of the next one). For this package's transport tests.
+    package var acceptedConnectionCount: Int {
+        core.acceptedConnectionCount
     }
 }

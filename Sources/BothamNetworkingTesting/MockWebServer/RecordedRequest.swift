@@ -1,13 +1,14 @@
+import BothamNetworking
 import Foundation
 
 /// A request as ``MockWebServer`` received it, for assertions in tests.
 ///
 /// Values are kept as they came off the wire: ``target`` is the raw request-target, ``path`` and ``query`` are
-/// not percent-decoded, header names keep their case and order. ``queryItems`` and the header look-ups offer the
-/// decoded and case-insensitive views.
+/// not percent-decoded, header names keep their case and order. ``queryItems`` and the header look-ups
+/// (`HTTPHeaders` compares names case-insensitively) offer the decoded views.
 public struct RecordedRequest: Sendable {
-    /// The method token, such as `GET` or `POST`, exactly as sent.
-    public let method: String
+    /// The method, such as `GET` or `POST`, exactly as sent (its `rawValue` is the token on the wire).
+    public let method: HTTPMethod
     /// The raw request-target from the request line, such as `/users?page=2`.
     public let target: String
     /// The HTTP version from the request line, such as `HTTP/1.1`.
@@ -16,10 +17,10 @@ public struct RecordedRequest: Sendable {
     public let path: String
     /// The query part of ``target`` without the `?`, still percent-encoded, or `nil` when there is no `?`.
     public let query: String?
-    /// The header fields in the order received, repeats kept.
-    public let headers: [MockWebServer.HeaderField]
+    /// The header fields in the order received, names spelled as sent, repeats kept.
+    public let headers: HTTPHeaders
     /// The trailer fields of a chunked body, in order (empty otherwise).
-    public let trailers: [MockWebServer.HeaderField]
+    public let trailers: HTTPHeaders
     /// The body, after removing chunked framing.
     public let body: Data
     /// The sizes of the chunks of a chunked body, in order (empty when the body was not chunked).
@@ -30,11 +31,11 @@ public struct RecordedRequest: Sendable {
     public let connectionIndex: Int
 
     init(
-        method: String,
+        method: HTTPMethod,
         target: String,
         version: String,
-        headers: [MockWebServer.HeaderField],
-        trailers: [MockWebServer.HeaderField],
+        headers: HTTPHeaders,
+        trailers: HTTPHeaders,
         body: Data,
         chunkSizes: [Int],
         sequenceNumber: Int,
@@ -67,14 +68,10 @@ public struct RecordedRequest: Sendable {
         }
     }
 
-    /// The first value of the header called `name` (case-insensitive), or `nil`.
-    public func header(_ name: String) -> String? {
-        headers.values(named: name).first
-    }
-
-    /// Every value of the header called `name` (case-insensitive), in order.
-    public func headers(named name: String) -> [String] {
-        headers.values(named: name)
+    /// The first value of the header called `name` (case-insensitive), or `nil`: `headers[name]`. Every value is
+    /// `headers.values(for: name)`.
+    public func header(_ name: HTTPFieldName) -> String? {
+        headers[name]
     }
 
     /// The body decoded as UTF-8, or `nil` when it is not valid UTF-8.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the server does with the connection when it answers with a ``MockResponse``: the normal behaviour or a
 /// deliberate fault, to test how a client copes with broken servers and networks.
 ///
@@ -28,4 +30,16 @@ public enum SocketPolicy: Sendable, Hashable {
     /// Close with `SO_LINGER` set to zero, so the kernel sends a TCP reset (RST): the client sees "connection
     /// reset by peer" instead of a response.
     case resetConnection
+    /// Send these bytes exactly as given in place of the response (its status, headers, body and interim
+    /// responses are not used; its headers delay is), for wire shapes the builders cannot make: a malformed head,
+    /// chunk extensions and trailers, several interim responses, a body delimited by closing the connection. The
+    /// connection is then kept open for the next request unless the response has
+    /// ``MockResponse/closesConnectionAfterResponse`` (closed without sending `Connection: close`) or the client
+    /// asked to close it. The bytes are not counted in ``MockWebServer/responseBodyBytesWritten``.
+    ///
+    /// ```swift
+    /// let closeDelimited = Data("HTTP/1.0 200 OK\r\n\r\nuntil close".utf8)
+    /// server.enqueue(MockResponse().withSocketPolicy(.raw(closeDelimited)).closingConnection())
+    /// ```
+    case raw(Data)
 }

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingNative
+import BothamNetworkingTesting
 import CBothamZlib
 import Foundation
 import Testing
@@ -21,10 +22,10 @@ struct NativeHTTPClientDecodingTests {
 
     @Test("gzip bodies are decoded and Content-Encoding and Content-Length dropped")
     func gzip() async throws {
-        let server = try LoopbackServer { _ in
-            .response(status: 200, headers: [("Content-Encoding", "gzip")], body: Self.gzipHello)
+        let server = try makeServer { _ in
+            MockResponse(headers: [.contentEncoding: "gzip"], body: Self.gzipHello)
         }
-        defer { server.stop() }
+        defer { server.shutdown() }
         let response = try await makeClient().send(get(server))
         #expect(String(decoding: response.body, as: UTF8.self) == String(repeating: "hello gzip world! ", count: 20))
         #expect(response.headers[.contentEncoding] == nil)
@@ -34,20 +35,20 @@ struct NativeHTTPClientDecodingTests {
     @Test("deflate bodies are decoded")
     func deflateBody() async throws {
         let text = Data(String(repeating: "deflate me ", count: 100).utf8)
-        let server = try LoopbackServer { _ in
-            .response(status: 200, headers: [("Content-Encoding", "deflate")], body: Self.deflate(text))
+        let server = try makeServer { _ in
+            MockResponse(headers: [.contentEncoding: "deflate"], body: Self.deflate(text))
         }
-        defer { server.stop() }
+        defer { server.shutdown() }
         #expect(try await makeClient().send(get(server)).body == text)
     }
 
     @Test("A decompression bomb stops at the response size limit")
     func bomb() async throws {
         let bomb = Self.deflate(Data(repeating: 0, count: 4 << 20))
-        let server = try LoopbackServer { _ in
-            .response(status: 200, headers: [("Content-Encoding", "deflate")], body: bomb)
+        let server = try makeServer { _ in
+            MockResponse(headers: [.contentEncoding: "deflate"], body: bomb)
         }
-        defer { server.stop() }
+        defer { server.shutdown() }
         let client = makeClient { $0.limits.maxResponseBytes = 1 << 19 }
         let error = await failure(of: get(server), with: client)
         #expect(error.flatMap(failureKind) == .responseTooLarge)
@@ -55,29 +56,29 @@ struct NativeHTTPClientDecodingTests {
 
     @Test("With decompression off, no Accept-Encoding is sent and bodies are left encoded")
     func decompressionOff() async throws {
-        let server = try LoopbackServer { _ in
-            .response(status: 200, headers: [("Content-Encoding", "gzip")], body: Self.gzipHello)
+        let server = try makeServer { _ in
+            MockResponse(headers: [.contentEncoding: "gzip"], body: Self.gzipHello)
         }
-        defer { server.stop() }
+        defer { server.shutdown() }
         let response = try await makeClient { $0.decompression = false }.send(get(server))
         #expect(response.body == Self.gzipHello)
-        #expect(server.requests.first?.header("Accept-Encoding") == nil)
+        #expect(try await server.takeRequest().header("Accept-Encoding") == nil)
     }
 
     @Test("A user's Accept-Encoding is sent unchanged")
     func userAcceptEncoding() async throws {
-        let server = try LoopbackServer { _ in .response(status: 200) }
-        defer { server.stop() }
+        let server = try makeServer { _ in MockResponse() }
+        defer { server.shutdown() }
         _ = try await makeClient().send(get(server, headers: [.acceptEncoding: "identity"]))
-        #expect(server.requests.first?.header("Accept-Encoding") == "identity")
+        #expect(try await server.takeRequest().header("Accept-Encoding") == "identity")
     }
 
     @Test("Corrupt gzip fails with badServerResponse")
     func corrupt() async throws {
-        let server = try LoopbackServer { _ in
-            .response(status: 200, headers: [("Content-Encoding", "gzip")], body: Data("not gzip at all".utf8))
+        let server = try makeServer { _ in
+            MockResponse(headers: [.contentEncoding: "gzip"], body: Data("not gzip at all".utf8))
         }
-        defer { server.stop() }
+        defer { server.shutdown() }
         let error = await failure(of: get(server), with: makeClient())
         #expect(error.flatMap(failureKind) == .badServerResponse)
     }

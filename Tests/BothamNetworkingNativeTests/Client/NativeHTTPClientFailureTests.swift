@@ -1,6 +1,7 @@
 import BothamNetworking
 import BothamNetworkingNative
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -14,8 +15,8 @@ import Testing
 struct NativeHTTPClientFailureTests {
     @Test("A 0.3 s idle timeout fires after 0.25 s, not truncated to whole seconds, as APIClientError.timeout")
     func idleTimeout() async throws {
-        let server = try LoopbackServer { _ in .hang }
-        defer { server.stop() }
+        let server = try makeServer { _ in .hang }
+        defer { server.shutdown() }
         let client = makeClient()
         let start = ContinuousClock.now
         let error = await failure(of: get(server).withTimeout(.milliseconds(300)), with: client)
@@ -31,8 +32,8 @@ struct NativeHTTPClientFailureTests {
 
     @Test("maxAttemptTimeout ends a call whose server keeps it waiting")
     func maxAttemptTimeout() async throws {
-        let server = try LoopbackServer { _ in .hang }
-        defer { server.stop() }
+        let server = try makeServer { _ in .hang }
+        defer { server.shutdown() }
         let client = makeClient { $0.limits.maxAttemptTimeout = .milliseconds(200) }
         let start = ContinuousClock.now
         let error = await failure(of: get(server), with: client)
@@ -46,7 +47,7 @@ struct NativeHTTPClientFailureTests {
     @Test("Cancelling the calling task closes the connection promptly and ends with .cancelled")
     func cancellation() async throws {
         let (server, arrivals) = try hangingServer()
-        defer { server.stop() }
+        defer { server.shutdown() }
         let client = makeClient()
         let task = Task { await failure(of: get(server), with: client) }
         var iterator = arrivals.makeAsyncIterator()
@@ -63,8 +64,8 @@ struct NativeHTTPClientFailureTests {
 
     @Test("A task cancelled before sending ends with .cancelled and sends nothing")
     func cancelledBeforeSending() async throws {
-        let server = try LoopbackServer { _ in .response(status: 200) }
-        defer { server.stop() }
+        let server = try makeServer { _ in MockResponse() }
+        defer { server.shutdown() }
         let client = makeClient()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -74,7 +75,7 @@ struct NativeHTTPClientFailureTests {
             Issue.record("expected .cancelled")
             return
         }
-        #expect(server.requests.isEmpty)
+        #expect(server.requestCount == 0)
     }
 
     @Test("A port nobody listens on fails with cannotConnect")
@@ -119,18 +120,18 @@ struct NativeHTTPClientFailureTests {
         ]
     )
     func malformed(_ wire: String) async throws {
-        let server = try LoopbackServer { _ in .raw(Data(wire.utf8), close: true) }
-        defer { server.stop() }
+        let server = try makeServer { _ in .raw(wire, close: true) }
+        defer { server.shutdown() }
         let error = await failure(of: get(server), with: makeClient())
         #expect(error.flatMap(failureKind) == .badServerResponse, "\(String(describing: error))")
     }
 
     @Test("A response cut short fails with connectionLost")
     func truncated() async throws {
-        let server = try LoopbackServer { _ in
-            .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly a bit".utf8), close: true)
+        let server = try makeServer { _ in
+            .raw("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly a bit", close: true)
         }
-        defer { server.stop() }
+        defer { server.shutdown() }
         let error = await failure(of: get(server), with: makeClient())
         #expect(error.flatMap(failureKind) == .connectionLost)
     }
@@ -138,20 +139,20 @@ struct NativeHTTPClientFailureTests {
     @Test("Bodies and heads above the limits fail with responseTooLarge")
     func sizeLimits() async throws {
         let big = Data(repeating: 65, count: 5000)
-        let server = try LoopbackServer { request in
+        let server = try makeServer { request in
             switch request.target {
-            case "/length": return .response(status: 200, body: big)
+            case "/length": return MockResponse(body: big)
             case "/chunked":
                 let chunk = "3e8\r\n" + String(repeating: "a", count: 1000) + "\r\n"
                 let wire = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + String(repeating: chunk, count: 5)
-                return .raw(Data((wire + "0\r\n\r\n").utf8), close: false)
+                return .raw(wire + "0\r\n\r\n", close: false)
             case "/close": return .raw(Data("HTTP/1.1 200 OK\r\n\r\n".utf8) + big, close: true)
             default:
                 let header = "X-Big: " + String(repeating: "h", count: 3000) + "\r\n"
-                return .raw(Data(("HTTP/1.1 200 OK\r\n" + header + "\r\n").utf8), close: true)
+                return .raw("HTTP/1.1 200 OK\r\n" + header + "\r\n", close: true)
             }
         }
-        defer { server.stop() }
+        defer { server.shutdown() }
         let client = makeClient {
             $0.limits.maxResponseBytes = 1000
             $0.maxHeaderBytes = 2048

@@ -1,6 +1,7 @@
 import BothamNetworking
 import BothamNetworkingNative
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -30,8 +31,8 @@ struct NativeTaskExecutorTests {
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension NativeTaskExecutorTests {
     func callsOnTheLoopBody() async throws {
-        let server = try LoopbackServer { request in .response(status: 200, body: Data(request.target.utf8)) }
-        defer { server.stop() }
+        let server = try makeServer { request in MockResponse(body: Data(request.target.utf8)) }
+        defer { server.shutdown() }
         let client = makeClient()
         let executor = try #require(client.taskExecutor)
         let targets = try await withTaskExecutorPreference(executor) {
@@ -55,7 +56,7 @@ extension NativeTaskExecutorTests {
 
     func cancellationOnTheLoopBody() async throws {
         let (server, arrivals) = try hangingServer()
-        defer { server.stop() }
+        defer { server.shutdown() }
         let client = makeClient()
         let executor = try #require(client.taskExecutor)
         let call = Task(executorPreference: executor) { await failure(of: get(server, "/hang"), with: client) }

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingNative
+import BothamNetworkingTesting
 import BothamTestSupport
 import Foundation
 
@@ -28,8 +29,8 @@ func makeClient(_ change: (inout NativeHTTPClient.Configuration) -> Void = { _ i
 }
 
 /// A `GET` for `path` on `server`.
-func get(_ server: LoopbackServer, _ path: String = "/", headers: HTTPHeaders = [:]) -> HTTPRequest {
-    HTTPRequest(method: .get, baseEndpoint: server.baseURL, path: path, headers: headers)
+func get(_ server: MockWebServer, _ path: String = "/", headers: HTTPHeaders = [:]) -> HTTPRequest {
+    HTTPRequest(method: .get, baseEndpoint: server.baseURL.absoluteString, path: path, headers: headers)
 }
 
 /// Seconds elapsed since `start`.
@@ -40,9 +41,9 @@ func seconds(since start: ContinuousClock.Instant) -> Double {
 
 /// A server that never answers, and a stream that yields each time a request reaches it (so a test can cancel a
 /// call that is known to be waiting on the server).
-func hangingServer() throws -> (LoopbackServer, AsyncStream<Void>) {
+func hangingServer() throws -> (MockWebServer, AsyncStream<Void>) {
     let (arrivals, arrived) = AsyncStream<Void>.makeStream()
-    let server = try LoopbackServer { _ in
+    let server = try makeServer { _ in
         arrived.yield()
         return .hang
     }

@@ -85,6 +85,39 @@ struct MockWebServerFaultTests {
         #expect(end == .endOfStream)
     }
 
+    @Test("raw sends its bytes in place of the response and keeps the connection for the next request")
+    func rawKeepsTheConnection() async throws {
+        let wire = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;ext=1\r\nhi\r\n0\r\nX-Trailer: t\r\n\r\n"
+        let (server, connection) = try exchange(
+            MockResponse(statusCode: 500).withBody("unused").withSocketPolicy(.raw(Data(wire.utf8)))
+        )
+        defer { server.shutdown() }
+
+        let bytes = try await connection.readBytes(wire.utf8.count)
+        try connection.write("GET /again HTTP/1.1\r\nHost: test\r\n\r\n")
+        let again = try await connection.readBytes(wire.utf8.count)
+
+        #expect(String(decoding: bytes, as: UTF8.self) == wire)
+        #expect(again == bytes)
+        #expect(try await server.takeRequest().path == "/fault")
+        #expect(try await server.takeRequest().connectionIndex == 0)
+        #expect(server.responseBodyBytesWritten == 0)
+    }
+
+    @Test("raw with closingConnection sends its bytes and closes, without adding Connection: close")
+    func rawThenClose() async throws {
+        let wire = "HTTP/1.0 200 OK\r\n\r\nuntil close"
+        let (server, connection) = try exchange(
+            MockResponse().withSocketPolicy(.raw(Data(wire.utf8))).closingConnection()
+        )
+        defer { server.shutdown() }
+
+        let (bytes, end) = await connection.readUntilClosed()
+
+        #expect(String(decoding: bytes, as: UTF8.self) == wire)
+        #expect(end == .endOfStream)
+    }
+
     @Test("wrongContentLength declares more bytes than it sends, then closes")
     func wrongContentLength() async throws {
         let (server, connection) = try exchange(MockResponse().withBody("abc").withSocketPolicy(.wrongContentLength))

@@ -159,7 +159,7 @@ struct MockWebServerProtocolTests {
         #expect(response.statusCode == 404)
         #expect(recorded.bodyAsString == "hello world")
         #expect(recorded.chunkSizes == [5, 6])
-        #expect(recorded.trailers == [MockWebServer.HeaderField(name: "X-Checksum", value: "abc")])
+        #expect("\(recorded.trailers)" == "X-Checksum: abc")
     }
 
     @Test("Expect: 100-continue gets 100 Continue before the body is read")
@@ -239,8 +239,8 @@ struct MockWebServerProtocolTests {
         _ = try await connection.readResponse()
         let recorded = try await server.takeRequest()
 
-        #expect(recorded.headers.map(\.name) == ["Host", "X-Tag", "x-tag", "Accept"])
-        #expect(recorded.headers(named: "X-TAG") == ["one", "two"])
+        #expect(recorded.headers.map(\.name.rawName) == ["Host", "X-Tag", "x-tag", "Accept"])
+        #expect(recorded.headers.values(for: "X-TAG") == ["one", "two"])
         #expect(recorded.header("x-tag") == "one")
         #expect(recorded.header("Missing") == nil)
     }

@@ -1,4 +1,5 @@
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -47,11 +48,11 @@ struct ValidationTests {
     @Test("Validation runs after the response interceptors, which still see the error status")
     func validationAfterInterceptors() async {
         stub.stub(with: .response(statusCode: 500))
-        let log = EventLog()
+        let log = Recorder<String>()
         let apiClient = BothamAPIClient(baseEndpoint: "https://h.example", httpClient: stub)
         apiClient.responseInterceptors.append(RecordingResponseInterceptor(name: "local", log: log, host: nil))
         let result = await apiClient.GET("/x")
-        #expect(log.events == ["response:local"])
+        #expect(log.values == ["response:local"])
         #expect(result.statusCodeOfFailure == 500)
     }
 

@@ -33,6 +33,8 @@ struct VerbTests {
         let sent = stub.receivedRequests
         #expect(sent.map(\.method) == [.post, .put, .patch, .delete])
         #expect(sent.map(\.path) == ["/a", "/b", "/c", "/d"])
+        #expect(
+            sent.map { $0.url?.absoluteString } == ["a", "b", "c", "d"].map { "https://api.example.com/v1/\($0)" })
         #expect(sent.map(\.bodyText) == [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#, #"{"n":4}"#])
     }
 

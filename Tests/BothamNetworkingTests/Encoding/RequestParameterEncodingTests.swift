@@ -64,6 +64,28 @@ struct RequestParameterEncodingTests {
         #expect(try get.bodyData() == Data("a=1".utf8))
     }
 
+    @Test("Nested, array and boolean parameters follow the default convention, or a legacy one, in a query or a form")
+    func defaultAndLegacyConventions() async throws {
+        stub.stub(with: .text("ok"))
+        let request = try apiClient.request(
+            .get,
+            "/search",
+            parameters: ["q": "swift", "tags": ["a", "b"], "page": ["size": 50], "draft": false],
+            encoding: .default
+        )
+        _ = await apiClient.send(request)
+        #expect(request.url?.query == "draft=0&page%5Bsize%5D=50&q=swift&tags%5B%5D=a&tags%5B%5D=b")
+
+        let legacy = ParameterEncoding(arrayEncoding: .noBrackets, boolEncoding: .literal, keyOrder: .asWritten)
+        let old = try apiClient.request(
+            .get, "/search", parameters: ["tags": ["a", "b"], "draft": false], encoding: legacy)
+        #expect(old.url?.query == "tags=a&tags=b&draft=false")
+
+        let login = try apiClient.request(
+            .post, "/login", parameters: ["user": "jane", "remember": true], encoding: .default)
+        #expect(try login.bodyData() == Data("remember=1&user=jane".utf8))
+    }
+
     @Test("Encodable parameters use the encoder given")
     func encodable() throws {
         struct Page: Encodable { var perPage: Int }

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -70,7 +71,7 @@ struct ConcurrencyTests {
         stub.stub(with: .text("ok"))
         let endpoint = uniqueEndpoint()
         let host = URL(string: endpoint)?.host
-        let log = EventLog()
+        let log = Recorder<String>()
         let apiClient = BothamAPIClient(baseEndpoint: endpoint, httpClient: stub)
         apiClient.interceptors.append(GateInterceptor(gate: gate))
         let registration = BothamAPIClient.globalResponseInterceptors.append(
@@ -81,7 +82,7 @@ struct ConcurrencyTests {
         BothamAPIClient.globalResponseInterceptors.remove(registration)
         await gate.open()
         _ = await call.value
-        #expect(log.events == ["response:global"])
+        #expect(log.values == ["response:global"])
     }
 }
 

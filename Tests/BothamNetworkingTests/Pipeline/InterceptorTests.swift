@@ -1,12 +1,13 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
 @Suite("Request and response interceptors", .timeLimit(.minutes(1)))
 struct InterceptorTests {
     let stub = StubHTTPClient()
-    let log = EventLog()
+    let log = Recorder<String>()
     let endpoint = uniqueEndpoint()
     var host: String? { URL(string: endpoint)?.host }
 
@@ -24,7 +25,7 @@ struct InterceptorTests {
         apiClient.requestInterceptors.append(RecordingRequestInterceptor(name: "local", log: log, host: nil))
         _ = await apiClient.GET("/x")
         #expect(stub.receivedRequests.first?.headers["X-Intercepted-local"] == "yes")
-        #expect(log.events == ["request:local"])
+        #expect(log.values == ["request:local"])
     }
 
     @Test("Local run before global on both sides, and each list runs in order")
@@ -45,7 +46,7 @@ struct InterceptorTests {
         }
         _ = await apiClient.GET("/x")
         #expect(
-            log.events == [
+            log.values == [
                 "request:local1", "request:local2", "request:global", "response:local", "response:global",
             ]
         )
@@ -64,7 +65,7 @@ struct InterceptorTests {
         BothamAPIClient.globalRequestInterceptors.remove(registration)
         BothamAPIClient.globalResponseInterceptors.remove(responseRegistration)
         _ = await makeClient().GET("/three")
-        #expect(log.events == ["request:global", "response:global", "request:global", "response:global"])
+        #expect(log.values == ["request:global", "response:global", "request:global", "response:global"])
         #expect(stub.receivedRequests.last?.headers["X-Intercepted-global"] == nil)
     }
 
@@ -77,7 +78,7 @@ struct InterceptorTests {
         apiClient.requestInterceptors.removeAll()
         apiClient.responseInterceptors.removeAll()
         _ = await apiClient.GET("/x")
-        #expect(log.events == ["request:a", "response:a"])
+        #expect(log.values == ["request:a", "response:a"])
     }
 
     struct FailingRequestInterceptor: BothamRequestInterceptor {
@@ -99,7 +100,7 @@ struct InterceptorTests {
             return
         }
         #expect(underlying as? TestFailure == TestFailure(message: "no token"))
-        #expect(log.events == ["request:first"])
+        #expect(log.values == ["request:first"])
         #expect(stub.receivedRequests.isEmpty)
     }
 
@@ -119,7 +120,7 @@ struct InterceptorTests {
             Issue.record("expected the interceptor's error, got \(result)")
             return
         }
-        #expect(log.events.isEmpty)
+        #expect(log.values.isEmpty)
     }
 
     struct ReplacingResponseInterceptor: BothamResponseInterceptor {
@@ -178,9 +179,9 @@ struct InterceptorTests {
     }
 
     struct CallContextReadingInterceptor: BothamRequestInterceptor {
-        let log: EventLog
+        let log: Recorder<String>
         func intercept(request: HTTPRequest) async throws -> HTTPRequest {
-            log.record("attempt \(HTTPCallContext.current?.attempt ?? 0)")
+            log.append("attempt \(HTTPCallContext.current?.attempt ?? 0)")
             return request
         }
     }
@@ -190,6 +191,6 @@ struct InterceptorTests {
         let apiClient = makeClient()
         apiClient.requestInterceptors.append(CallContextReadingInterceptor(log: log))
         _ = await apiClient.GET("/x")
-        #expect(log.events == ["attempt 1"])
+        #expect(log.values == ["attempt 1"])
     }
 }

@@ -1,12 +1,13 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
 @Suite("Retrying", .timeLimit(.minutes(1)))
 struct RetryTests {
     let stub = StubHTTPClient()
-    let log = EventLog()
+    let log = Recorder<String>()
 
     init() {
         stub.stub(with: .text("ok"))
@@ -28,7 +29,7 @@ struct RetryTests {
         let response = try await apiClient.GET("/x").get()
         #expect(response.statusCode == 200)
         #expect(stub.receivedRequests.count == times + 1)
-        #expect(log.events.count == times + 1)
+        #expect(log.values.count == times + 1)
         #expect(retrying.attempts.withLock { $0 } == Array(1...(times + 1)))
     }
 

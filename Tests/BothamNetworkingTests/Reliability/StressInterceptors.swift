@@ -1,16 +1,6 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
-
-/// A thread-safe counter.
-final class Counter: Sendable {
-    private let storage = Lock(0)
-
-    func increment() {
-        storage.withLock { $0 += 1 }
-    }
-
-    var value: Int { storage.withLock { $0 } }
-}
 
 /// Counts the requests to `host` and marks them with `header`; leaves every other request alone.
 struct CountingRequestInterceptor: BothamRequestInterceptor {

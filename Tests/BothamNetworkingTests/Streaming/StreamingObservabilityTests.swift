@@ -1,29 +1,11 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
 @Suite("Logging and metrics see a streamed body when it has been read, without buffering it", .timeLimit(.minutes(1)))
 struct StreamingObservabilityTests {
-    /// Lines or metrics recorded from several tasks.
-    final class Recorder<Value: Sendable>: @unchecked Sendable {
-        // @unchecked: `values` is only touched while `lock` is held.
-        private let lock = NSLock()
-        private var values: [Value] = []
-
-        func append(_ value: Value) {
-            lock.lock()
-            values.append(value)
-            lock.unlock()
-        }
-
-        var all: [Value] {
-            lock.lock()
-            defer { lock.unlock() }
-            return values
-        }
-    }
-
     static func client(_ stubClient: StubHTTPClient) -> BothamAPIClient {
         BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stubClient)
     }
@@ -37,14 +19,14 @@ struct StreamingObservabilityTests {
         apiClient.interceptors.append(LoggingInterceptor(detail: .body, sink: LogSink { _, line in lines.append(line) }))
 
         let response = try await apiClient.stream(.get, "/feed")
-        let afterHead = lines.all
+        let afterHead = lines.values
         let body = try await response.body.collect()
 
         #expect(body == Data("12345678".utf8))
         #expect(afterHead.count == 2)
         #expect(afterHead.last?.contains("body streaming") == true)
-        #expect(lines.all.count == 3)
-        #expect(lines.all.last?.contains("streamed 8 bytes") == true, "\(lines.all)")
+        #expect(lines.values.count == 3)
+        #expect(lines.values.last?.contains("streamed 8 bytes") == true, "\(lines.values)")
     }
 
     @Test("a stream the reader abandons is logged as cancelled, with the bytes it read")
@@ -60,7 +42,7 @@ struct StreamingObservabilityTests {
         _ = try await iterator.next()
         response.body.cancel()
 
-        let last = try #require(lines.all.last)
+        let last = try #require(lines.values.last)
         #expect(last.contains("streamed 5 bytes"), "\(last)")
         #expect(last.contains("cancelled"), "\(last)")
     }
@@ -74,12 +56,12 @@ struct StreamingObservabilityTests {
         MetricsInterceptor { reports.append($0) }.install(on: apiClient)
 
         let response = try await apiClient.stream(.get, "/feed")
-        let beforeBody = reports.all.count
+        let beforeBody = reports.values.count
         _ = try await response.body.collect()
 
         #expect(beforeBody == 0)
-        let report = try #require(reports.all.first)
-        #expect(reports.all.count == 1)
+        let report = try #require(reports.values.first)
+        #expect(reports.values.count == 1)
         #expect(report.bytesReceived == 7)
         #expect(report.statusCode == 200)
     }

@@ -3,17 +3,6 @@ import BothamNetworkingTesting
 import BothamTestSupport
 import Foundation
 
-/// An ordered, thread-safe record of what happened, for asserting order.
-final class EventLog: Sendable {
-    private let storage = Lock<[String]>([])
-
-    func record(_ event: String) {
-        storage.withLock { $0.append(event) }
-    }
-
-    var events: [String] { storage.withLock { $0 } }
-}
-
 /// A unique base endpoint per test, so global interceptors added by one test can act only on its own requests
 /// while other tests run in parallel.
 func uniqueEndpoint(_ function: String = #function) -> String {
@@ -23,12 +12,12 @@ func uniqueEndpoint(_ function: String = #function) -> String {
 /// Records its name (and adds a header) for requests to `host` only.
 struct RecordingRequestInterceptor: BothamRequestInterceptor {
     let name: String
-    let log: EventLog
+    let log: Recorder<String>
     let host: String?
 
     func intercept(request: HTTPRequest) async throws -> HTTPRequest {
         guard host == nil || request.url?.host == host else { return request }
-        log.record("request:\(name)")
+        log.append("request:\(name)")
         return request.appendingHeaders([HTTPFieldName("X-Intercepted-\(name)"): "yes"])
     }
 }
@@ -36,11 +25,11 @@ struct RecordingRequestInterceptor: BothamRequestInterceptor {
 /// Records its name for responses to `host` only and passes them on.
 struct RecordingResponseInterceptor: BothamResponseInterceptor {
     let name: String
-    let log: EventLog
+    let log: Recorder<String>
     let host: String?
 
     func intercept(response: HTTPResponse, for request: HTTPRequest) async throws -> ResponseInterceptorResult {
-        if host == nil || request.url?.host == host { log.record("response:\(name)") }
+        if host == nil || request.url?.host == host { log.append("response:\(name)") }
         return .proceed(response)
     }
 }

@@ -1,11 +1,23 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
 extension TransportIntegrationTests {
     @Suite("Both transports against MockWebServer: streamed response bodies", .timeLimit(.minutes(1)))
     struct TransportStreamingTests {
+        /// `server.responseBodyBytesWritten` once it reaches `count`, or its value when `limit` has passed. The server
+        /// counts a byte once `send` has returned, which can be after the client has read it: a count read the moment
+        /// the bytes arrive may lag behind by the last write.
+        static func bodyBytesWritten(
+            by server: MockWebServer, reaching count: Int, within limit: Duration = .milliseconds(500)
+        ) async -> Int {
+            let deadline = ContinuousClock.now + limit
+            while server.responseBodyBytesWritten < count, ContinuousClock.now < deadline { await Task.yield() }
+            return server.responseBodyBytesWritten
+        }
+
         @Test(
             "the head arrives before the body, and parts come in order as they are sent",
             arguments: TransportUnderTest.allCases)
@@ -74,7 +86,7 @@ extension TransportIntegrationTests {
             #expect(written < 16 << 20, "the server wrote \(written) bytes while nobody read")
             while let chunk = try await iterator.next() { received += chunk.count }
             #expect(received == size)
-            #expect(server.responseBodyBytesWritten >= size)
+            #expect(await Self.bodyBytesWritten(by: server, reaching: size) >= size)
         }
 
         @Test(
@@ -234,7 +246,7 @@ extension TransportIntegrationTests {
             var iterator = response.body.makeAsyncIterator()
             let first = try #require(try await iterator.next())
             // The final response streams: its first part is here while the server still holds the second back.
-            let writtenAtFirstChunk = server.responseBodyBytesWritten
+            let writtenAtFirstChunk = await Self.bodyBytesWritten(by: server, reaching: 10)
             var body = first
             while let chunk = try await iterator.next() { body.append(chunk) }
 

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -17,9 +18,9 @@ struct StubTransferTests {
         let body = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0) })
         stub.stub(.path("/export"), with: .response(body: body))
         let destination = folder.file("export.bin")
-        let log = ProgressLog()
+        let log = Recorder<TransferProgress>()
 
-        let response = try await Self.client(stub).download("/export", to: .file(destination), progress: log.record)
+        let response = try await Self.client(stub).download("/export", to: .file(destination), progress: log.append)
             .get()
 
         #expect(response.bodyFileURL == destination)
@@ -38,16 +39,16 @@ struct StubTransferTests {
         let body = Data(repeating: 7, count: 4096)
         let file = try writeFile(body, named: "in.bin", in: folder)
         stub.stub(.method(.post) && .body(body), with: .response(statusCode: 201))
-        let log = ProgressLog()
+        let log = Recorder<TransferProgress>()
 
         let response = try await Self.client(stub)
-            .upload("/files", fromFile: file, contentType: "application/octet-stream", progress: log.record).get()
+            .upload("/files", fromFile: file, contentType: "application/octet-stream", progress: log.append).get()
 
         #expect(response.statusCode == 201)
         #expect(stub.receivedRequests.first?.body?.fileURL == file)
         #expect(stub.receivedRequests.first?.headers[.contentType] == "application/octet-stream")
         log.expectMonotonic(.upload, endingAt: 4096)
-        #expect(log.reports.last?.direction == .download)
+        #expect(log.last?.direction == .download)
     }
 
     @Test("a stubbed failure leaves no file, and a destination error is reported before the stub is asked")
@@ -85,8 +86,8 @@ struct StubTransferTests {
 
     @Test("the reporter drops repeats and regressions per direction")
     func reporterFilters() {
-        let log = ProgressLog()
-        let reporter = TransferProgressReporter(log.record)
+        let log = Recorder<TransferProgress>()
+        let reporter = TransferProgressReporter(log.append)
         reporter.report(.download, completed: 10, total: 100)
         reporter.report(.download, completed: 10, total: 100)
         reporter.report(.upload, completed: 5, total: 5)

@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -27,18 +28,10 @@ struct ScratchFolder {
     }
 }
 
-/// Records progress reports, thread-safely.
-final class ProgressLog: Sendable {
-    private let storage = Lock<[TransferProgress]>([])
-
-    func record(_ progress: TransferProgress) {
-        storage.withLock { $0.append(progress) }
-    }
-
-    var reports: [TransferProgress] { storage.withLock { $0 } }
-
+extension Recorder where Element == TransferProgress {
+    /// The progress reports of `direction`, in order.
     func reports(_ direction: TransferProgress.Direction) -> [TransferProgress] {
-        reports.filter { $0.direction == direction }
+        values.filter { $0.direction == direction }
     }
 
     /// Checks that the reports of `direction` never go back, never repeat, and end at `total`.
@@ -47,15 +40,15 @@ final class ProgressLog: Sendable {
         endingAt total: Int64,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let reports = reports(direction)
-        #expect(!reports.isEmpty, "no \(direction) progress", sourceLocation: sourceLocation)
-        for (previous, next) in zip(reports, reports.dropFirst()) {
+        let seen = reports(direction)
+        #expect(!seen.isEmpty, "no \(direction) progress", sourceLocation: sourceLocation)
+        for (previous, next) in zip(seen, seen.dropFirst()) {
             #expect(next.completedBytes >= previous.completedBytes, sourceLocation: sourceLocation)
             #expect(next != previous, "repeated report \(next)", sourceLocation: sourceLocation)
         }
-        #expect(reports.last?.completedBytes == total, sourceLocation: sourceLocation)
-        #expect(reports.last?.totalBytes == total, sourceLocation: sourceLocation)
-        #expect(reports.last?.isFinished == true, sourceLocation: sourceLocation)
+        #expect(seen.last?.completedBytes == total, sourceLocation: sourceLocation)
+        #expect(seen.last?.totalBytes == total, sourceLocation: sourceLocation)
+        #expect(seen.last?.isFinished == true, sourceLocation: sourceLocation)
     }
 }
 

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -44,10 +45,10 @@ extension TransportIntegrationTests {
             let response = MockResponse().withBody(body)
             server.enqueue(chunked ? response.chunked(chunkSize: 64 * 1024) : response)
             let destination = folder.file("body.bin")
-            let log = ProgressLog()
+            let log = Recorder<TransferProgress>()
 
             let received = try await TransportTest.client(transport, server)
-                .download("/file", to: .file(destination), progress: log.record).get()
+                .download("/file", to: .file(destination), progress: log.append).get()
 
             #expect(received.bodyFileURL == destination)
             #expect(received.body.isEmpty)

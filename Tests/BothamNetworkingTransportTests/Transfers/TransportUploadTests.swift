@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -16,10 +17,10 @@ extension TransportIntegrationTests {
             defer { server.shutdown() }
             server.enqueue(MockResponse(statusCode: 201))
             let body = TransportTest.pattern(count: Self.size)
-            let log = ProgressLog()
+            let log = Recorder<TransferProgress>()
 
             let response = try await TransportTest.client(transport, server)
-                .upload("/upload", data: body, contentType: "application/octet-stream", progress: log.record).get()
+                .upload("/upload", data: body, contentType: "application/octet-stream", progress: log.append).get()
 
             #expect(response.statusCode == 201)
             let recorded = try await server.takeRequest()
@@ -38,12 +39,12 @@ extension TransportIntegrationTests {
             server.enqueue(MockResponse(statusCode: 201))
             let body = TransportTest.pattern(count: Self.size)
             let file = try writeFile(body, named: "upload.bin", in: folder)
-            let log = ProgressLog()
+            let log = Recorder<TransferProgress>()
 
             let response = try await TransportTest.client(transport, server)
                 .upload(
                     "/upload", method: .put, fromFile: file, contentType: "application/octet-stream",
-                    progress: log.record
+                    progress: log.append
                 ).get()
 
             #expect(response.statusCode == 201)

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -88,10 +89,10 @@ extension TransportIntegrationTests {
             let source = RangeServingBody(body)
             server.setDispatcher(source.respond)
             let destination = folder.file("big.bin")
-            let log = ProgressLog()
+            let log = Recorder<TransferProgress>()
 
             let response = try await Self.client(server)
-                .download("/big.bin", to: .file(destination), progress: log.record).get()
+                .download("/big.bin", to: .file(destination), progress: log.append).get()
 
             #expect(response.statusCode == 200)
             #expect(response.headers["Content-Length"] == String(body.count))

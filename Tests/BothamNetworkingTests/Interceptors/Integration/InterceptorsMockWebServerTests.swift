@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ struct InterceptorsMockWebServerTests {
     func client(_ server: MockWebServer, maxRetries: Int = 3) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: server.baseURL.absoluteString,
-            configuration: .init(maxRetries: maxRetries, retrySleeper: recordingSleeper(sleeps))
+            configuration: .init(maxRetries: maxRetries, retrySleeper: sleeps.sleeper)
         )
     }
 

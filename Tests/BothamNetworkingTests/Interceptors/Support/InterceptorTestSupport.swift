@@ -1,24 +1,6 @@
 import BothamNetworking
 import Foundation
 
-/// A thread-safe list that tests append to from concurrent tasks.
-final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Lock<[Element]>([])
-
-    func append(_ element: Element) {
-        storage.withLock { $0.append(element) }
-    }
-
-    var values: [Element] {
-        storage.withLock { $0 }
-    }
-}
-
-/// A retry sleeper that records the delays and returns at once.
-func recordingSleeper(_ recorder: Recorder<Duration>) -> RetrySleeper {
-    RetrySleeper { recorder.append($0) }
-}
-
 /// A random source answering the given values in order (then repeating the last).
 func sequence(_ values: [Double]) -> RandomSource {
     let index = Lock(0)

@@ -70,7 +70,7 @@ package enum HTTPRequestParserReplay {
             } catch {
                 throw .rejected(error)
             }
-            if head.minorVersion >= 1, head.headers.contains(named: "Expect"), !head.expectsContinue {
+            if head.minorVersion >= 1, head.headers.contains("Expect"), !head.expectsContinue {
                 throw .rejected(HTTPRequestRejection(status: 417, message: "Unsupported Expect"))
             }
             let body = try parser.readBody(framing, from: &io)

@@ -42,6 +42,10 @@ enum ResponseWriter {
                 try io.write(malformedStatusLine)
                 return .close
             }
+            if case .raw(let bytes) = response.socketPolicy {
+                try io.write(Array(bytes))
+                return response.closesConnectionAfterResponse || !request.wantsKeepAlive ? .close : .keepAlive
+            }
             for status in response.interimStatusCodes {
                 try io.write(Array("HTTP/1.1 \(status) \(HTTPReasonPhrase.phrase(for: status))\r\n\r\n".utf8))
             }
@@ -87,7 +91,7 @@ private struct ResponsePlan {
     init(response: MockResponse, request: HTTPRequestHead) {
         let status = response.statusCode
         let isBodiless = (100..<200).contains(status) || status == 204
-        let suppressesBody = request.method == "HEAD" || isBodiless || status == 304
+        let suppressesBody = request.method == .head || isBodiless || status == 304
         let policy = response.socketPolicy
         let isStreamed = response.streamedBody != nil
         var headers = response.headers
@@ -106,15 +110,15 @@ private struct ResponsePlan {
         }
         switch policy {
         case .wrongContentLength:
-            headers.removeAll(named: "Content-Length")
-            headers.removeAll(named: "Transfer-Encoding")
+            headers.remove(.contentLength)
+            headers.remove(.transferEncoding)
             let declared = body.payloadCount + ResponseWriter.wrongContentLengthSurplus
-            headers.append(.init(name: "Content-Length", value: String(declared)))
+            headers.add(.contentLength, String(declared))
             chunking = nil
         case .truncatedChunkedBody:
-            headers.removeAll(named: "Content-Length")
-            if !headers.contains(named: "Transfer-Encoding") {
-                headers.append(.init(name: "Transfer-Encoding", value: "chunked"))
+            headers.remove(.contentLength)
+            if !headers.contains(.transferEncoding) {
+                headers.add(.transferEncoding, "chunked")
             }
             let payloadCount = body.payloadCount
             chunking = chunking ?? .chunked(maxChunkSize: isStreamed ? nil : max(1, payloadCount / 2))
@@ -122,11 +126,11 @@ private struct ResponsePlan {
             body.isTerminated = false
         default:
             if chunking != nil {
-                if !headers.contains(named: "Transfer-Encoding") {
-                    headers.append(.init(name: "Transfer-Encoding", value: "chunked"))
+                if !headers.contains(.transferEncoding) {
+                    headers.add(.transferEncoding, "chunked")
                 }
-            } else if !headers.contains(named: "Content-Length"), !isBodiless, !isStreamed {
-                headers.append(.init(name: "Content-Length", value: String(body.payloadCount)))
+            } else if !headers.contains(.contentLength), !isBodiless, !isStreamed {
+                headers.add(.contentLength, String(body.payloadCount))
             }
         }
         body.framing = chunking ?? .raw
@@ -139,21 +143,21 @@ private struct ResponsePlan {
         let isCloseDelimited = isStreamed && chunking == nil && !suppressesBody
         let announcesClose =
             !request.wantsKeepAlive || response.closesConnectionAfterResponse
-            || headers.tokens(named: "Connection").contains("close") || closingPolicies.contains(policy)
+            || headers.tokens(for: .connection).contains("close") || closingPolicies.contains(policy)
             || isCloseDelimited
         // A stream that ends in a disconnect drops without warning: it is not announced with `Connection: close`.
         closesConnection = announcesClose || (isStreamed && response.streamEnd == .disconnect)
-        if !headers.contains(named: "Connection") {
+        if !headers.contains(.connection) {
             if announcesClose {
-                headers.append(.init(name: "Connection", value: "close"))
+                headers.add(.connection, "close")
             } else if request.minorVersion == 0 {
-                headers.append(.init(name: "Connection", value: "keep-alive"))
+                headers.add(.connection, "keep-alive")
             }
         }
 
         var text = "HTTP/1.1 \(status) \(response.effectiveReasonPhrase)\r\n"
         for field in headers {
-            text += "\(field.name): \(field.value)\r\n"
+            text += "\(field.name.rawName): \(field.value)\r\n"
         }
         text += "\r\n"
         head = Array(text.utf8)

@@ -31,7 +31,7 @@ struct ConnectionHandler {
     {
         let head: HTTPRequestHead
         let framing: RequestBodyFraming
-        let body: (body: [UInt8], trailers: [MockWebServer.HeaderField], chunkSizes: [Int])
+        let body: RequestBody
         do {
             guard let parsed = try parser.readHead(from: &io) else { return .close }
             head = parsed
@@ -40,7 +40,7 @@ struct ConnectionHandler {
             } catch {
                 throw HTTPRequestReadError.rejected(error)
             }
-            if head.minorVersion >= 1, head.headers.contains(named: "Expect"), !head.expectsContinue {
+            if head.minorVersion >= 1, head.headers.contains("Expect"), !head.expectsContinue {
                 throw HTTPRequestReadError.rejected(HTTPRequestRejection(status: 417, message: "Unsupported Expect"))
             }
             if head.expectsContinue, framing != .none {

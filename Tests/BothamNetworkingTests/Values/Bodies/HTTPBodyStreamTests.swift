@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -45,7 +46,7 @@ struct HTTPBodyStreamTests {
 
     @Test("yield answers .pause once the buffer reaches bufferLimit, and onDemand comes when drained to a quarter")
     func pauseAndDemand() async throws {
-        let demand = Support.Counter()
+        let demand = Counter()
         let (stream, continuation) = HTTPBodyStream.makeStream(bufferLimit: 8, onDemand: { demand.increment() })
         #expect(stream.bufferLimit == 8)
         let results = (0..<4).map { _ in continuation.yield(Data(count: 2)) }
@@ -65,7 +66,7 @@ struct HTTPBodyStreamTests {
 
     @Test("A second pause after a drain gives a second onDemand")
     func secondPauseSecondDemand() async throws {
-        let demand = Support.Counter()
+        let demand = Counter()
         let (stream, continuation) = HTTPBodyStream.makeStream(bufferLimit: 4, onDemand: { demand.increment() })
         var iterator = stream.makeAsyncIterator()
         #expect(continuation.yield(Data(count: 4)) == .pause)
@@ -96,7 +97,7 @@ struct HTTPBodyStreamTests {
 
     @Test("send returns false once the consumer is gone, both while waiting and afterwards")
     func sendFalseWhenConsumerGone() async throws {
-        let cancels = Support.Counter()
+        let cancels = Counter()
         let (stream, continuation) = HTTPBodyStream.makeStream(bufferLimit: 4, onCancel: { cancels.increment() })
         let producer = Task { await continuation.send(Data(count: 4)) }
         #expect(await Support.eventually { continuation.bufferedBytes == 4 })
@@ -110,7 +111,7 @@ struct HTTPBodyStreamTests {
 
     @Test("cancel() calls onCancel exactly once, however often it is called")
     func cancelCallsOnCancelOnce() async throws {
-        let cancels = Support.Counter()
+        let cancels = Counter()
         let (stream, continuation) = HTTPBodyStream.makeStream(onCancel: { cancels.increment() })
         #expect(!continuation.isCancelled)
         stream.cancel()
@@ -125,7 +126,7 @@ struct HTTPBodyStreamTests {
 
     @Test("cancel() after the producer finished does not call onCancel")
     func cancelAfterFinishDoesNotCallOnCancel() async throws {
-        let cancels = Support.Counter()
+        let cancels = Counter()
         let (stream, continuation) = HTTPBodyStream.makeStream(onCancel: { cancels.increment() })
         continuation.yield(data("a"))
         continuation.finish()
@@ -135,7 +136,7 @@ struct HTTPBodyStreamTests {
 
     @Test("Releasing the stream calls onCancel")
     func releasingCallsOnCancel() async throws {
-        let cancels = Support.Counter()
+        let cancels = Counter()
         let continuation = makeAndReleaseStream(onCancel: { cancels.increment() })
         #expect(cancels.value == 1)
         #expect(continuation.isCancelled)
@@ -149,7 +150,7 @@ struct HTTPBodyStreamTests {
 
     @Test("A live iterator keeps the stream; releasing the iterator calls onCancel")
     func iteratorKeepsStreamAlive() async throws {
-        let cancels = Support.Counter()
+        let cancels = Counter()
         var continuation: HTTPBodyStream.Continuation?
         var iterator: HTTPBodyStream.AsyncIterator? = {
             let (stream, producer) = HTTPBodyStream.makeStream(onCancel: { cancels.increment() })
@@ -168,7 +169,7 @@ struct HTTPBodyStreamTests {
 
     @Test("Cancelling the consuming task ends next() with .cancelled and calls onCancel")
     func cancellingConsumerTask() async throws {
-        let cancels = Support.Counter()
+        let cancels = Counter()
         let (stream, continuation) = HTTPBodyStream.makeStream(onCancel: { cancels.increment() })
         let (started, signal) = AsyncStream<Void>.makeStream()
         continuation.yield(data("first"))
@@ -238,7 +239,7 @@ struct HTTPBodyStreamTests {
 
     @Test("collect(upTo:) over the limit fails with networkError .responseTooLarge and ends the request")
     func collectLimit() async throws {
-        let cancels = Support.Counter()
+        let cancels = Counter()
         let (stream, continuation) = HTTPBodyStream.makeStream(onCancel: { cancels.increment() })
         continuation.yield(data("ab"))
         continuation.yield(data("cd"))

@@ -3,17 +3,6 @@ import Foundation
 
 /// Helpers shared by the streaming tests (namespaced so they cannot clash with other test files).
 enum StreamingTestSupport {
-    /// A thread-safe counter, for callbacks such as `onDemand` and `onCancel`.
-    final class Counter: Sendable {
-        private let storage = Lock(0)
-
-        func increment() {
-            storage.withLock { $0 += 1 }
-        }
-
-        var value: Int { storage.withLock { $0 } }
-    }
-
     /// A thread-safe flag.
     final class Flag: Sendable {
         private let storage = Lock(false)
@@ -23,19 +12,6 @@ enum StreamingTestSupport {
         }
 
         var isSet: Bool { storage.withLock { $0 } }
-    }
-
-    /// A ``RetrySleeper`` that records every wait and returns at once.
-    final class RecordingSleeper: Sendable {
-        private let storage = Lock<[Duration]>([])
-
-        var waits: [Duration] { storage.withLock { $0 } }
-
-        var sleeper: RetrySleeper {
-            RetrySleeper { duration in
-                self.storage.withLock { $0.append(duration) }
-            }
-        }
     }
 
     /// Gives other tasks a chance to run until `condition` holds or `limit` has passed (no fixed sleep: it returns

@@ -1,10 +1,13 @@
+import BothamNetworking
 import Foundation
 
 /// Reads HTTP/1.1 requests (RFC 9112) from a connection: the request line, the header section, and the body
 /// delimited by `Content-Length` or chunked transfer coding.
 ///
 /// Every size from the wire is parsed with overflow checks and compared against the configured limits;
-/// invalid input becomes an ``HTTPRequestRejection`` (a 4xx answer), never a trap.
+/// invalid input becomes an ``HTTPRequestRejection`` (a 4xx answer), never a trap. Methods, field names and field
+/// values are checked with the core's rules (`HTTPMethod.isValidToken`, `HTTPFieldName.isValid`, `HTTPToken`), the
+/// same ones the client applies before sending.
 struct HTTPRequestParser {
     /// The most bytes the request line plus header section (and, separately, a trailer section) may take.
     var maxHeaderBytes: Int
@@ -33,8 +36,8 @@ struct HTTPRequestParser {
 
     /// Decides how the body of `head` is delimited, rejecting ambiguous or oversized framing.
     func bodyFraming(of head: HTTPRequestHead) throws(HTTPRequestRejection) -> RequestBodyFraming {
-        let transferCodings = head.headers.tokens(named: "Transfer-Encoding")
-        let lengthValues = head.headers.values(named: "Content-Length")
+        let transferCodings = head.headers.tokens(for: .transferEncoding)
+        let lengthValues = head.headers.values(for: .contentLength)
         if !transferCodings.isEmpty {
             guard lengthValues.isEmpty else {
                 throw .badRequest("Both Transfer-Encoding and Content-Length")
@@ -60,13 +63,13 @@ struct HTTPRequestParser {
     func readBody(
         _ framing: RequestBodyFraming,
         from io: inout ConnectionIO
-    ) throws(HTTPRequestReadError) -> (body: [UInt8], trailers: [MockWebServer.HeaderField], chunkSizes: [Int]) {
+    ) throws(HTTPRequestReadError) -> RequestBody {
         switch framing {
         case .none:
-            return ([], [], [])
+            return ([], [:], [])
         case .length(let length):
             do {
-                return (try io.readBytes(length), [], [])
+                return (try io.readBytes(length), [:], [])
             } catch {
                 throw .connectionEnded
             }
@@ -77,7 +80,7 @@ struct HTTPRequestParser {
 
     private func readChunkedBody(
         from io: inout ConnectionIO
-    ) throws(HTTPRequestReadError) -> (body: [UInt8], trailers: [MockWebServer.HeaderField], chunkSizes: [Int]) {
+    ) throws(HTTPRequestReadError) -> RequestBody {
         var body: [UInt8] = []
         var sizes: [Int] = []
         while true {
@@ -143,11 +146,11 @@ struct HTTPRequestParser {
     private func readFields(
         from io: inout ConnectionIO,
         budget: inout Int
-    ) throws(HTTPRequestReadError) -> [MockWebServer.HeaderField] {
-        var fields: [MockWebServer.HeaderField] = []
+    ) throws(HTTPRequestReadError) -> HTTPHeaders {
+        var fields: [HTTPHeaders.Field] = []
         while true {
             guard let line = try readLine(from: &io, budget: &budget) else { throw .connectionEnded }
-            if line.isEmpty { return fields }
+            if line.isEmpty { return HTTPHeaders(fields) }
             do {
                 fields.append(try Self.parseField(line))
             } catch {
@@ -159,12 +162,10 @@ struct HTTPRequestParser {
     private func parseRequestLine(_ line: [UInt8]) throws(HTTPRequestReadError) -> HTTPRequestHead {
         let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .rejected(.badRequest("Malformed request line")) }
-        let method = parts[0]
+        let method = HTTPMethod(String(decoding: parts[0], as: UTF8.self))
         let target = parts[1]
         let version = parts[2]
-        guard !method.isEmpty, method.allSatisfy(Self.isTokenCharacter) else {
-            throw .rejected(.badRequest("Malformed method"))
-        }
+        guard method.isValidToken else { throw .rejected(.badRequest("Malformed method")) }
         guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw .rejected(.badRequest("Malformed request target"))
         }
@@ -178,29 +179,26 @@ struct HTTPRequestParser {
             throw .rejected(HTTPRequestRejection(status: 505, message: "Only HTTP/1.x is supported"))
         }
         return HTTPRequestHead(
-            method: String(decoding: method, as: UTF8.self),
+            method: method,
             target: String(decoding: target, as: UTF8.self),
             minorVersion: min(minor, 1),
-            headers: []
+            headers: [:]
         )
     }
 
-    private static func parseField(_ line: [UInt8]) throws(HTTPRequestRejection) -> MockWebServer.HeaderField {
+    private static func parseField(_ line: [UInt8]) throws(HTTPRequestRejection) -> HTTPHeaders.Field {
         guard let first = line.first, first != UInt8(ascii: " "), first != UInt8(ascii: "\t") else {
             throw .badRequest("Obsolete line folding")
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { throw .badRequest("Header without colon") }
-        let name = line[..<colon]
-        guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else { throw .badRequest("Malformed header name") }
+        let name = HTTPFieldName(String(decoding: line[..<colon], as: UTF8.self))
+        guard name.isValid else { throw .badRequest("Malformed header name") }
         let value = line[(colon + 1)...]
-        guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
+        guard value.allSatisfy(HTTPToken.isFieldValueCharacter) else {
             throw .badRequest("Control character in header value")
         }
         let text = String(bytes: value, encoding: .utf8) ?? String(value.map { Character(Unicode.Scalar($0)) })
-        return MockWebServer.HeaderField(
-            name: String(decoding: name, as: UTF8.self),
-            value: text.trimmingHTTPWhitespace()
-        )
+        return HTTPHeaders.Field(name: name, value: text.trimmingHTTPWhitespace())
     }
 
     /// Parses `1*DIGIT` without overflow; a number too large for `Int` is a body that is too large.
@@ -232,16 +230,5 @@ struct HTTPRequestParser {
             value = sum
         }
         return value
-    }
-
-    /// `tchar` from RFC 9110 §5.6.2.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
     }
 }

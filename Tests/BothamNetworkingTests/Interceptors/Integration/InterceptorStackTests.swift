@@ -1,9 +1,8 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
-
-// The README's interceptor examples, kept compiling (and running against a stub) here.
 
 private struct TokenResponse: Decodable {
     let accessToken: String
@@ -13,7 +12,7 @@ private struct TokenResponse: Decodable {
     }
 }
 
-private final class ReadmeBasicAuthentication: BasicAuthentication {
+private final class UserBasicAuthentication: BasicAuthentication {
     let credentials = BasicAuthCredentials(username: "user", password: "pass")
 
     func onAuthenticationError(realm: String) {
@@ -21,15 +20,11 @@ private final class ReadmeBasicAuthentication: BasicAuthentication {
     }
 }
 
-/// Compiled, never run: global lists are shared by every test.
-private func globalExamples() {
-    BothamAPIClient.globalRequestInterceptors.append(DefaultHeadersInterceptor())
-}
-
-@Suite("README interceptor examples", .timeLimit(.minutes(1)))
-struct ReadmeExamplesTests {
-    @Test("The README's interceptor examples work together")
-    func readmeExamples() async throws {
+/// Every interceptor we ship, configured as the README shows, on one client at once.
+@Suite("The shipped interceptors on one client", .timeLimit(.minutes(1)))
+struct InterceptorStackTests {
+    @Test("Retry, basic and token authentication, headers, validation, logging, metrics and cURL work together")
+    func everyInterceptorTogether() async throws {
         let stub = StubHTTPClient()
         stub.stub(.path("/oauth/token"), with: .json(["access_token": "fresh"]))
         stub.stub(.path("/user"), with: .response(statusCode: 401))
@@ -48,7 +43,7 @@ struct ReadmeExamplesTests {
         apiClient.configuration.retryStrategy = policy
 
         // Basic authentication
-        let basicAuth = ReadmeBasicAuthentication()
+        let basicAuth = UserBasicAuthentication()
         #expect(try await basicAuth.intercept(request: apiClient.request(.get, "/")).headers[.authorization] != nil)
 
         // Token authentication
@@ -65,7 +60,7 @@ struct ReadmeExamplesTests {
         apiClient.responseInterceptors.append(authenticator)
 
         // Headers and validation
-        apiClient.requestInterceptors.append(BothamNetworking.JSONHeadersRequestInterceptor())
+        apiClient.requestInterceptors.append(JSONHeadersRequestInterceptor())
         apiClient.requestInterceptors.append(DefaultHeadersInterceptor())
         apiClient.responseInterceptors.append(
             ValidationInterceptor(acceptableStatusCodes: [200...299], acceptableContentTypes: ["application/json"])
@@ -105,6 +100,5 @@ struct ReadmeExamplesTests {
 
         #expect(lines.values.contains { $0.contains("Authorization: REDACTED") })
         #expect(reports.values.map(\.attempts) == [1, 2])  // the token call, then /user retried once
-        _ = globalExamples
     }
 }

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -47,7 +48,7 @@ private func read(_ source: EventSource, limit: Int = 20) async -> Run {
 
 /// Adds `Authorization: Bearer <n>`, with `n` counting up from 1, to every request it sees.
 private final class CountingTokenInterceptor: BothamRequestInterceptor {
-    private let counter = Support.Counter()
+    private let counter = Counter()
 
     func intercept(request: HTTPRequest) async throws -> HTTPRequest {
         counter.increment()
@@ -58,7 +59,7 @@ private final class CountingTokenInterceptor: BothamRequestInterceptor {
 @Suite("EventSource reconnects as the WHATWG model says", .timeLimit(.minutes(1)))
 struct EventSourceTests {
     let stubClient = StubHTTPClient()
-    private let sleeper = Support.RecordingSleeper()
+    private let waits = Recorder<Duration>()
     let apiClient: BothamAPIClient
 
     init() {
@@ -78,7 +79,7 @@ struct EventSourceTests {
             maxConsecutiveFailures: maxConsecutiveFailures,
             jitter: jitter,
             random: .constant(1),
-            sleeper: sleeper.sleeper,
+            sleeper: waits.sleeper,
             lastEventID: lastEventID)
     }
 
@@ -101,7 +102,7 @@ struct EventSourceTests {
         #expect(sentLastEventIDs == [nil, "2", "4"])
         #expect(run.iterator.lastEventID == "4")
         #expect(run.iterator.connections == 3)
-        #expect(sleeper.waits == [.seconds(3), .seconds(3)])
+        #expect(waits.values == [.seconds(3), .seconds(3)])
     }
 
     @Test("An event cut off by the drop is not acknowledged: Last-Event-ID is the last complete event's")
@@ -121,7 +122,7 @@ struct EventSourceTests {
             with: eventStream("retry: 1500\nid: 1\ndata: one\n\n", end: .failure(connectionLost)), noContent)
         let run = await read(apiClient.eventSource("/feed", policy: policy(jitter: .proportional(0.2))))
         #expect(run.data == ["one"])
-        #expect(sleeper.waits == [.milliseconds(1500)])
+        #expect(waits.values == [.milliseconds(1500)])
         #expect(run.iterator.reconnectionTime == .milliseconds(1500))
     }
 
@@ -171,7 +172,7 @@ struct EventSourceTests {
         #expect(run.error == nil)
         #expect(run.events.isEmpty)
         #expect(stubClient.receivedRequests.count == 1)
-        #expect(sleeper.waits.isEmpty)
+        #expect(waits.values.isEmpty)
     }
 
     @Test("A 404 ends the sequence with httpResponseError")
@@ -184,7 +185,7 @@ struct EventSourceTests {
         }
         #expect(response.statusCode == 404)
         #expect(stubClient.receivedRequests.count == 1)
-        #expect(sleeper.waits.isEmpty)
+        #expect(waits.values.isEmpty)
     }
 
     @Test("A streamed 404 also ends the sequence with httpResponseError carrying its body")
@@ -208,7 +209,7 @@ struct EventSourceTests {
         #expect(run.error == nil)
         #expect(run.data == ["back"])
         #expect(stubClient.receivedRequests.count == 3)
-        #expect(sleeper.waits == [.seconds(3), .seconds(3)])
+        #expect(waits.values == [.seconds(3), .seconds(3)])
     }
 
     @Test("A response that is not text/event-stream ends the sequence with parsingError")
@@ -221,7 +222,7 @@ struct EventSourceTests {
         }
         #expect(underlying as? StreamDecodingError == .notAnEventStream(contentType: "application/json"))
         #expect(stubClient.receivedRequests.count == 1)
-        #expect(sleeper.waits.isEmpty)
+        #expect(waits.values.isEmpty)
     }
 
     @Test("A response without Content-Type ends the sequence with parsingError")
@@ -272,7 +273,7 @@ struct EventSourceTests {
             policy: policy(
                 maxConsecutiveFailures: 5, defaultReconnectionTime: .seconds(1), maxReconnectionDelay: .seconds(5)))
         let run = await read(source)
-        #expect(sleeper.waits == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
+        #expect(waits.values == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
         #expect(stubClient.receivedRequests.count == 6)
         guard case .retryLimitExceeded(let attempts, .failure(let last)) = run.error else {
             Issue.record("expected retryLimitExceeded, got \(String(describing: run.error))")
@@ -286,7 +287,7 @@ struct EventSourceTests {
     func defaultBackOff() async throws {
         stubClient.stub(with: .failure(connectionLost))
         let run = await read(apiClient.eventSource("/feed", policy: policy(maxConsecutiveFailures: 3)))
-        #expect(sleeper.waits == [.seconds(3), .seconds(6), .seconds(12)])
+        #expect(waits.values == [.seconds(3), .seconds(6), .seconds(12)])
         guard case .retryLimitExceeded = run.error else {
             Issue.record("expected retryLimitExceeded, got \(String(describing: run.error))")
             return
@@ -298,7 +299,7 @@ struct EventSourceTests {
         stubClient.stub(
             with: eventStream("retry: 100\n: no events\n", end: .failure(connectionLost)), .failure(cannotConnect))
         let run = await read(apiClient.eventSource("/feed", policy: policy(maxConsecutiveFailures: 3)))
-        #expect(sleeper.waits == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
+        #expect(waits.values == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
         guard case .retryLimitExceeded = run.error else {
             Issue.record("expected retryLimitExceeded, got \(String(describing: run.error))")
             return
@@ -314,7 +315,7 @@ struct EventSourceTests {
         let run = await read(apiClient.eventSource("/feed", policy: policy()))
         #expect(run.data == ["a"])
         #expect(run.finished)
-        #expect(sleeper.waits == [.seconds(3), .seconds(6), .seconds(3), .seconds(3)])
+        #expect(waits.values == [.seconds(3), .seconds(6), .seconds(3), .seconds(3)])
     }
 
     @Test("A clean end of the stream after events reconnects after the default 3 s")
@@ -323,7 +324,7 @@ struct EventSourceTests {
         let run = await read(apiClient.eventSource("/feed", policy: policy()))
         #expect(run.data == ["a", "b"])
         #expect(run.finished)
-        #expect(sleeper.waits == [.seconds(3)])
+        #expect(waits.values == [.seconds(3)])
         #expect(stubClient.receivedRequests.count == 2)
     }
 
@@ -332,7 +333,7 @@ struct EventSourceTests {
         stubClient.stub(with: eventStream(": ping\n\n"))
         let run = await read(apiClient.eventSource("/feed", policy: policy(maxConsecutiveFailures: 2)))
         #expect(run.events.isEmpty)
-        #expect(sleeper.waits == [.seconds(3), .seconds(6)])
+        #expect(waits.values == [.seconds(3), .seconds(6)])
         #expect(stubClient.receivedRequests.count == 3)
         guard case .retryLimitExceeded = run.error else {
             Issue.record("expected retryLimitExceeded, got \(String(describing: run.error))")
@@ -402,6 +403,6 @@ struct EventSourceTests {
         #expect(Support.isCancelled(error), "got \(String(describing: error))")
         #expect(ContinuousClock.now - start < .seconds(10))
         #expect(realStub.receivedRequests.count == 1)
-        #expect(sleeper.waits.isEmpty)
+        #expect(waits.values.isEmpty)
     }
 }

@@ -114,6 +114,11 @@ final class ServerCore: Sendable {
         state.withLock { $0.runningThreads }
     }
 
+    /// How many connections the accept thread has taken so far.
+    var acceptedConnectionCount: Int {
+        state.withLock { $0.nextConnectionIndex }
+    }
+
     private func acceptConnections() {
         while true {
             joinFinishedConnections()

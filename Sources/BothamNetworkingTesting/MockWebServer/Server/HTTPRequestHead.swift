@@ -1,18 +1,19 @@
+import BothamNetworking
 import Foundation
 
 /// The request line and header section of one request.
 struct HTTPRequestHead {
-    var method: String
+    var method: HTTPMethod
     var target: String
     /// The minor version of HTTP/1.x (0 or 1).
     var minorVersion: Int
-    var headers: [MockWebServer.HeaderField]
+    var headers: HTTPHeaders
 
     var version: String { "HTTP/1.\(minorVersion)" }
 
     /// Whether the client wants the connection kept open after the response.
     var wantsKeepAlive: Bool {
-        let tokens = headers.tokens(named: "Connection")
+        let tokens = headers.tokens(for: .connection)
         if minorVersion == 0 {
             return tokens.contains("keep-alive")
         }
@@ -21,9 +22,13 @@ struct HTTPRequestHead {
 
     /// Whether the client asked for `100 Continue` before sending the body.
     var expectsContinue: Bool {
-        minorVersion >= 1 && headers.tokens(named: "Expect").contains("100-continue")
+        minorVersion >= 1 && headers.tokens(for: "Expect").contains("100-continue")
     }
 }
+
+/// A request body with its chunked framing removed: the bytes, the trailer fields and the chunk sizes (both empty
+/// unless the body was chunked).
+typealias RequestBody = (body: [UInt8], trailers: HTTPHeaders, chunkSizes: [Int])
 
 /// How the body of a request is delimited.
 enum RequestBodyFraming: Equatable {
@@ -57,7 +62,7 @@ extension RecordedRequest {
     /// The record of a request read off a connection: its head and its de-framed body.
     init(
         head: HTTPRequestHead,
-        body: (body: [UInt8], trailers: [MockWebServer.HeaderField], chunkSizes: [Int]),
+        body: RequestBody,
         sequenceNumber: Int,
         connectionIndex: Int
     ) {

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct RetryPolicyTests {
         BothamAPIClient(
             baseEndpoint: "https://api.example.com",
             httpClient: stub,
-            configuration: .init(maxRetries: maxRetries, retryStrategy: policy, retrySleeper: recordingSleeper(sleeps))
+            configuration: .init(maxRetries: maxRetries, retryStrategy: policy, retrySleeper: sleeps.sleeper)
         )
     }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The byte-level entry point the request-parser fuzz target drives, checked on the inputs its corpus starts from.
 @Suite("Request parser replay", .timeLimit(.minutes(1)))
-struct RequestParserReplayTests {
+struct HTTPRequestParserReplayTests {
     private func parse(_ text: String, maxBodyBytes: Int = 1024) throws -> [HTTPRequestParserReplay.Outcome] {
         try HTTPRequestParserReplay.parse(Array(text.utf8), maxHeaderBytes: 1024, maxBodyBytes: maxBodyBytes)
     }
@@ -23,7 +23,7 @@ struct RequestParserReplayTests {
         #expect(requests.map(\.method) == ["GET", "POST", "PUT"])
         #expect(requests.map(\.path) == ["/a", "/b", "/c"])
         #expect(requests.map(\.bodyAsString) == ["", "abc", "hi"])
-        #expect(requests.last?.trailers == [MockWebServer.HeaderField(name: "X-T", value: "1")])
+        #expect(requests.last.map { "\($0.trailers)" } == "X-T: 1")
         #expect(requests.last?.chunkSizes == [2])
     }
 

@@ -1,0 +1,94 @@
+# Helpers shared by the scripts: `source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"` (bash; set -euo pipefail first).
+#
+#   ROOT                          the repository root (absolute)
+#   die MESSAGE…                  prints "<script>: MESSAGE" to stderr and exits 1
+#   free_port                     prints a TCP port free on 127.0.0.1 right now
+#   wait_for_url URL [TENTHS]     returns once URL answers at all (any status), or fails after TENTHS × 0.1 s (100)
+#   nginx_binary                  prints the nginx executable ($NGINX if set, then PATH, then /usr/sbin/nginx), or
+#                                 nothing
+#   nginx_start DIR ROOT PORT [HTTP_DIRECTIVES]
+#                                 writes DIR/nginx.conf for a private nginx (prefix, logs, pid and temporary files
+#                                 under DIR, access log off, sendfile on) serving ROOT on 127.0.0.1:PORT, with
+#                                 HTTP_DIRECTIVES added to its `http` block; starts it in the foreground of a
+#                                 background job, sets NGINX_PID and waits until it answers (its error log and exit 1
+#                                 when it does not)
+#   stop_pid PID                  stops a process this script started (TERM, waits up to 5 s, then KILL)
+#
+# Every server is stopped by the PID the script recorded, never by name.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+die() {
+    echo "$(basename "$0"): $*" >&2
+    exit 1
+}
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+wait_for_url() {
+    local url="$1" tenths="${2:-100}"
+    for _ in $(seq 1 "$tenths"); do
+        curl -s -o /dev/null "$url" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+nginx_binary() {
+    if [ -n "${NGINX:-}" ]; then
+        echo "$NGINX"
+    elif command -v nginx >/dev/null; then
+        command -v nginx
+    elif [ -x /usr/sbin/nginx ]; then
+        echo /usr/sbin/nginx
+    fi
+}
+
+NGINX_PID=""
+nginx_start() {
+    local dir="$1" root="$2" port="$3" directives="${4:-}" binary
+    binary="$(nginx_binary)"
+    [ -n "$binary" ] || die "nginx not found: apt-get install -y nginx-light"
+    mkdir -p "$dir/logs" "$dir/tmp"
+    chmod 755 "$dir" "$root" # nginx workers run as an unprivileged user when started by root
+    cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    client_body_temp_path $dir/tmp/body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    uwsgi_temp_path $dir/tmp/uwsgi;
+    scgi_temp_path $dir/tmp/scgi;
+$directives
+    server {
+        listen 127.0.0.1:$port;
+        root $root;
+    }
+}
+CONF
+    "$binary" -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" -g 'daemon off;' &
+    NGINX_PID=$!
+    if ! wait_for_url "http://127.0.0.1:$port/"; then
+        cat "$dir/logs/error.log" >&2 || true
+        die "nginx did not answer on 127.0.0.1:$port"
+    fi
+}
+
+stop_pid() {
+    local pid="$1"
+    [ -n "$pid" ] || return 0
+    kill -0 "$pid" 2>/dev/null || return 0
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    kill -9 "$pid" 2>/dev/null || true
+}
