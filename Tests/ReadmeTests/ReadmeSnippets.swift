@@ -119,7 +119,7 @@ func reportsServerErrors() async throws {
 
 // README block 8: compiled, never called (it talks to real services)
 @Sendable func readmeBlock8(apiClient: BothamAPIClient) throws {
-    apiClient.configuration.retryStrategy = RetryPolicy()  // 408/429/5xx and connection failures, idempotent methods
+    apiClient.configuration.retrier = RetryPolicy()  // 408/429/5xx and connection failures, idempotent methods
     apiClient.configuration.maxRetries = 2                 // one budget per call, shared with `.retry`
     var policy = RetryPolicy(
         backoff: RetryBackoff(baseDelay: .milliseconds(200), multiplier: 2, maxDelay: .seconds(10)),
@@ -127,7 +127,7 @@ func reportsServerErrors() async throws {
     )
     policy.retryableStatusCodes.insert(409)
     policy.retriesNonIdempotentMethods = true  // only for endpoints that are safe to repeat
-    apiClient.configuration.retryStrategy = policy
+    apiClient.configuration.retrier = policy
 }
 
 // README block 9: compiled, never called (it talks to real services)

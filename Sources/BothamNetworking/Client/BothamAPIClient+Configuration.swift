@@ -14,7 +14,7 @@ extension BothamAPIClient {
         public var completionQueue: DispatchQueue?
         /// Decides which failed attempts are retried and after what delay; `nil` (the default) retries only when a
         /// response interceptor returns ``ResponseInterceptorResult/retry``.
-        public var retryStrategy: (any RetryStrategy)?
+        public var retrier: (any RequestRetrier)?
         /// Waits between attempts. Default: ``RetrySleeper/continuous``; tests inject one that records delays.
         public var retrySleeper: RetrySleeper
         /// Told once about every call when it ends (see ``HTTPCallObserver``), in order. Default: none.
@@ -25,12 +25,12 @@ extension BothamAPIClient {
             maxRetries: Int = 3,
             validation: ResponseValidation = .successfulStatusCodes,
             completionQueue: DispatchQueue? = nil,
-            retryStrategy: (any RetryStrategy)? = nil,
+            retrier: (any RequestRetrier)? = nil,
             retrySleeper: RetrySleeper = .continuous,
             callObservers: [any HTTPCallObserver] = []
         ) {
             self.callObservers = callObservers
-            self.retryStrategy = retryStrategy
+            self.retrier = retrier
             self.retrySleeper = retrySleeper
             self.maxRetries = maxRetries
             self.validation = validation
@@ -45,7 +45,7 @@ extension BothamAPIClient.Configuration {
         CallSettings(
             maxRetries: maxRetries,
             validation: validation,
-            retryStrategy: retryStrategy,
+            retrier: retrier,
             retrySleeper: retrySleeper,
             callObservers: callObservers
         )

@@ -4,7 +4,7 @@
 /// (`HTTPRequest.prepared()`: URL, header and body checks — a failure ends the call and nothing is sent) and the
 /// attempt's part file when the body goes to a file (``DownloadFiles``); the `HTTPInterceptor` onion (local, then
 /// global, outermost first) around the transport; response interceptors (local, then global); and, when they are
-/// done, the retry strategy (if any) and the validation. A ``ResponseInterceptorResult/retry`` or a strategy's
+/// done, the retrier (if any) and the validation. A ``ResponseInterceptorResult/retry`` or a retrier's
 /// ``RetryDecision/retry(after:)`` starts the next attempt while the budget lasts; the sleep between attempts is
 /// cancellable and cancellation is never retried.
 ///
@@ -59,10 +59,10 @@ struct CallPipeline: Sendable {
             var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
             switch outcome {
             case .done(let result, let request):
-                guard let request, let strategy = settings.retryStrategy else { return validate(result) }
+                guard let request, let retrier = settings.retrier else { return validate(result) }
                 if case .failure(.cancelled) = result { return result }
                 let decision = await HTTPCallContext.$current.withValue(attemptContext) {
-                    await strategy.decision(for: result, request: request, context: attemptContext)
+                    await retrier.decision(for: result, request: request, context: attemptContext)
                 }
                 guard case .retry(let delay) = decision else { return validate(result) }
                 retry = (result, delay)

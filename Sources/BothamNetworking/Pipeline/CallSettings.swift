@@ -1,4 +1,4 @@
-/// What the pipeline needs to run one call: the retry budget, the retry strategy and its sleeper, the validation
+/// What the pipeline needs to run one call: the retry budget, the retrier and its sleeper, the validation
 /// and the observers told when the call ends. The client builds it from one snapshot of its configuration when the
 /// call starts, so the pipeline never reads (or names) the client's configuration.
 struct CallSettings: Sendable {
@@ -7,7 +7,7 @@ struct CallSettings: Sendable {
     /// Which responses are successes.
     var validation: ResponseValidation
     /// Which failed attempts are sent again, and when; `nil` retries only on ``ResponseInterceptorResult/retry``.
-    var retryStrategy: (any RetryStrategy)?
+    var retrier: (any RequestRetrier)?
     /// Waits between attempts.
     var retrySleeper: RetrySleeper
     /// Told once when the call ends, in order.

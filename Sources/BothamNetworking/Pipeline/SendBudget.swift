@@ -1,7 +1,7 @@
 import Foundation
 
 /// The sends one call may make to the transport: 1 + its retry budget, whatever asks for them — the retry loop,
-/// a response interceptor's `.retry`, a retry strategy, or an ``HTTPInterceptor`` that calls `next` more than once.
+/// a response interceptor's `.retry`, a retrier, or an ``HTTPInterceptor`` that calls `next` more than once.
 ///
 /// The counts are the call's own (in its ``HTTPCallStorage``, behind its lock: an onion interceptor may call `next`
 /// from several tasks): a budget allocates nothing but the box of the outcome it keeps.

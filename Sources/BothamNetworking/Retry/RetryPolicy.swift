@@ -1,10 +1,10 @@
 import Foundation
 
-/// The shipped ``RetryStrategy``: retries transient failures with exponential backoff and jitter, and honours
+/// The shipped ``RequestRetrier``: retries transient failures with exponential backoff and jitter, and honours
 /// `Retry-After`.
 ///
 /// ```swift
-/// apiClient.configuration.retryStrategy = RetryPolicy()
+/// apiClient.configuration.retrier = RetryPolicy()
 /// apiClient.configuration.maxRetries = 2          // the call's one retry budget
 /// ```
 ///
@@ -128,7 +128,7 @@ public struct RetryPolicy: Sendable {
     }
 }
 
-extension RetryPolicy: RetryStrategy {
+extension RetryPolicy: RequestRetrier {
     /// Retries after ``delay(afterAttempt:outcome:)`` when ``shouldRetry(_:request:)`` says so; never retries a
     /// cancelled call.
     public func decision(

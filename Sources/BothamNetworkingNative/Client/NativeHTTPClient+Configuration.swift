@@ -24,7 +24,7 @@ extension NativeHTTPClient {
         /// Whether to ask for and decode `gzip` and `deflate` bodies (on).
         public var decompression = true
         /// Which redirects are followed (`RedirectPolicy.follow`: up to 20), each hop built by
-        /// `RedirectRules`.
+        /// `RedirectHop`.
         public var redirectPolicy = RedirectPolicy.follow
         /// How HTTPS servers are verified.
         public var tls = NativeTLSConfiguration()

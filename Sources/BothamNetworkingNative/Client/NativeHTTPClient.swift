@@ -85,7 +85,7 @@ public final class NativeHTTPClient: HTTPClient {
             }
             let policy = configuration.redirectPolicy
             if policy.followsRedirects,
-                let next = RedirectRules.redirect(
+                let next = RedirectHop.redirect(
                     after: current,
                     sentTo: url,
                     statusCode: parsed.statusCode,
@@ -170,7 +170,7 @@ public final class NativeHTTPClient: HTTPClient {
     }
 
     private func makePlan(_ request: HTTPRequest, url: URL, deadline: UInt64?) throws(APIClientError) -> ExchangePlan {
-        // `request` is prepared (checked once, in `send`), or a redirect's follow-up that `RedirectRules` made from
+        // `request` is prepared (checked once, in `send`), or a redirect's follow-up that `RedirectHop` made from
         // it (a token method, a subset of its header fields, its body or none): nothing needs checking again.
         let (origin, target) = try Origin.parse(url)
         var tlsContext: TLSContext?
@@ -230,7 +230,7 @@ public final class NativeHTTPClient: HTTPClient {
             let policy = configuration.redirectPolicy
             plan.streams = { statusCode, headers in
                 !(policy.followsRedirects
-                    && RedirectRules.redirect(
+                    && RedirectHop.redirect(
                         after: request, sentTo: url, statusCode: statusCode, location: headers[.location]) != nil)
             }
         }

@@ -92,7 +92,7 @@ struct RetryTests {
         #expect(failure.kind == .connectionLost)
     }
 
-    struct FixedStrategy: RetryStrategy {
+    struct FixedStrategy: RequestRetrier {
         func decision(
             for outcome: Result<HTTPResponse, APIClientError>,
             request: HTTPRequest,
@@ -111,7 +111,7 @@ struct RetryTests {
         let delays = Lock<[Duration]>([])
         let configuration = BothamAPIClient.Configuration(
             maxRetries: 3,
-            retryStrategy: FixedStrategy(),
+            retrier: FixedStrategy(),
             retrySleeper: RetrySleeper { delay in delays.withLock { $0.append(delay) } }
         )
         let apiClient = BothamAPIClient(
@@ -151,7 +151,7 @@ struct RetryTests {
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://h.example",
             httpClient: stub,
-            configuration: .init(retryStrategy: FixedLongStrategy())
+            configuration: .init(retrier: FixedLongStrategy())
         )
         let start = ContinuousClock.now
         let task = Task { await apiClient.GET("/x") }
@@ -166,7 +166,7 @@ struct RetryTests {
             ContinuousClock.now - start < .seconds(30), "an hour-long wait must end at once, even on a loaded machine")
     }
 
-    struct FixedLongStrategy: RetryStrategy {
+    struct FixedLongStrategy: RequestRetrier {
         func decision(
             for outcome: Result<HTTPResponse, APIClientError>,
             request: HTTPRequest,

@@ -144,7 +144,7 @@ struct FaultMatrixTests {
             httpClient: URLSessionHTTPClient(configuration: fault.transport),
             configuration: .init(
                 maxRetries: 2,
-                retryStrategy: RetryPolicy(jitter: .none),
+                retrier: RetryPolicy(jitter: .none),
                 retrySleeper: RetrySleeper { delay in delays.withLock { $0.append(delay) } }
             )
         )
@@ -195,7 +195,7 @@ struct FaultMatrixTests {
             baseEndpoint: endpoint,
             configuration: .init(
                 maxRetries: 1,
-                retryStrategy: RetryPolicy(jitter: .none),
+                retrier: RetryPolicy(jitter: .none),
                 retrySleeper: RetrySleeper { _ in }
             )
         )
@@ -222,7 +222,7 @@ struct FaultMatrixTests {
         server.setDispatcher { _ in MockResponse(statusCode: 401).withHeader("WWW-Authenticate", #"Basic realm="r""#) }
         let apiClient = BothamAPIClient(
             baseEndpoint: server.baseURL.absoluteString,
-            configuration: .init(retryStrategy: RetryPolicy(jitter: .none), retrySleeper: RetrySleeper { _ in })
+            configuration: .init(retrier: RetryPolicy(jitter: .none), retrySleeper: RetrySleeper { _ in })
         )
         let start = ContinuousClock.now
         let result = await apiClient.GET("/private")
@@ -245,7 +245,7 @@ struct FaultMatrixTests {
             baseEndpoint: server.baseURL.absoluteString,
             configuration: .init(
                 maxRetries: 2,
-                retryStrategy: RetryPolicy(jitter: .none),
+                retrier: RetryPolicy(jitter: .none),
                 retrySleeper: RetrySleeper { _ in }
             )
         )
@@ -267,7 +267,7 @@ struct FaultMatrixTests {
             baseEndpoint: server.baseURL.absoluteString,
             configuration: .init(
                 maxRetries: 2,
-                retryStrategy: RetryPolicy(jitter: .none),
+                retrier: RetryPolicy(jitter: .none),
                 retrySleeper: RetrySleeper { _ in }
             )
         )

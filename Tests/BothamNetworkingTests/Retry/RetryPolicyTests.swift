@@ -13,7 +13,7 @@ struct RetryPolicyTests {
         BothamAPIClient(
             baseEndpoint: "https://api.example.com",
             httpClient: stub,
-            configuration: .init(maxRetries: maxRetries, retryStrategy: policy, retrySleeper: sleeps.sleeper)
+            configuration: .init(maxRetries: maxRetries, retrier: policy, retrySleeper: sleeps.sleeper)
         )
     }
 
@@ -198,7 +198,7 @@ struct RetryPolicyTests {
             baseEndpoint: "https://api.example.com",
             httpClient: stub,
             configuration: .init(
-                retryStrategy: exponential(base: .seconds(3_600), max: .seconds(3_600)),
+                retrier: exponential(base: .seconds(3_600), max: .seconds(3_600)),
                 retrySleeper: sleeper
             )
         )

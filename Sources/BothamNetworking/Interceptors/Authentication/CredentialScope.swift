@@ -22,11 +22,11 @@ public struct CredentialScope: Sendable, Hashable {
     /// ``additionalOrigins``. A request whose URL does not resolve gets none (it will fail before it is sent).
     public func allows(_ request: HTTPRequest) -> Bool {
         guard let target = try? request.resolvedURL() else { return false }
-        if let base = URL(string: request.baseEndpoint), !RedirectRules.crossesOrigin(from: base, to: target) {
+        if let base = URL(string: request.baseEndpoint), !RedirectHop.crossesOrigin(from: base, to: target) {
             return true
         }
         return additionalOrigins.contains { origin in
-            URL(string: origin).map { !RedirectRules.crossesOrigin(from: $0, to: target) } ?? false
+            URL(string: origin).map { !RedirectHop.crossesOrigin(from: $0, to: target) } ?? false
         }
     }
 }

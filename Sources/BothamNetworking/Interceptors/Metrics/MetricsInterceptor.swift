@@ -8,7 +8,7 @@
 /// ```
 ///
 /// Design: a call's totals span its attempts, and only the client knows when the last attempt is over (a retry
-/// strategy or response interceptor may still send it again). So the interceptor has two roles, both needed:
+/// retrier or response interceptor may still send it again). So the interceptor has two roles, both needed:
 /// - as an ``HTTPInterceptor`` in the onion it counts each attempt's bytes, in the call's own values
 ///   (``HTTPCallValueKey``), which every attempt of the call shares;
 /// - as an ``HTTPCallObserver`` it is told once when the call ends, reads that call's totals and emits exactly one

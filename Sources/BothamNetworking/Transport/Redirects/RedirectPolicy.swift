@@ -5,17 +5,17 @@
 /// let raw = URLSessionHTTPClient(configuration: .init(redirectPolicy: .doNotFollow))  // 3xx comes back as is
 /// ```
 ///
-/// Whatever the policy, each hop follows ``RedirectRules``: a redirect that changes the scheme, host or port never
-/// carries `Authorization`, `Proxy-Authorization`, `Cookie` or the policy's ``sensitiveFields`` (from then on, for the
-/// rest of the call), a 307 or 308
-/// keeps its method and body, and a 301, 302 or 303 after a `POST` becomes a `GET` without a body, as browsers do.
+/// Whatever the policy, each hop follows the redirect rules both transports share: a redirect that changes the
+/// scheme, host or port never carries `Authorization`, `Proxy-Authorization`, `Cookie` or the policy's
+/// ``sensitiveFields`` (from then on, for the rest of the call), a 307 or 308 keeps its method and body, and a 301, 302 or 303 after a `POST` becomes a `GET` without a body, as browsers do.
 /// Redirects are counted, not compared: a loop ends when the count runs out, as in browsers (a redirect back to the
 /// same URL, say after setting a cookie, is legitimate).
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects one call follows; `0` means none.
     public let maxRedirects: Int
-    /// Header fields removed, besides ``RedirectRules/credentialFields``, when a redirect leaves the origin: API
-    /// keys and other secrets of your own (for example the names your `Redactor` hides).
+    /// Header fields removed, besides the credential fields (`Authorization`, `Proxy-Authorization`, `Cookie`),
+    /// when a redirect leaves the origin: API keys and other secrets of your own (for example the names your
+    /// `Redactor` hides).
     public private(set) var sensitiveFields: [HTTPFieldName] = []
 
     private init(maxRedirects: Int) {

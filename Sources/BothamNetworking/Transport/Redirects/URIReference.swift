@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Foundation's own resolution differs in corner cases and FoundationNetworking's redirect resolution differs more
 /// (a query-only `Location` lost the path), so both transports resolve with this.
-public enum URIReference {
+package enum URIReference {
     /// The components of a URI reference, split as RFC 3986 Appendix B does (`nil`: absent, `""`: present and empty).
     struct Parts: Equatable {
         var scheme: String?
@@ -63,7 +63,7 @@ public enum URIReference {
     }
 
     /// `reference` resolved against `base` (an absolute URI), as a string.
-    public static func resolve(_ reference: String, against base: String) -> String {
+    package static func resolve(_ reference: String, against base: String) -> String {
         let r = Parts(reference)
         let b = Parts(base)
         var t = Parts(scheme: nil, authority: nil, path: "", query: nil, fragment: r.fragment)
@@ -94,7 +94,7 @@ public enum URIReference {
     }
 
     /// `reference` resolved against `base` as a `URL`, or `nil` when the result is not a valid URL.
-    public static func resolve(_ reference: String, against base: URL) -> URL? {
+    package static func resolve(_ reference: String, against base: URL) -> URL? {
         URL(string: resolve(reference, against: base.absoluteString))
     }
 

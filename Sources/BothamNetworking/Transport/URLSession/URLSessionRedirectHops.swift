@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The hops of one ``URLSessionTransfer``: the request of the current hop as sent, the redirects followed so far,
-/// and what a redirect must carry or lose (``RedirectRules``).
+/// and what a redirect must carry or lose (``RedirectHop``).
 ///
 /// URLSession follows a 301/302/303 itself once the delegate approves the next request; a 307/308 with a body would
 /// lose it, so that one is declined and re-issued by the transfer as a new task once the 3xx completes (a
@@ -54,26 +54,26 @@ struct URLSessionRedirectHops {
         // The target as RFC 3986 §5 resolves `Location` (URLSession's own resolution loses the path of a query-only
         // one); an unusable `Location` is not followed, as on native.
         guard let answered = response.url ?? current.url,
-            let target = RedirectRules.target(of: response.value(forHTTPHeaderField: "Location"), relativeTo: answered)
+            let target = RedirectHop.target(of: response.value(forHTTPHeaderField: "Location"), relativeTo: answered)
         else { return .decline }
         redirects += 1
         if redirects > policy.maxRedirects {
             // "Do not follow" hands back the 3xx; a spent limit is an error.
             return policy.followsRedirects ? .tooManyRedirects : .decline
         }
-        if RedirectRules.crossesOrigin(from: response.url ?? current.url, to: target) {
+        if RedirectHop.crossesOrigin(from: response.url ?? current.url, to: target) {
             stripsCredentials = true
             callerCookie = nil
         }
-        let keepsBody = RedirectRules.keepsMethodAndBody(current, statusCode: response.statusCode)
+        let keepsBody = RedirectHop.keepsMethodAndBody(current, statusCode: response.statusCode)
         let reissues = keepsBody && (!(current.httpBody?.isEmpty ?? true) || bodyFile != nil)
-        var next = reissues ? RedirectRules.reissue(current, to: target) : proposed
+        var next = reissues ? RedirectHop.reissue(current, to: target) : proposed
         next.url = target
         if !keepsBody {
-            next = RedirectRules.droppingBodyFields(next)
+            next = RedirectHop.droppingBodyFields(next)
         }
         if stripsCredentials {
-            next = RedirectRules.strippingCredentials(next, sensitiveFields: policy.sensitiveFields)
+            next = RedirectHop.strippingCredentials(next, sensitiveFields: policy.sensitiveFields)
         }
         if !reissues, let storedCookies {
             // A re-issued hop is a new task: URLSession adds the stored cookies to it by itself.

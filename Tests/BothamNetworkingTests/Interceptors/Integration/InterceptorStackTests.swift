@@ -32,7 +32,7 @@ struct InterceptorStackTests {
         let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
 
         // Retry
-        apiClient.configuration.retryStrategy = RetryPolicy()
+        apiClient.configuration.retrier = RetryPolicy()
         apiClient.configuration.maxRetries = 2
         var policy = RetryPolicy(
             backoff: RetryBackoff(baseDelay: .milliseconds(200), multiplier: 2, maxDelay: .seconds(10)),
@@ -40,7 +40,7 @@ struct InterceptorStackTests {
         )
         policy.retryableStatusCodes.insert(409)
         policy.retriesNonIdempotentMethods = true  // only for endpoints that are safe to repeat
-        apiClient.configuration.retryStrategy = policy
+        apiClient.configuration.retrier = policy
 
         // Basic authentication
         let basicAuth = UserBasicAuthentication()

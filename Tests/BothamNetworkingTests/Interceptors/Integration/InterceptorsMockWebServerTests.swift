@@ -31,7 +31,7 @@ struct InterceptorsMockWebServerTests {
         server.enqueue(MockResponse().withStatus(502))
         server.enqueue(MockResponse().withBody("ok"))
         let apiClient = client(server)
-        apiClient.configuration.retryStrategy = RetryPolicy(jitter: .none)
+        apiClient.configuration.retrier = RetryPolicy(jitter: .none)
 
         let result = await get(apiClient, "/items")
 

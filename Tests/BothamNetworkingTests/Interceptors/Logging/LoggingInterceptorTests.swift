@@ -72,7 +72,7 @@ struct LoggingInterceptorTests {
     func linesPerEvent() async throws {
         stub.stub(with: .response(statusCode: 503), .text("ok"))
         let apiClient = client(.basic, maxRetries: 1)
-        apiClient.configuration.retryStrategy = RetryPolicy(jitter: .none)
+        apiClient.configuration.retrier = RetryPolicy(jitter: .none)
         apiClient.configuration.retrySleeper = RetrySleeper { _ in }
         _ = await apiClient.GET("/items")
 

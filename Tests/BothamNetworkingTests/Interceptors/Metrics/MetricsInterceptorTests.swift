@@ -15,7 +15,7 @@ struct MetricsInterceptorTests {
             httpClient: stub,
             configuration: .init(
                 maxRetries: 3,
-                retryStrategy: RetryPolicy(jitter: .none),
+                retrier: RetryPolicy(jitter: .none),
                 retrySleeper: retrySleeper
             )
         )

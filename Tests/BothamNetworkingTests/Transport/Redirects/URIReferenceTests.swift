@@ -40,17 +40,17 @@ struct URIReferenceTests {
     func redirectTargets() throws {
         let url = try #require(URL(string: "https://api.example.com/v1/items?page=1"))
         #expect(
-            RedirectRules.target(of: "?page=2", relativeTo: url)?.absoluteString
+            RedirectHop.target(of: "?page=2", relativeTo: url)?.absoluteString
                 == "https://api.example.com/v1/items?page=2")
         #expect(
-            RedirectRules.target(of: "#top", relativeTo: url)?.absoluteString
+            RedirectHop.target(of: "#top", relativeTo: url)?.absoluteString
                 == "https://api.example.com/v1/items?page=1#top")
         #expect(
-            RedirectRules.target(of: "//cdn.example.com/x", relativeTo: url)?.absoluteString
+            RedirectHop.target(of: "//cdn.example.com/x", relativeTo: url)?.absoluteString
                 == "https://cdn.example.com/x")
         #expect(
-            RedirectRules.target(of: "../v2/./items", relativeTo: url)?.absoluteString
+            RedirectHop.target(of: "../v2/./items", relativeTo: url)?.absoluteString
                 == "https://api.example.com/v2/items")
-        #expect(RedirectRules.target(of: "ftp://files.example.com/x", relativeTo: url) == nil)
+        #expect(RedirectHop.target(of: "ftp://files.example.com/x", relativeTo: url) == nil)
     }
 }

@@ -19,10 +19,10 @@ struct StreamedRequestBodyTests {
         }
     }
 
-    static func client(_ stubClient: StubHTTPClient, retryStrategy: (any RetryStrategy)? = nil) -> BothamAPIClient {
+    static func client(_ stubClient: StubHTTPClient, retrier: (any RequestRetrier)? = nil) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: "https://api.example.com", httpClient: stubClient,
-            configuration: .init(maxRetries: 3, retryStrategy: retryStrategy, retrySleeper: RetrySleeper { _ in }))
+            configuration: .init(maxRetries: 3, retrier: retrier, retrySleeper: RetrySleeper { _ in }))
     }
 
     @Test("a response interceptor's .retry does not resend a one-shot streamed body")
@@ -42,7 +42,7 @@ struct StreamedRequestBodyTests {
     func retryPolicyDoesNotResend() async {
         let stubClient = StubHTTPClient()
         stubClient.stub(with: .text("busy", statusCode: 503), .text("ok"))
-        let apiClient = Self.client(stubClient, retryStrategy: RetryPolicy(retriesNonIdempotentMethods: true))
+        let apiClient = Self.client(stubClient, retrier: RetryPolicy(retriesNonIdempotentMethods: true))
 
         let result = await apiClient.PUT("/blob", body: .stream(Self.rows()))
 

@@ -13,20 +13,20 @@ import Foundation
 /// ```swift
 /// let url = URL(string: "https://api.example.com/items") ?? URL(fileURLWithPath: "/")
 /// let sent = HTTPRequest(method: .post, url: url, headers: ["Authorization": "Bearer t"], body: .text("x"))
-/// if let next = RedirectRules.redirect(after: sent, sentTo: url, statusCode: 303, location: "/items/7") {
+/// if let next = RedirectHop.redirect(after: sent, sentTo: url, statusCode: 303, location: "/items/7") {
 ///     print(next.request.method.rawValue, next.url)  // GET https://api.example.com/items/7, no body
 /// }
 /// ```
-public enum RedirectRules {
+package enum RedirectHop {
     /// The status codes that redirect: 301, 302, 303, 307 and 308.
-    public static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
+    package static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
 
     /// The header fields that carry credentials and never cross to another origin.
-    public static let credentialFields: [HTTPFieldName] = [.authorization, .proxyAuthorization, .cookie]
+    package static let credentialFields: [HTTPFieldName] = [.authorization, .proxyAuthorization, .cookie]
 
     /// The request to send next after `statusCode` with `location` answered `request` sent to `url`, or `nil` when
     /// this is not a redirect that can be followed. `sensitiveFields` are removed across origins too.
-    public static func redirect(
+    package static func redirect(
         after request: HTTPRequest,
         sentTo url: URL,
         statusCode: Int,
@@ -54,7 +54,7 @@ public enum RedirectRules {
 
     /// The absolute `http` or `https` URL a `Location` value points to, resolved against `url`; `nil` when it is
     /// missing, empty, of another scheme or without a host.
-    public static func target(of location: String?, relativeTo url: URL) -> URL? {
+    package static func target(of location: String?, relativeTo url: URL) -> URL? {
         guard let location, !location.isEmpty,
             let target = URIReference.resolve(location.trimmingCharacters(in: .whitespaces), against: url),
             let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
@@ -63,7 +63,7 @@ public enum RedirectRules {
     }
 
     /// The method after a redirect and whether the body is kept.
-    public static func methodAfterRedirect(_ method: HTTPMethod, statusCode: Int) -> (HTTPMethod, keepsBody: Bool) {
+    package static func methodAfterRedirect(_ method: HTTPMethod, statusCode: Int) -> (HTTPMethod, keepsBody: Bool) {
         switch statusCode {
         case 303 where method != .head: return (.get, false)
         case 301 where method == .post, 302 where method == .post: return (.get, false)
@@ -74,14 +74,14 @@ public enum RedirectRules {
     /// Whether `target` has another scheme, host (ignoring case) or port (default ports filled in) than `source`.
     /// `127.0.0.1` and `localhost` are different origins; a missing `source`, or a URL that has no origin to share
     /// (not `http` or `https`, no host), always differs.
-    public static func crossesOrigin(from source: URL?, to target: URL) -> Bool {
+    package static func crossesOrigin(from source: URL?, to target: URL) -> Bool {
         guard let source, let from = Origin(source), let to = Origin(target) else { return true }
         return from != to
     }
 
     /// The port `url` connects to: its own, or 80 for `http` and 443 for `https`; `nil` for other schemes without
     /// a port.
-    public static func effectivePort(of url: URL) -> Int? {
+    package static func effectivePort(of url: URL) -> Int? {
         if let port = url.port { return port }
         switch url.scheme?.lowercased() {
         case "http": return 80

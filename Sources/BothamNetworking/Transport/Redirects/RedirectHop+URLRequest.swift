@@ -4,8 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// ``RedirectRules`` applied to the `URLRequest`s that `URLSession` proposes.
-extension RedirectRules {
+/// ``RedirectHop`` applied to the `URLRequest`s that `URLSession` proposes.
+extension RedirectHop {
     /// `request` without the credential fields and `sensitiveFields`.
     static func strippingCredentials(_ request: URLRequest, sensitiveFields: [HTTPFieldName] = []) -> URLRequest {
         var stripped = request

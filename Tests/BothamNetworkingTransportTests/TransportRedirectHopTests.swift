@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 extension TransportIntegrationTests {
-    @Suite("Both transports build every redirect hop with RedirectRules", .timeLimit(.minutes(1)))
-    struct TransportRedirectRulesTests {
+    @Suite("Both transports build every redirect hop with RedirectHop", .timeLimit(.minutes(1)))
+    struct TransportRedirectHopTests {
         @Test(
             "a 302 or 303 after a POST becomes a GET without a body or Content-Type",
             arguments: TransportUnderTest.allCases, [302, 303])
