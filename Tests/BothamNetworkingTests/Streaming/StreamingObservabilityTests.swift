@@ -16,7 +16,8 @@ struct StreamingObservabilityTests {
         stubClient.stub(with: .streamed(chunks: [StubChunk("12345"), StubChunk("678")]))
         let lines = Recorder<String>()
         let apiClient = Self.client(stubClient)
-        apiClient.interceptors.append(LoggingInterceptor(detail: .body, sink: LogSink { _, line in lines.append(line) }))
+        apiClient.interceptors.append(
+            LoggingInterceptor(detail: .body, sink: LogSink { _, line in lines.append(line) }))
 
         let response = try await apiClient.stream(.get, "/feed")
         let afterHead = lines.values
