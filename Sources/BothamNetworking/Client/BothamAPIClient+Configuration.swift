@@ -19,6 +19,11 @@ extension BothamAPIClient {
         public var retrySleeper: RetrySleeper
         /// Told once about every call when it ends (see ``HTTPCallObserver``), in order. Default: none.
         public var callObservers: [any HTTPCallObserver]
+        /// The most one whole call may take: every attempt, every redirect and every wait between retries; for a
+        /// streamed call (``BothamAPIClient/stream(_:deadline:)`` without a `deadline`), until its body ends. When
+        /// it runs out the call is cancelled and ends with ``APIClientError/timeout``. Default `nil`: no limit
+        /// beyond each attempt's own (the transport's `TransportLimits` and ``HTTPRequest/timeout``).
+        public var callTimeout: Duration?
 
         /// Creates a configuration.
         public init(
@@ -27,8 +32,10 @@ extension BothamAPIClient {
             completionQueue: DispatchQueue? = nil,
             retrier: (any RequestRetrier)? = nil,
             retrySleeper: RetrySleeper = .continuous,
-            callObservers: [any HTTPCallObserver] = []
+            callObservers: [any HTTPCallObserver] = [],
+            callTimeout: Duration? = nil
         ) {
+            self.callTimeout = callTimeout
             self.callObservers = callObservers
             self.retrier = retrier
             self.retrySleeper = retrySleeper
@@ -47,7 +54,8 @@ extension BothamAPIClient.Configuration {
             validation: validation,
             retrier: retrier,
             retrySleeper: retrySleeper,
-            callObservers: callObservers
+            callObservers: callObservers,
+            callTimeout: callTimeout
         )
     }
 }

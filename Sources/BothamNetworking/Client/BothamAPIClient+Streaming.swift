@@ -18,7 +18,8 @@ extension BothamAPIClient {
     /// and each wait for the next chunk (an idle timeout, sub-second values work), never the whole stream, so a
     /// healthy long-lived stream is not cut off — as long as a chunk (or an SSE comment used as a keep-alive) comes at
     /// least that often: give a quiet event stream a longer `timeout` (`withTimeout(_:)`). `deadline`, when given,
-    /// bounds the whole call, body included, and ends it with ``APIClientError/timeout``.
+    /// bounds the whole call, body included, and ends it with ``APIClientError/timeout``; without it the
+    /// configuration's ``Configuration/callTimeout`` (if any) does.
     ///
     /// On ``URLSessionHTTPClient`` each streaming call has a session of its own (so a slow reader holds back no other
     /// call), and connections are not reused between streaming calls.
@@ -29,7 +30,7 @@ extension BothamAPIClient {
         -> HTTPStreamedResponse
     {
         let streamingRequest = request.withResponseDestination(.stream)
-        guard let deadline else {
+        guard let deadline = deadline ?? configuration.callTimeout else {
             return try await Self.streamedResponse(from: send(streamingRequest))
         }
         let timer = StreamDeadline(after: deadline)

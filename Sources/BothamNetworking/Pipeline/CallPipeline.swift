@@ -23,6 +23,30 @@ struct CallPipeline: Sendable {
     }
 
     func run(_ original: HTTPRequest) async -> Result<HTTPResponse, APIClientError> {
+        guard let callTimeout = settings.callTimeout else { return await run(original, deadline: nil) }
+        // The whole call (every attempt, every sleep between them) races a timer; when the timer wins the call is
+        // cancelled, and it ends (observers included) with `.timeout` instead of `.cancelled`.
+        let deadline = CallDeadline()
+        return await withTaskGroup(of: Result<HTTPResponse, APIClientError>?.self) { group in
+            group.addTask { await run(original, deadline: deadline) }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: callTimeout)
+                } catch {
+                    return nil  // the call ended first, or the caller was cancelled
+                }
+                deadline.expire()
+                return nil
+            }
+            while let next = await group.next() {
+                group.cancelAll()
+                if let result = next { return result }
+            }
+            return .failure(.timeout)  // not reached: the call's task always answers
+        }
+    }
+
+    private func run(_ original: HTTPRequest, deadline: CallDeadline?) async -> Result<HTTPResponse, APIClientError> {
         // `Int.max` retries must not overflow: the most attempts saturate at `Int.max`.
         let (attempts, overflow) = max(0, settings.maxRetries).addingReportingOverflow(1)
         var context = HTTPCallContext(
@@ -34,7 +58,8 @@ struct CallPipeline: Sendable {
         // Only onion interceptors can send more than once per attempt; without them the retry loop's attempt count
         // already bounds the sends, and the call counts none.
         let budget = interceptors.isEmpty ? nil : SendBudget(limit: context.maxAttempts, of: context)
-        let outcome = await run(original, context: &context, files: &files, budget: budget)
+        var outcome = await run(original, context: &context, files: &files, budget: budget)
+        if case .failure(.cancelled) = outcome, deadline?.hasExpired == true { outcome = .failure(.timeout) }
         let result = files.deliver(outcome)
         for observer in settings.callObservers {
             observer.callDidFinish(original, result: result, context: context)

@@ -12,4 +12,6 @@ struct CallSettings: Sendable {
     var retrySleeper: RetrySleeper
     /// Told once when the call ends, in order.
     var callObservers: [any HTTPCallObserver]
+    /// The most the whole call may take, every attempt and every wait between them; `nil` for no limit.
+    var callTimeout: Duration?
 }

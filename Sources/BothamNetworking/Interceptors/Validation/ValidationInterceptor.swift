@@ -21,8 +21,6 @@
 /// when the check must happen before later response interceptors, with the configuration set to
 /// ``ResponseValidation/acceptAll``.
 public struct ValidationInterceptor: BothamResponseInterceptor {
-    /// The error of a response whose content type is not acceptable: ``ResponseValidation/UnacceptableContentType``.
-    public typealias UnacceptableContentType = ResponseValidation.UnacceptableContentType
 
     /// Acceptable status codes.
     public let acceptableStatusCodes: [ClosedRange<Int>]

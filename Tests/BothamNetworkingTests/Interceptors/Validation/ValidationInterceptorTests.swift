@@ -36,7 +36,7 @@ struct ValidationInterceptorTests {
         stub.stub(with: .text("<x/>", headers: [.contentType: "application/xml"]))
         let xml = await client(validator).GET("/")
         guard case .interceptorError(let underlying) = xml.error,
-            let error = underlying as? ValidationInterceptor.UnacceptableContentType
+            let error = underlying as? ResponseValidation.UnacceptableContentType
         else {
             Issue.record("expected UnacceptableContentType, got \(xml)")
             return

@@ -1,0 +1,149 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import BothamTestSupport
+import Foundation
+import Testing
+
+/// `Configuration.callTimeout` bounds the whole call: every attempt and every wait between them.
+@Suite("The call timeout bounds a whole call, retries included", .timeLimit(.minutes(1)))
+struct CallTimeoutTests {
+    /// Answers 503 after `delay` (a slow, failing server); the wait ends early when the call is cancelled.
+    struct SlowFailingTransport: HTTPClient {
+        let delay: Duration
+        let sends = Counter()
+
+        func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+            sends.increment()
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                throw .cancelled
+            }
+            return HTTPResponse(statusCode: 503, headers: [:], body: Data(), request: request)
+        }
+    }
+
+    /// Retries every outcome at once.
+    struct AlwaysRetry: RequestRetrier {
+        func decision(
+            for outcome: Result<HTTPResponse, APIClientError>, request: HTTPRequest, context: HTTPCallContext
+        ) async -> RetryDecision {
+            .retry(after: .milliseconds(20))
+        }
+    }
+
+    /// Remembers how calls ended.
+    final class Observer: HTTPCallObserver {
+        let results = Recorder<Result<HTTPResponse, APIClientError>>()
+
+        func callDidFinish(
+            _ request: HTTPRequest, result: Result<HTTPResponse, APIClientError>, context: HTTPCallContext
+        ) {
+            results.append(result)
+        }
+    }
+
+    static func client(
+        _ transport: SlowFailingTransport, callTimeout: Duration?, maxRetries: Int = 1_000, observer: Observer? = nil
+    ) -> BothamAPIClient {
+        BothamAPIClient(
+            baseEndpoint: "https://api.example.com",
+            httpClient: transport,
+            configuration: .init(
+                maxRetries: maxRetries,
+                retrier: AlwaysRetry(),
+                callObservers: observer.map { [$0] } ?? [],
+                callTimeout: callTimeout
+            )
+        )
+    }
+
+    @Test("A call that keeps being retried ends with timeout when callTimeout runs out, after several attempts")
+    func retriesEndAtTheCallTimeout() async throws {
+        let transport = SlowFailingTransport(delay: .milliseconds(50))
+        let apiClient = Self.client(transport, callTimeout: .milliseconds(400))
+        let start = ContinuousClock.now
+        let result = await apiClient.GET("/flaky")
+        let elapsed = ContinuousClock.now - start
+        guard case .failure(.timeout) = result else {
+            Issue.record("expected timeout, got \(result)")
+            return
+        }
+        #expect(transport.sends.value > 1, "the call was retried before the timeout")
+        #expect(elapsed >= .milliseconds(400))
+        #expect(elapsed < TestTimeScale.scaled(.seconds(3)), "took \(elapsed)")
+    }
+
+    @Test("Without callTimeout the same call runs until its retry budget is spent")
+    func withoutCallTimeoutTheBudgetEndsTheCall() async throws {
+        let transport = SlowFailingTransport(delay: .milliseconds(5))
+        let apiClient = Self.client(transport, callTimeout: nil, maxRetries: 3)
+        let result = await apiClient.GET("/flaky")
+        guard case .failure(.retryLimitExceeded(let attempts, _)) = result else {
+            Issue.record("expected retryLimitExceeded, got \(result)")
+            return
+        }
+        #expect(attempts == 4)
+    }
+
+    @Test("Call observers are told the call timed out, not that it was cancelled")
+    func observersSeeTheTimeout() async throws {
+        let observer = Observer()
+        let apiClient = Self.client(
+            SlowFailingTransport(delay: .seconds(30)), callTimeout: .milliseconds(100), observer: observer)
+        _ = await apiClient.GET("/slow")
+        let results = observer.results.values
+        #expect(results.count == 1)
+        guard case .failure(.timeout)? = results.first else {
+            Issue.record("expected timeout, got \(results)")
+            return
+        }
+    }
+
+    @Test("Cancelling the caller before the call timeout still ends the call with cancelled")
+    func callerCancellationStaysCancellation() async throws {
+        let transport = SlowFailingTransport(delay: .seconds(30))
+        let apiClient = Self.client(transport, callTimeout: .seconds(20))
+        let call = Task { await apiClient.GET("/slow") }
+        while transport.sends.value == 0 { await Task.yield() }
+        call.cancel()
+        let result = await call.value
+        guard case .failure(.cancelled) = result else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
+    }
+
+    @Test("A call that answers within callTimeout is returned as it is")
+    func fastCallsAreUntouched() async throws {
+        let stub = StubHTTPClient()
+        stub.stub(with: .json(["ok": true]))
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.example.com", httpClient: stub,
+            configuration: .init(callTimeout: .seconds(10)))
+        let response = try await apiClient.GET("/ok").get()
+        #expect(response.statusCode == 200)
+    }
+
+    @Test("A streamed call's body is bounded by callTimeout when stream(_:deadline:) is given none")
+    func streamedBodiesAreBoundedByTheCallTimeout() async throws {
+        let stub = StubHTTPClient(latency: .real)
+        stub.stub(with: .streamed(chunks: [StubChunk("first"), StubChunk("late", after: .seconds(30))]))
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.example.com", httpClient: stub,
+            configuration: .init(callTimeout: .milliseconds(300)))
+        let response = try await apiClient.stream(.get, "/feed")
+        let start = ContinuousClock.now
+        var ending: APIClientError?
+        do {
+            for try await _ in response.body {}
+        } catch {
+            ending = error
+        }
+        guard case .timeout? = ending else {
+            Issue.record("expected the body to end with timeout, got \(String(describing: ending))")
+            return
+        }
+        #expect(ContinuousClock.now - start < TestTimeScale.scaled(.seconds(5)))
+    }
+}
