@@ -110,6 +110,27 @@ struct WhatAnInterceptorSeesTests {
         #expect(request.headers[.contentType] == "text/plain")
     }
 
+    @Test("a request interceptor, by contrast, runs before preparation: no Content-Type, the body not yet encoded")
+    func requestInterceptorsSeeTheUnpreparedRequest() async throws {
+        struct Inspecting: BothamRequestInterceptor {
+            let seen: Recorder<HTTPRequest>
+            func intercept(request: HTTPRequest) -> HTTPRequest {
+                seen.append(request)
+                return request
+            }
+        }
+        let seen = Recorder<HTTPRequest>()
+        let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: StubHTTPClient())
+        apiClient.requestInterceptors.append(Inspecting(seen: seen))
+
+        _ = await apiClient.POST("/items", body: ["name": "botham"])
+
+        let request = try #require(seen.values.first)
+        #expect(!request.isPrepared)
+        #expect(request.headers[.contentType] == nil)
+        #expect(request.body == ["name": "botham"])
+    }
+
     @Test("a header it adds that fails preparation ends the call with invalidRequest, and nothing is sent")
     func invalidChangeIsNotSent() async throws {
         let seen = Recorder<HTTPRequest>()
