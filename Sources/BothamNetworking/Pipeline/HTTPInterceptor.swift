@@ -35,9 +35,9 @@
 /// - The headers are the caller's and the request interceptors', plus the `Content-Type` preparation set from the
 ///   body when there was none. The transport adds the framing headers: `Host` (from the URL: the host, and `:port`
 ///   unless it is the scheme's default), `Content-Length` or `Transfer-Encoding`, and `Connection`. Today a
-///   transport may also add `Accept-Encoding` (``URLSessionHTTPClient`` on Linux, the native transport),
-///   `User-Agent` and `Accept-Language` (``URLSessionHTTPClient`` on Linux) and `Range` / `If-Range`
-///   (``URLSessionHTTPClient``'s segmented file downloads).
+///   transport may also add others: Foundation's URLSession, under ``URLSessionHTTPClient``, adds `User-Agent`,
+///   `Accept-Language` and `Accept-Encoding`, and `Range` / `If-Range` for segmented file downloads; the native
+///   transport adds `Accept-Encoding`.
 ///
 /// The interceptors after this one (later in the list, and the global ones) see what this one passes to `next`,
 /// and may change it again; a changed request is prepared again before the transport sends it. A logger meant to
