@@ -16,15 +16,60 @@
 /// }
 /// ```
 ///
+/// Add one to a client with `apiClient.interceptors.append(...)` (or to every client with
+/// ``BothamAPIClient/globalInterceptors``); local interceptors wrap the global ones.
+///
+/// ## The request an interceptor is given
+///
+/// Each attempt runs the request interceptors (local, then global), then *prepares* their result once, and only then
+/// calls the onion with it. So `request` is prepared (what a signer has to sign):
+///
+/// - ``HTTPRequest/resolvedURL()`` returns the URL that is sent — base endpoint, path and parameters joined and
+///   percent-encoded — without resolving it again.
+/// - A body in memory is already the bytes that go on the wire: ``HTTPRequest/bodyData()`` returns them, encoding
+///   nothing (JSON, form and dictionary bodies are encoded).
+/// - A file body (`upload(_:method:fromFile:...)`, ``HTTPBody/file(_:contentType:)``, a large multipart form)
+///   stays a file, read while it is sent: ``HTTPBody/fileURL`` is set. Read the file yourself to hash it;
+///   `bodyData()` would load it into memory, and refuses files over ``HTTPBody/maximumFileSizeLoadedInMemory``.
+/// - A streamed body (``HTTPBody/streamed`` is set) cannot be read without being used up.
+/// - The headers are the caller's and the request interceptors', plus the `Content-Type` preparation set from the
+///   body when there was none. The transport adds the framing headers: `Host` (from the URL: the host, and `:port`
+///   unless it is the scheme's default), `Content-Length` or `Transfer-Encoding`, and `Connection`. Today a
+///   transport may also add others: Foundation's URLSession, under ``URLSessionHTTPClient``, adds `User-Agent`,
+///   `Accept-Language` and `Accept-Encoding`, and `Range` / `If-Range` for segmented file downloads; the native
+///   transport adds `Accept-Encoding`.
+///
+/// The interceptors after this one (later in the list, and the global ones) see what this one passes to `next`,
+/// and may change it again; a changed request is prepared again before the transport sends it. A logger meant to
+/// show a signed request exactly as sent belongs in `apiClient.networkInterceptors`, which run innermost whatever
+/// the order they are added in. Every attempt goes through the onion again, so a retried call is signed again on
+/// each send. Redirects are followed inside the transport, after every interceptor. <doc:SigningRequests> builds a
+/// signer on this.
+///
+/// Proved by `TransportBoundaryTests`, `WhatAnInterceptorSeesTests` and `SigningRecipeTests` (which verifies
+/// signatures from what `MockWebServer` received, on both transports).
+///
 /// Errors thrown here end the attempt: an ``APIClientError`` as it is, a `CancellationError` as
 /// ``APIClientError/cancelled``, anything else as ``APIClientError/interceptorError(underlying:)``.
 public protocol HTTPInterceptor: Sendable {
     /// Handles `request`, usually by calling `next` and returning (or replacing) its response.
+    ///
+    /// - Parameters:
+    ///   - request: The attempt's request, prepared: its URL resolved, its body encoded, its `Content-Type` set
+    ///     (see "The request an interceptor is given" above).
+    ///   - context: The call's id and attempt, and its per-call values.
+    ///   - next: The rest of the chain: the inner interceptors, then the transport.
     func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
         -> HTTPResponse
 }
 
 /// The rest of the chain after an interceptor: the next interceptors and then the transport.
+///
+/// Call it with the request to send on: the one you were given, or a changed copy (a header added, a signature).
+/// The inner interceptors see exactly that request. A changed request is prepared again before the transport gets
+/// it — its URL, method and headers checked, a new body encoded and its `Content-Type` set — and one that fails
+/// preparation ends with ``APIClientError/invalidRequest(reason:)`` without being sent. Each call sends once more,
+/// within the call's retry budget (``BothamAPIClient/Configuration/maxRetries``).
 public struct HTTPInterceptorNext: Sendable {
     let proceed: @Sendable (HTTPRequest) async throws(APIClientError) -> HTTPResponse
 
