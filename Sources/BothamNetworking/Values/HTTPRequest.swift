@@ -225,7 +225,8 @@ extension HTTPRequest: CustomStringConvertible {
 }
 
 extension HTTPRequest: CustomDebugStringConvertible {
-    /// Method, URL, headers and body for people; binary bodies are shown as size and hex, never a crash.
+    /// Method, URL, headers and body for people; binary bodies are shown as size and hex, never a crash. What
+    /// ``Redactor/default`` hides (credential headers, secret body fields, a URL password) shows `REDACTED`.
     public var debugDescription: String {
         var lines = [description]
         if !headers.isEmpty { lines.append(headers.description) }

@@ -3,9 +3,21 @@ import Foundation
 /// Hides secrets before anything is printed: header values, query parameter values, URL passwords and the values of
 /// named fields in JSON and form bodies.
 ///
-/// Shared by ``LoggingInterceptor``, ``HTTPRequest/cURLDescription(redactor:)`` and anything else that prints
-/// requests. By default it hides the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and
-/// the body fields `password`, `client_secret`, `access_token`, `refresh_token` and `id_token`; add your own:
+/// Shared by ``LoggingInterceptor``, ``HTTPRequest/cURLDescription(redactor:)`` and every `description`,
+/// `debugDescription` and `customMirror` of the values (``HTTPRequest``, ``HTTPResponse``, ``HTTPHeaders``,
+/// ``HTTPHeaders/Field``, ``HTTPBody``), which use ``default``: `print`, `debugPrint`, `dump`, string
+/// interpolation and a debugger never show a credential.
+///
+/// By default it hides:
+/// - the headers named in ``defaultHeaderNames``: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
+///   `X-Api-Key`, `Api-Key`, `X-Auth-Token` and `X-Amz-Security-Token`;
+/// - every header whose name contains, ignoring case, one of ``defaultHeaderNameFragments``: `token`, `secret`,
+///   `password`, `signature`, `api-key` or `apikey` (so `X-CSRF-Token`, `X-Client-Secret`, `X-Goog-Api-Key` and
+///   `X-Signature` are hidden too);
+/// - the body fields `password`, `client_secret`, `access_token`, `refresh_token` and `id_token`.
+///
+/// Query parameters are hidden only when you name them (a continuation token in a query is rarely a secret, and
+/// hiding it would make pagination impossible to debug). Add your own:
 ///
 /// ```swift
 /// let redactor = Redactor(
@@ -19,7 +31,14 @@ import Foundation
 public struct Redactor: Sendable, Hashable {
     /// The headers every redactor hides unless built with ``none``.
     public static let defaultHeaderNames: Set<HTTPFieldName> = [
-        .authorization, .proxyAuthorization, .cookie, .setCookie,
+        .authorization, .proxyAuthorization, .cookie, .setCookie, "X-Api-Key", "Api-Key", "X-Auth-Token",
+        "X-Amz-Security-Token",
+    ]
+
+    /// The name fragments (lower-cased) that hide every header whose name contains one of them, ignoring case,
+    /// unless built with ``none``.
+    public static let defaultHeaderNameFragments: Set<String> = [
+        "token", "secret", "password", "signature", "api-key", "apikey",
     ]
 
     /// The body fields every redactor hides unless built with ``none``: the OAuth 2.0 and OpenID Connect secrets
@@ -30,6 +49,8 @@ public struct Redactor: Sendable, Hashable {
 
     /// Header names whose values are hidden.
     public var headerNames: Set<HTTPFieldName>
+    /// Name fragments (lower-cased): a header whose lower-cased name contains one of them is hidden.
+    public private(set) var headerNameFragments: Set<String>
     /// Query parameter names (lower-cased) whose values are hidden.
     public private(set) var queryParameterNames: Set<String>
     /// JSON member and form field names (lower-cased) whose values are hidden in bodies.
@@ -46,6 +67,7 @@ public struct Redactor: Sendable, Hashable {
         replacement: String = "REDACTED"
     ) {
         self.headerNames = Self.defaultHeaderNames.union(headerNames)
+        headerNameFragments = Self.defaultHeaderNameFragments
         self.queryParameterNames = Set(queryParameterNames.map { $0.lowercased() })
         self.bodyFieldNames = Set(Self.defaultBodyFieldNames.union(bodyFieldNames).map { $0.lowercased() })
         self.replacement = replacement
@@ -59,9 +81,17 @@ public struct Redactor: Sendable, Hashable {
 
     private init(exactHeaderNames: Set<HTTPFieldName>, queryParameterNames: Set<String>, bodyFieldNames: Set<String>) {
         headerNames = exactHeaderNames
+        headerNameFragments = []
         self.queryParameterNames = queryParameterNames
         self.bodyFieldNames = bodyFieldNames
         replacement = "REDACTED"
+    }
+
+    /// A copy that also hides every header whose name contains one of `fragments`, ignoring case.
+    public func redactingHeaders(containing fragments: Set<String>) -> Redactor {
+        var copy = self
+        copy.headerNameFragments.formUnion(fragments.map { $0.lowercased() })
+        return copy
     }
 
     /// A copy that also hides these query parameters.
@@ -81,6 +111,7 @@ public struct Redactor: Sendable, Hashable {
     /// Whether values of this header are hidden.
     public func redacts(header name: HTTPFieldName) -> Bool {
         headerNames.contains(name)
+            || headerNameFragments.contains { !$0.isEmpty && name.canonicalName.contains($0) }
     }
 
     /// Whether values of this query parameter are hidden.
@@ -117,11 +148,12 @@ public struct Redactor: Sendable, Hashable {
 
     /// The headers with hidden values replaced.
     public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(
-            headers.fields.map { field in
-                redacts(header: field.name) ? HTTPHeaders.Field(name: field.name, value: replacement) : field
-            }
-        )
+        HTTPHeaders(headers.fields.map(redact))
+    }
+
+    /// The field with its value replaced when it is hidden.
+    public func redact(_ field: HTTPHeaders.Field) -> HTTPHeaders.Field {
+        redacts(header: field.name) ? HTTPHeaders.Field(name: field.name, value: replacement) : field
     }
 
     /// The URL as text with hidden query values and any password in the user information replaced.

@@ -1,0 +1,100 @@
+import BothamNetworking
+import Foundation
+import Testing
+
+@Suite("Every description of a value hides credentials by default", .timeLimit(.minutes(1)))
+struct RedactedDescriptionsTests {
+    static let secret = "s3cr3t-value"
+
+    /// Every name of the default list, plus names the default fragments catch.
+    static let credentialNames: [String] =
+        Redactor.defaultHeaderNames.map(\.rawName).sorted() + [
+            "x-amz-security-token", "X-CSRF-Token", "X-Client-Secret", "X-Password", "X-Signature", "X-Goog-Api-Key",
+            "X-ApiKey",
+        ]
+
+    /// Every text a request, its headers, a field and a response are turned into.
+    static func texts(of name: String) -> [String] {
+        let headers: HTTPHeaders = [HTTPFieldName(name): secret, "Accept": "application/json"]
+        let request = HTTPRequest(method: .get, baseEndpoint: "https://api.example.com", path: "/x", headers: headers)
+        let response = HTTPResponse(statusCode: 200, headers: headers, request: request)
+        let field = HTTPHeaders.Field(name: HTTPFieldName(name), value: secret)
+        var texts = [
+            headers.description, "\(headers)", String(reflecting: headers),
+            request.description, request.debugDescription, "\(request)", String(reflecting: request),
+            response.description, response.debugDescription, "\(response)", String(reflecting: response),
+            field.description, "\(field)", String(reflecting: field),
+        ]
+        for value in [headers, request, response, field] as [Any] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            texts.append(dumped)
+        }
+        return texts
+    }
+
+    @Test(
+        "every credential header is hidden in every description, interpolation, debugDescription and dump",
+        arguments: credentialNames)
+    func credentialHeadersAreHidden(name: String) {
+        for text in Self.texts(of: name) {
+            #expect(!text.contains(Self.secret), "\(name) leaked in \(text)")
+            // The one-line descriptions (`GET https://…`) show no headers at all.
+            if text.lowercased().contains(name.lowercased()) {
+                #expect(text.contains("REDACTED"), "\(name) not redacted in \(text)")
+            }
+        }
+    }
+
+    @Test("other headers are shown as they are")
+    func otherHeadersAreShown() {
+        for text in Self.texts(of: "X-Request-Id") where text.contains("X-Request-Id") {
+            #expect(text.contains(Self.secret))
+        }
+    }
+
+    @Test("names compare ignoring case, for the list and for the fragments")
+    func namesIgnoreCase() {
+        for name in ["AUTHORIZATION", "x-api-key", "X-AMZ-SECURITY-TOKEN", "x-my-TOKEN-id", "Set-Cookie"] {
+            #expect(Redactor.default.redacts(header: HTTPFieldName(name)), "\(name)")
+        }
+        #expect(!Redactor.default.redacts(header: "Content-Type"))
+        #expect(!Redactor.default.redacts(header: "X-Amz-Content-Sha256"))
+        #expect(!Redactor.none.redacts(header: "X-Auth-Token"))
+        #expect(Redactor.none.redactingHeaders(containing: ["Tenant"]).redacts(header: "X-TENANT-ID"))
+    }
+
+    @Test("secret body fields are hidden in request and response descriptions and dumps")
+    func bodyFieldsAreHidden() throws {
+        let request = HTTPRequest(
+            method: .post, baseEndpoint: "https://api.example.com", path: "/login",
+            body: ["user": "jane", "password": .string(Self.secret)])
+        let form = HTTPRequest(
+            method: .post, baseEndpoint: "https://api.example.com", path: "/token",
+            body: .form(["client_secret": Self.secret]))
+        let response = HTTPResponse(
+            statusCode: 200, headers: [.contentType: "application/json"],
+            body: Data(#"{"access_token":"\#(Self.secret)"}"#.utf8), request: request)
+        var dumped = ""
+        dump(response, to: &dumped)
+        for text in [
+            request.debugDescription, form.debugDescription, response.debugDescription, dumped,
+            String(reflecting: response),
+        ] {
+            #expect(!text.contains(Self.secret), "leaked in \(text)")
+            #expect(text.contains("REDACTED"))
+        }
+        #expect(request.debugDescription.contains("jane"))
+    }
+
+    @Test("a password in the URL is hidden in the descriptions and the dump")
+    func urlPasswordIsHidden() throws {
+        let request = HTTPRequest(
+            method: .get, url: try #require(URL(string: "https://jane:\(Self.secret)@h.example/x")))
+        var dumped = ""
+        dump(request, to: &dumped)
+        for text in [request.description, request.debugDescription, dumped] {
+            #expect(!text.contains(Self.secret), "leaked in \(text)")
+        }
+    }
+}
