@@ -56,10 +56,15 @@ public struct HTTPRequest: Sendable {
         set { change(keepingPreparation: true) { $0.responseDestination = newValue } }
     }
 
+    /// Which responses this request accepts, replacing the client's ``BothamAPIClient/Configuration/validation``
+    /// for its calls; `nil` (the default) uses the client's. Set it with ``accepting(_:)``.
+    public var validation: ResponseValidation? { storage.validation }
+
     /// The storage, copied first when another value shares it.
     private mutating func uniqueStorage() -> HTTPRequestStorage {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = HTTPRequestStorage(storage.fields, preparation: storage.preparation)
+            storage = HTTPRequestStorage(
+                storage.fields, preparation: storage.preparation, validation: storage.validation)
         }
         return storage
     }
@@ -179,6 +184,26 @@ public struct HTTPRequest: Sendable {
         with { $0.path = path }
     }
 
+    /// A copy that accepts the responses `validation` accepts, instead of the client's
+    /// ``BothamAPIClient/Configuration/validation`` — for a conditional `GET` whose `304 Not Modified` is an answer,
+    /// not a failure:
+    ///
+    /// ```swift
+    /// let request = apiClient.request(.get, "/manifest", headers: ["If-None-Match": etag])
+    ///     .accepting(.successfulStatusCodes.adding(304))
+    /// let response = try await apiClient.response(for: request)   // 200 with a body, or 304 without one
+    /// ```
+    ///
+    /// The rule of the request given to ``BothamAPIClient/send(_:)`` applies after every response interceptor, where
+    /// the client's would; a ``ValidationInterceptor`` still runs at its place. Not part of equality: two requests
+    /// that differ only in their validation are equal. Keeping preparation: it is not sent.
+    public func accepting(_ validation: ResponseValidation?) -> HTTPRequest {
+        var copy = self
+        let storage = copy.uniqueStorage()
+        storage.validation = validation
+        return copy
+    }
+
     /// A copy with another base endpoint.
     public func withBaseEndpoint(_ baseEndpoint: String) -> HTTPRequest {
         with { $0.baseEndpoint = baseEndpoint }
@@ -196,7 +221,7 @@ public struct HTTPRequest: Sendable {
 }
 
 extension HTTPRequest: Hashable {
-    /// Requests are equal when every field is (whether they were prepared does not count).
+    /// Requests are equal when every field is (whether they were prepared, and their ``validation``, do not count).
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
