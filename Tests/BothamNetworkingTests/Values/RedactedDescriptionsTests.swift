@@ -87,6 +87,36 @@ struct RedactedDescriptionsTests {
         #expect(request.debugDescription.contains("jane"))
     }
 
+    @Test("an httpResponseError's description and dump hide secret body fields and credential headers")
+    func errorsHideSecrets() {
+        let request = HTTPRequest(
+            method: .post, baseEndpoint: "https://auth.example.com", path: "/token",
+            headers: [.authorization: Self.secret])
+        let error = APIClientError.httpResponseError(
+            HTTPResponse(
+                statusCode: 400, headers: [.contentType: "application/json", .setCookie: Self.secret],
+                body: Data(#"{"error":"x","refresh_token":"\#(Self.secret)"}"#.utf8), request: request))
+        var dumped = ""
+        dump(error, to: &dumped)
+        for text in [error.description, "\(error)", String(reflecting: error), dumped] {
+            #expect(!text.contains(Self.secret), "leaked in \(text)")
+        }
+        #expect(error.description.contains("REDACTED"))
+    }
+
+    @Test("tokens and Basic credentials never show their secret, dumped or described")
+    func credentialsHideSecrets() {
+        let token = AuthToken(Self.secret)
+        let basic = BasicAuthCredentials(username: "jane", password: Self.secret)
+        for value in [token, basic] as [Any] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            for text in [dumped, String(describing: value), String(reflecting: value)] {
+                #expect(!text.contains(Self.secret), "leaked in \(text)")
+            }
+        }
+    }
+
     @Test("a password in the URL is hidden in the descriptions and the dump")
     func urlPasswordIsHidden() throws {
         let request = HTTPRequest(
