@@ -234,18 +234,10 @@ extension HTTPRequest: Hashable {
 
 extension HTTPRequest: CustomStringConvertible {
     /// `GET https://host/path?query`, or the endpoint and path when they do not form a URL. A password in the URL's
-    /// user-info is shown as `REDACTED`, so error messages and logs built from it never carry it.
+    /// user-info and the query values ``Redactor/default`` hides (`access_token`, `X-Amz-Signature`…) are shown as
+    /// `REDACTED`, so error messages and logs built from it never carry them.
     public var description: String {
-        let target = url.map(Self.withoutPassword) ?? DebugText.printable(baseEndpoint + path)
-        return "\(method) \(DebugText.printable(target))"
-    }
-
-    private static func withoutPassword(_ url: URL) -> String {
-        guard url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return url.absoluteString
-        }
-        components.percentEncodedPassword = "REDACTED"
-        return components.string ?? url.absoluteString
+        "\(method) \(DebugText.printable(Redactor.default.redactedURL(of: self)))"
     }
 }
 

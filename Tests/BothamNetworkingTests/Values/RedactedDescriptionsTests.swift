@@ -117,6 +117,25 @@ struct RedactedDescriptionsTests {
         }
     }
 
+    @Test(
+        "every default query parameter is hidden in the descriptions, the dump and cURL; others are kept byte for byte",
+        arguments: Redactor.defaultQueryParameterNames.sorted() + ["X-Amz-Signature", "Access_Token"])
+    func credentialQueryParametersAreHidden(name: String) {
+        let request = HTTPRequest(
+            method: .get, baseEndpoint: "https://bucket.example.com", path: "/key",
+            parameters: [name: Self.secret, "continuation-token": "c%2F1", "page_token": "p+2"])
+        let response = HTTPResponse(statusCode: 200, request: request)
+        var dumped = ""
+        dump(response, to: &dumped)
+        for text in [
+            request.description, request.debugDescription, response.description, response.debugDescription, dumped,
+            request.cURLDescription(),
+        ] {
+            #expect(!text.contains(Self.secret), "\(name) leaked in \(text)")
+            #expect(text.contains("continuation-token=c%252F1&page_token=p%2B2"), "\(text)")
+        }
+    }
+
     @Test("a password in the URL is hidden in the descriptions and the dump")
     func urlPasswordIsHidden() throws {
         let request = HTTPRequest(

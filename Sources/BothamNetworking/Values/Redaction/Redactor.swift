@@ -16,8 +16,11 @@ import Foundation
 ///   `X-Signature` are hidden too);
 /// - the body fields `password`, `client_secret`, `access_token`, `refresh_token` and `id_token`.
 ///
-/// Query parameters are hidden only when you name them (a continuation token in a query is rarely a secret, and
-/// hiding it would make pagination impossible to debug). Add your own:
+/// - the query parameters named in ``defaultQueryParameterNames`` (`access_token`, `api_key`, `X-Amz-Signature`,
+///   `X-Amz-Security-Token`, `sig`… — the ones that make a URL a credential, such as a presigned URL), compared by
+///   exact name ignoring case: a `continuation-token` or `page_token` stays visible, so pagination can be debugged.
+///
+/// Add your own:
 ///
 /// ```swift
 /// let redactor = Redactor(
@@ -41,6 +44,13 @@ public struct Redactor: Sendable, Hashable {
         "token", "secret", "password", "signature", "api-key", "apikey",
     ]
 
+    /// The query parameters (lower-cased) every redactor hides unless built with ``none``: OAuth's `access_token`
+    /// (RFC 6750 §2.3), API keys, and the signatures and session tokens of presigned URLs (AWS, Google Cloud, Azure).
+    public static let defaultQueryParameterNames: Set<String> = [
+        "access_token", "client_secret", "api_key", "apikey", "password", "token", "sig", "signature",
+        "x-amz-signature", "x-amz-security-token", "x-goog-signature",
+    ]
+
     /// The body fields every redactor hides unless built with ``none``: the OAuth 2.0 and OpenID Connect secrets
     /// (RFC 6749, OIDC Core) and `password`.
     public static let defaultBodyFieldNames: Set<String> = [
@@ -58,8 +68,8 @@ public struct Redactor: Sendable, Hashable {
     /// What replaces a hidden value. Default `REDACTED` (safe in URLs, headers and shell commands).
     public var replacement: String
 
-    /// A redactor hiding the default headers plus `headerNames`, the query parameters `queryParameterNames`, and the
-    /// default body fields plus `bodyFieldNames`.
+    /// A redactor hiding the default headers plus `headerNames`, the default query parameters plus
+    /// `queryParameterNames`, and the default body fields plus `bodyFieldNames`.
     public init(
         headerNames: Set<HTTPFieldName> = [],
         queryParameterNames: Set<String> = [],
@@ -68,7 +78,8 @@ public struct Redactor: Sendable, Hashable {
     ) {
         self.headerNames = Self.defaultHeaderNames.union(headerNames)
         headerNameFragments = Self.defaultHeaderNameFragments
-        self.queryParameterNames = Set(queryParameterNames.map { $0.lowercased() })
+        self.queryParameterNames = Set(
+            Self.defaultQueryParameterNames.union(queryParameterNames).map { $0.lowercased() })
         self.bodyFieldNames = Set(Self.defaultBodyFieldNames.union(bodyFieldNames).map { $0.lowercased() })
         self.replacement = replacement
     }
