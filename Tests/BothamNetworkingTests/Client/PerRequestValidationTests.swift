@@ -68,6 +68,15 @@ struct PerRequestValidationTests {
         #expect(try await apiClient.value(for: empty) == Empty())
     }
 
+    @Test("the Result and response decoding helpers decode an accepted empty 304 as nil or Empty")
+    func decodingHelpersDecodeNotModified() async throws {
+        stub.stub(with: .response(statusCode: 304))
+        let apiClient = BothamAPIClient(baseEndpoint: "https://h.example", httpClient: stub)
+        let request = apiClient.request(.get, "/m").accepting(.successfulStatusCodes.adding(304))
+        #expect(try await apiClient.send(request).decoded(as: Manifest?.self).get() == nil)
+        #expect(try await apiClient.response(for: request).decoded(as: Empty.self) == Empty())
+    }
+
     @Test("adding statuses widens a content-type rule for those statuses only")
     func addingWidensOnlyThoseStatuses() {
         let request = HTTPRequest(method: .get, baseEndpoint: "https://h.example")
