@@ -224,6 +224,23 @@ func todosExample() async throws {
 }
 
 // README block 14
+struct Manifest: Decodable, Sendable {
+    var tag: String
+}
+
+func conditionalGetExample(apiClient: BothamAPIClient, etag: String) async throws {
+    // Endpoint<Manifest?>: a 200 decodes the manifest, an empty 304 decodes to nil.
+    let manifest = Endpoint<Manifest?>(.get, "/manifest", headers: ["If-None-Match": etag])
+        .accepting(.successfulStatusCodes.adding(304))
+    if let changed = try await apiClient.value(for: manifest) { print(changed.tag) }
+
+    // Any request: the 304 arrives as a response.
+    let request = apiClient.request(.get, "/manifest", headers: ["If-None-Match": etag])
+        .accepting(.successfulStatusCodes.adding(304))
+    print(try await apiClient.response(for: request).statusCode)  // 200 or 304
+}
+
+// README block 15
 func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     let search = try apiClient.request(
         .get, "/search",
@@ -238,7 +255,7 @@ func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     print(search, legacy, login)
 }
 
-// README block 15
+// README block 16
 func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL) async {
     var form = MultipartFormData()
     form.append("Jane", name: "user")
@@ -248,7 +265,7 @@ func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL
     print(result)
 }
 
-// README block 16
+// README block 17
 func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     let videoURL = folder.appendingPathComponent("video.mp4")
     let exportURL = folder.appendingPathComponent("exports/2024.csv")
@@ -258,6 +275,11 @@ func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
         print(progress.fractionCompleted ?? 0)  // TransferProgress: direction, completedBytes, totalBytes
     }
     print(uploaded)
+
+    // Uploads are POST unless told: object stores (S3) and registries want PUT, chunked uploads PATCH.
+    let stored = await apiClient.upload("/bucket/video.mp4", method: .put, fromFile: videoURL, contentType: "video/mp4")
+    let chunk = await apiClient.upload("/uploads/7", method: .patch, data: Data(count: 1024), contentType: "application/octet-stream")
+    print(stored, chunk)
 
     // Download to a file: the body is written to disk as it arrives; memory stays bounded.
     let result = await apiClient.download(
@@ -282,7 +304,7 @@ func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     print(try await call.result.get().bodyFileURL?.path ?? "")
 }
 
-// README block 17
+// README block 18
 struct ChatDelta: Decodable, Sendable {
     struct Choice: Decodable, Sendable {
         struct Delta: Decodable, Sendable { let content: String? }
@@ -323,7 +345,7 @@ func streamingExample(apiClient: BothamAPIClient) async throws {
     _ = await apiClient.POST("/ingest", body: .stream(contentType: "application/x-ndjson", rows))
 }
 
-// README block 18
+// README block 19
 @Test("The feed resumes after a drop without losing an event")
 func eventFeedResumes() async throws {
     let stubClient = StubHTTPClient()
@@ -344,7 +366,7 @@ func eventFeedResumes() async throws {
     #expect(stubClient.receivedRequests[1].headers["Last-Event-ID"] == "2")
 }
 
-// README block 19
+// README block 20
 @Test("The client sends the token and decodes the issues")
 func integrationWithMockWebServer() async throws {
     let server = try MockWebServer()
@@ -368,7 +390,7 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 20
+// README block 21
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -392,8 +414,8 @@ func transportExample() async {
     }
 }
 
-// README block 21: compiled, never called (it talks to real services)
-@Sendable func readmeBlock21(apiClient: BothamAPIClient) async throws {
+// README block 22: compiled, never called (it talks to real services)
+@Sendable func readmeBlock22(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()

@@ -1,9 +1,10 @@
 /// Which responses may have an empty body that decodes to an ``EmptyResponse`` value (``Empty``, `Optional`).
 ///
-/// By default an empty body is expected for `204 No Content`, `205 Reset Content` and any `HEAD` response. An
-/// empty body anywhere else is decoded as usual (and so is a parsing error for most types).
+/// By default an empty body is expected for `204 No Content`, `205 Reset Content`, `304 Not Modified` (a
+/// conditional request the request accepted with ``HTTPRequest/accepting(_:)``) and any `HEAD` response. An empty
+/// body anywhere else is decoded as usual (and so is a parsing error for most types).
 public struct EmptyResponsePolicy: Sendable, Hashable {
-    /// Status codes whose responses may be empty. Default 204 and 205.
+    /// Status codes whose responses may be empty. Default 204, 205 and 304.
     public var statusCodes: Set<Int>
     /// Request methods whose responses may be empty. Default `HEAD`.
     public var methods: Set<HTTPMethod>
@@ -12,14 +13,14 @@ public struct EmptyResponsePolicy: Sendable, Hashable {
 
     /// Creates a policy.
     public init(
-        statusCodes: Set<Int> = [204, 205], methods: Set<HTTPMethod> = [.head], allowsEveryEmptyBody: Bool = false
+        statusCodes: Set<Int> = [204, 205, 304], methods: Set<HTTPMethod> = [.head], allowsEveryEmptyBody: Bool = false
     ) {
         self.statusCodes = statusCodes
         self.methods = methods
         self.allowsEveryEmptyBody = allowsEveryEmptyBody
     }
 
-    /// 204, 205 and `HEAD`.
+    /// 204, 205, 304 and `HEAD`.
     public static let `default` = EmptyResponsePolicy()
     /// Every empty body decodes to the empty value (for APIs that answer `200` with no body).
     public static let anyEmptyBody = EmptyResponsePolicy(allowsEveryEmptyBody: true)

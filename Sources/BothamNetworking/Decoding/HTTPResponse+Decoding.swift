@@ -3,7 +3,7 @@ import Foundation
 extension HTTPResponse {
     /// The body decoded as `Value` with `decoder`, where an empty body that `emptyResponses` allows gives the
     /// ``EmptyResponse`` value instead of a parsing error: by default (``EmptyResponsePolicy/default``) an empty
-    /// `204`, `205` or `HEAD` response decodes to ``Empty`` (or `nil` for an `Optional`).
+    /// `204`, `205`, `304` or `HEAD` response decodes to ``Empty`` (or `nil` for an `Optional`).
     ///
     /// - Throws: ``APIClientError/parsingError(body:underlying:)`` keeping the body, when it cannot be decoded.
     public func decoded<Value: Decodable>(

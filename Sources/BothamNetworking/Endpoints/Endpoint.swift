@@ -39,6 +39,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var timeout: Duration?
     /// How the accepted response becomes a `Response`.
     public var decoding: ResponseDecoding<Response>
+    /// Which responses this endpoint accepts, replacing the client's ``BothamAPIClient/Configuration/validation``
+    /// (see ``HTTPRequest/accepting(_:)``); `nil`, the default, uses the client's. Set it with ``accepting(_:)``.
+    public var validation: ResponseValidation?
 
     /// Creates an endpoint with an explicit decoding.
     public init(
@@ -61,12 +64,28 @@ public struct Endpoint<Response: Sendable>: Sendable {
         self.decoding = decoding
     }
 
+    /// A copy that accepts the responses `validation` accepts, instead of the client's: an endpoint of a conditional
+    /// `GET` whose `304` decodes to `nil` (an empty `304` is an empty response, see ``EmptyResponsePolicy``):
+    ///
+    /// ```swift
+    /// static func manifest(etag: String) -> Endpoint<Manifest?> {
+    ///     Endpoint<Manifest?>(.get, "/manifest", headers: ["If-None-Match": etag])
+    ///         .accepting(.successfulStatusCodes.adding(304))
+    /// }
+    /// ```
+    public func accepting(_ validation: ResponseValidation?) -> Endpoint {
+        var copy = self
+        copy.validation = validation
+        return copy
+    }
+
     /// The request this endpoint sends on `client`.
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` when the parameters cannot be encoded, or when they
     ///   would go in the body and the endpoint also has a body.
     public func request(for client: BothamAPIClient) throws(APIClientError) -> HTTPRequest {
         var request = client.request(method, path, headers: headers, body: body).withTimeout(timeout)
+            .accepting(validation)
         if let parameters {
             if body != nil, !encoding.encodesInQuery(for: method) {
                 throw .invalidRequest(
@@ -80,7 +99,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
 }
 
 extension Endpoint where Response: Decodable {
-    /// Creates an endpoint whose JSON response is decoded with `decoder`; an empty `204`, `205` or `HEAD` response
+    /// Creates an endpoint whose JSON response is decoded with `decoder`; an empty `204`, `205`, `304` or `HEAD` response
     /// (see `emptyResponses`) decodes to ``Empty`` or `nil`.
     public init(
         _ method: HTTPMethod,

@@ -58,12 +58,15 @@ public enum APIClientError: Error {
 }
 
 extension APIClientError: CustomStringConvertible {
-    /// A message a person can act on.
+    /// A message a person can act on. A response body in it has the fields ``Redactor/default`` hides redacted.
     public var description: String {
         switch self {
         case .httpResponseError(let response):
             return
-                "The server answered \(response.statusCode) to \(response.request): \(DebugText.body(response.body, limit: 200))"
+                "The server answered \(response.statusCode) to \(response.request): "
+                + DebugText.body(
+                    Redactor.default.redact(body: response.body, contentType: response.headers[.contentType]),
+                    limit: 200)
         case .networkError(let failure):
             return "Network error: \(failure)"
         case .httpClientError(let underlying):

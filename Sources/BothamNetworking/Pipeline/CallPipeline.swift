@@ -84,19 +84,19 @@ struct CallPipeline: Sendable {
             var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
             switch outcome {
             case .done(let result, let request):
-                guard let request, let retrier = settings.retrier else { return validate(result) }
+                guard let request, let retrier = settings.retrier else { return validate(result, of: original) }
                 if case .failure(.cancelled) = result { return result }
                 let decision = await HTTPCallContext.$current.withValue(attemptContext) {
                     await retrier.decision(for: result, request: request, context: attemptContext)
                 }
-                guard case .retry(let delay) = decision else { return validate(result) }
+                guard case .retry(let delay) = decision else { return validate(result, of: original) }
                 retry = (result, delay)
             case .retry(let last, let delay):
                 retry = (last, delay)
             }
             if Task.isCancelled { return .failure(.cancelled) }
             // A body streamed from a sequence has been used up: the call ends with what it got.
-            guard original.body?.isReplayable ?? true else { return validate(retry.last) }
+            guard original.body?.isReplayable ?? true else { return validate(retry.last, of: original) }
             guard context.attempt < context.maxAttempts, budget.map({ $0.sends < $0.limit }) ?? true else {
                 return .failure(.retryLimitExceeded(attempts: context.attempt, lastOutcome: retry.last))
             }
@@ -186,10 +186,13 @@ struct CallPipeline: Sendable {
         }
     }
 
-    private func validate(_ result: Result<HTTPResponse, APIClientError>) -> Result<HTTPResponse, APIClientError> {
+    /// `result` checked by the request's own validation, or else the client's.
+    private func validate(
+        _ result: Result<HTTPResponse, APIClientError>, of original: HTTPRequest
+    ) -> Result<HTTPResponse, APIClientError> {
         guard case .success(let response) = result else { return result }
         do throws(APIClientError) {
-            try settings.validation.validate(response)
+            try (original.validation ?? settings.validation).validate(response)
             return result
         } catch {
             return .failure(error)

@@ -123,13 +123,22 @@ extension HTTPBody: ExpressibleByDictionaryLiteral {
 }
 
 extension HTTPBody: CustomStringConvertible {
-    /// A description for people that never fails, whatever the bytes.
+    /// A description for people that never fails, whatever the bytes. The body fields ``Redactor/default`` hides
+    /// (`password`, `client_secret`, tokens…) show `REDACTED` in JSON and form bodies.
     public var description: String {
+        let redactor = Redactor.default
         switch storage {
-        case .data(let data, _): return DebugText.body(data)
+        case .data(let data, let contentType):
+            return DebugText.body(redactor.redact(body: data, contentType: contentType))
         case .json(let value), .parameters(let value):
-            return (try? value.encoded()).map { DebugText.body($0) } ?? "(JSON that cannot be encoded)"
-        case .form(let parameters): return DebugText.printable(parameters.percentEncoded)
+            return (try? value.encoded()).map {
+                DebugText.body(redactor.redact(body: $0, contentType: "application/json"))
+            }
+                ?? "(JSON that cannot be encoded)"
+        case .form(let parameters):
+            let form = redactor.redact(
+                body: Data(parameters.percentEncoded.utf8), contentType: "application/x-www-form-urlencoded")
+            return DebugText.printable(String(decoding: form, as: UTF8.self))
         case .failed(let reason): return "(invalid body: \(reason))"
         case .file(let url, _, _): return "(contents of \(DebugText.printable(url.path)))"
         case .stream(let body, _): return "(streamed body\(body.length.map { " of \($0) bytes" } ?? ""))"

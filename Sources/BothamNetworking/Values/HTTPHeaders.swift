@@ -132,16 +132,49 @@ extension HTTPHeaders: ExpressibleByDictionaryLiteral {
 }
 
 extension HTTPHeaders: Sequence {
-    /// Iterates the fields in order.
-    public func makeIterator() -> IndexingIterator<[Field]> {
-        fields.makeIterator()
+    /// Iterates the fields in order, repeats included, as `(name, value)` pairs:
+    ///
+    /// ```swift
+    /// for (name, value) in response.headers {
+    ///     print("\(name): \(value)")      // a name prints as it was spelled
+    /// }
+    /// for field in response.headers where field.name == .setCookie { cookies.append(field.value) }
+    /// ```
+    ///
+    /// ``fields`` holds the same fields as ``Field`` values.
+    public struct Iterator: IteratorProtocol {
+        private var fields: IndexingIterator<[Field]>
+
+        init(_ fields: [Field]) {
+            self.fields = fields.makeIterator()
+        }
+
+        /// The next field's name and value.
+        public mutating func next() -> (name: HTTPFieldName, value: String)? {
+            fields.next().map { (name: $0.name, value: $0.value) }
+        }
     }
+
+    /// Iterates the fields in order as `(name, value)` pairs.
+    public func makeIterator() -> Iterator {
+        Iterator(fields)
+    }
+
+    /// The number of fields, repeats included.
+    public var underestimatedCount: Int { fields.count }
 }
 
 extension HTTPHeaders: CustomStringConvertible {
-    /// One `Name: value` line per field.
+    /// One `Name: value` line per field, with the values ``Redactor/default`` hides replaced by `REDACTED`.
     public var description: String {
-        fields.map { "\(DebugText.printable($0.name.rawName)): \(DebugText.printable($0.value))" }.joined(
-            separator: "\n")
+        fields.map(\.description).joined(separator: "\n")
+    }
+}
+
+extension HTTPHeaders.Field: CustomStringConvertible {
+    /// `Name: value`, with `REDACTED` for a value ``Redactor/default`` hides (`Authorization`, tokens, cookies…).
+    public var description: String {
+        let field = Redactor.default.redact(self)
+        return "\(DebugText.printable(field.name.rawName)): \(DebugText.printable(field.value))"
     }
 }

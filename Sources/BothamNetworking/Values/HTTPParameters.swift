@@ -34,9 +34,33 @@ public struct HTTPParameters: Sendable, Hashable {
     /// Whether there are no parameters.
     public var isEmpty: Bool { items.isEmpty }
 
-    /// The first value for a name, or `nil`.
+    /// The first value for a name (names compare exactly, as servers read them), or `nil`. Setting a value
+    /// replaces every parameter of that name with one, at the position of the first (appended when there was none);
+    /// setting `nil` removes them, as ``HTTPHeaders``' subscript does:
+    ///
+    /// ```swift
+    /// var parameters: HTTPParameters = ["page": "1", "tag": "a", "tag": "b"]
+    /// parameters["page"] = "2"      // page=2&tag=a&tag=b
+    /// parameters["tag"] = nil       // page=2
+    /// parameters.append("tag", "c") // page=2&tag=c — append keeps repeats
+    /// ```
     public subscript(name: String) -> String? {
-        items.first { $0.name == name }?.value
+        get { items.first { $0.name == name }?.value }
+        set {
+            guard let newValue else {
+                items.removeAll { $0.name == name }
+                return
+            }
+            guard let index = items.firstIndex(where: { $0.name == name }) else {
+                items.append(Item(name: name, value: newValue))
+                return
+            }
+            items[index].value = newValue
+            var next = index + 1
+            while next < items.count {
+                if items[next].name == name { items.remove(at: next) } else { next += 1 }
+            }
+        }
     }
 
     /// Appends a parameter (repeats allowed).

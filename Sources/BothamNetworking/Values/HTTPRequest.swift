@@ -56,10 +56,15 @@ public struct HTTPRequest: Sendable {
         set { change(keepingPreparation: true) { $0.responseDestination = newValue } }
     }
 
+    /// Which responses this request accepts, replacing the client's ``BothamAPIClient/Configuration/validation``
+    /// for its calls; `nil` (the default) uses the client's. Set it with ``accepting(_:)``.
+    public var validation: ResponseValidation? { storage.validation }
+
     /// The storage, copied first when another value shares it.
     private mutating func uniqueStorage() -> HTTPRequestStorage {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = HTTPRequestStorage(storage.fields, preparation: storage.preparation)
+            storage = HTTPRequestStorage(
+                storage.fields, preparation: storage.preparation, validation: storage.validation)
         }
         return storage
     }
@@ -179,6 +184,26 @@ public struct HTTPRequest: Sendable {
         with { $0.path = path }
     }
 
+    /// A copy that accepts the responses `validation` accepts, instead of the client's
+    /// ``BothamAPIClient/Configuration/validation`` — for a conditional `GET` whose `304 Not Modified` is an answer,
+    /// not a failure:
+    ///
+    /// ```swift
+    /// let request = apiClient.request(.get, "/manifest", headers: ["If-None-Match": etag])
+    ///     .accepting(.successfulStatusCodes.adding(304))
+    /// let response = try await apiClient.response(for: request)   // 200 with a body, or 304 without one
+    /// ```
+    ///
+    /// The rule of the request given to ``BothamAPIClient/send(_:)`` applies after every response interceptor, where
+    /// the client's would; a ``ValidationInterceptor`` still runs at its place. Not part of equality: two requests
+    /// that differ only in their validation are equal. Keeping preparation: it is not sent.
+    public func accepting(_ validation: ResponseValidation?) -> HTTPRequest {
+        var copy = self
+        let storage = copy.uniqueStorage()
+        storage.validation = validation
+        return copy
+    }
+
     /// A copy with another base endpoint.
     public func withBaseEndpoint(_ baseEndpoint: String) -> HTTPRequest {
         with { $0.baseEndpoint = baseEndpoint }
@@ -196,7 +221,7 @@ public struct HTTPRequest: Sendable {
 }
 
 extension HTTPRequest: Hashable {
-    /// Requests are equal when every field is (whether they were prepared does not count).
+    /// Requests are equal when every field is (whether they were prepared, and their ``validation``, do not count).
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
@@ -209,23 +234,16 @@ extension HTTPRequest: Hashable {
 
 extension HTTPRequest: CustomStringConvertible {
     /// `GET https://host/path?query`, or the endpoint and path when they do not form a URL. A password in the URL's
-    /// user-info is shown as `REDACTED`, so error messages and logs built from it never carry it.
+    /// user-info and the query values ``Redactor/default`` hides (`access_token`, `X-Amz-Signature`…) are shown as
+    /// `REDACTED`, so error messages and logs built from it never carry them.
     public var description: String {
-        let target = url.map(Self.withoutPassword) ?? DebugText.printable(baseEndpoint + path)
-        return "\(method) \(DebugText.printable(target))"
-    }
-
-    private static func withoutPassword(_ url: URL) -> String {
-        guard url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return url.absoluteString
-        }
-        components.percentEncodedPassword = "REDACTED"
-        return components.string ?? url.absoluteString
+        "\(method) \(DebugText.printable(Redactor.default.redactedURL(of: self)))"
     }
 }
 
 extension HTTPRequest: CustomDebugStringConvertible {
-    /// Method, URL, headers and body for people; binary bodies are shown as size and hex, never a crash.
+    /// Method, URL, headers and body for people; binary bodies are shown as size and hex, never a crash. What
+    /// ``Redactor/default`` hides (credential headers, secret body fields, a URL password) shows `REDACTED`.
     public var debugDescription: String {
         var lines = [description]
         if !headers.isEmpty { lines.append(headers.description) }

@@ -33,9 +33,13 @@ final class HTTPRequestStorage: @unchecked Sendable {
 
     var fields: Fields
     var preparation: Preparation
+    /// The request's own response validation (`nil`: the client's). Not part of equality, as a closure cannot be
+    /// compared.
+    var validation: ResponseValidation?
 
-    init(_ fields: Fields, preparation: Preparation = Preparation()) {
+    init(_ fields: Fields, preparation: Preparation = Preparation(), validation: ResponseValidation? = nil) {
         self.fields = fields
         self.preparation = preparation
+        self.validation = validation
     }
 }

@@ -78,7 +78,8 @@ extension HTTPResponse: CustomStringConvertible {
 }
 
 extension HTTPResponse: CustomDebugStringConvertible {
-    /// Status, request, headers and body for people; binary bodies never crash it.
+    /// Status, request, headers and body for people; binary bodies never crash it. What ``Redactor/default`` hides
+    /// (`Set-Cookie` and other credential headers, secret fields of a JSON or form body) shows `REDACTED`.
     public var debugDescription: String {
         var lines = [description]
         if !headers.isEmpty { lines.append(headers.description) }
@@ -87,7 +88,7 @@ extension HTTPResponse: CustomDebugStringConvertible {
         } else if bodyStream != nil {
             lines.append("(body streamed)")
         } else {
-            lines.append(DebugText.body(body))
+            lines.append(DebugText.body(Redactor.default.redact(body: body, contentType: headers[.contentType])))
         }
         return lines.joined(separator: "\n")
     }

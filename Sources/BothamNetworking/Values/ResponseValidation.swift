@@ -8,6 +8,9 @@
 ///     baseEndpoint: "https://api.example.com", configuration: .init(validation: rule))
 /// ```
 ///
+/// A request can carry its own rule (``HTTPRequest/accepting(_:)``, ``Endpoint/validation``), which replaces the
+/// client's for that call.
+///
 /// - A rejected status ends the call with ``APIClientError/httpResponseError(_:)``.
 /// - A rejected `Content-Type` (see ``acceptingContentTypes(_:)``) ends it with
 ///   ``APIClientError/interceptorError(underlying:)`` holding an ``UnacceptableContentType``, wherever the rule runs.
@@ -56,6 +59,19 @@ public struct ResponseValidation: Sendable {
 
     /// Accepts 2xx responses (the default, as in Botham).
     public static let successfulStatusCodes = ResponseValidation { $0.status.kind == .successful }
+
+    /// What this rule accepts, and also every response whose status is one of `statusCodes` (whatever else the rule
+    /// checks, a content type included): `.successfulStatusCodes.adding(304)` accepts 2xx and `304 Not Modified`.
+    public func adding(_ statusCodes: Int...) -> ResponseValidation {
+        adding(Set(statusCodes))
+    }
+
+    /// What this rule accepts, and also every response whose status is in `statusCodes`.
+    public func adding(_ statusCodes: Set<Int>) -> ResponseValidation {
+        ResponseValidation { [rejection] response in
+            statusCodes.contains(response.statusCode) ? nil : rejection(response)
+        }
+    }
 
     /// Accepts every response: status codes are left to the caller.
     public static let acceptAll = ResponseValidation { _ in true }

@@ -24,6 +24,15 @@ import Foundation
 /// and the whole attempt, sub-second values included. A 1 GiB transfer each way peaks at about 30 MiB
 /// (`scripts/transfer-memory.sh`). Upload and download progress goes to `TransferProgressReporter.current`, reported
 /// on the loop thread.
+///
+/// ## Lifecycle
+///
+/// There is nothing to shut down. Every client shares one event-loop thread, started with the first client and kept
+/// for the life of the process (it sleeps in `epoll_wait` when nothing is in flight); a client owns only its pool of
+/// kept-alive connections, and closes them when its last reference goes. A call in flight holds its client, so it
+/// finishes first. Keep one client per configuration for as long as you call a service, to reuse its connections;
+/// dropping it releases every descriptor it held (`NativeHTTPClientLifecycleTests` checks the sockets in
+/// `/proc/self/fd` and the threads in `/proc/self/task`).
 public final class NativeHTTPClient: HTTPClient {
     /// The settings this client was made with.
     public let configuration: Configuration

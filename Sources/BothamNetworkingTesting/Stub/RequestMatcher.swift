@@ -33,6 +33,14 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// Matches the path: either the path the request was made with (without its query), or the whole path of the
     /// resolved URL, so `.path("/issues")` and `.path("/repos/Karumi/BothamNetworking/issues")` both match
     /// `GET /issues` on a client whose base endpoint is `https://api.github.com/repos/Karumi/BothamNetworking`.
+    ///
+    /// - The comparison is exact: never a prefix (`.path("/issues")` does not match `/issues/1`), case counts, and
+    ///   so does a trailing `/`. Use ``init(_:_:)`` with your own predicate for patterns.
+    /// - The query is ignored (the one in the path and ``HTTPRequest/parameters`` alike): add ``query(_:_:)``.
+    /// - The request's own path is compared as written (`/files/a%20b`); the URL's path is compared
+    ///   percent-decoded (`/v1/files/a b`), as `URL.path` gives it.
+    ///
+    /// Pinned by `StubDocumentedBehaviourTests`.
     public static func path(_ path: String) -> RequestMatcher {
         RequestMatcher("path \(path)") { request in
             let ownPath = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first

@@ -17,8 +17,18 @@ import Foundation
 /// ```
 ///
 /// - The most recently added stub whose matcher accepts a request answers it.
-/// - A stub's answers are served in order; after the last one it repeats the last (or, with
-///   ``Exhaustion/stop``, stops matching so an earlier stub or the failure below applies).
+/// - A stub's answers are served in order, one per request the transport receives — so each attempt of a retried
+///   call, each redirect-free send of an onion interceptor, takes the next one; after the last it repeats the last
+///   (or, with ``Exhaustion/stop``, stops matching so an earlier stub or the failure below applies):
+///
+///   ```swift
+///   // The first two attempts get 503, the third and every later request 200.
+///   stubClient.stub(.path("/feed"), with: .response(statusCode: 503), .response(statusCode: 503), .text("ok"))
+///   // One answer, then the stub is used up and the catch-all below it answers.
+///   stubClient.stub(with: .response(statusCode: 404))
+///   stubClient.stub(.path("/token"), with: .json(["access_token": "t"]), then: .stop)
+///   ```
+/// - ``RequestMatcher/path(_:)`` matches exactly (no prefix, case and trailing `/` count, the query ignored).
 /// - It fails closed: a request no stub matches fails with `APIClientError/httpClientError(underlying:)` holding
 ///   an ``UnmatchedRequest`` that names the request and lists the stubs.
 /// - Latency is virtual by default: ``virtualTimeElapsed`` advances, nothing sleeps; a latency longer than the
@@ -81,7 +91,9 @@ public final class StubHTTPClient: HTTPClient {
         latencyMode = latency
     }
 
-    /// Adds a stub answering requests that `matcher` accepts with `responses`, in order.
+    /// Adds a stub answering requests that `matcher` accepts with `responses`, one per request in order; after the
+    /// last, `then` says whether the last repeats (the default) or the stub stops matching. It takes precedence over
+    /// every stub added before it.
     public func stub(_ matcher: RequestMatcher = .any, with responses: StubResponse..., then: Exhaustion = .repeatLast)
     {
         stub(matcher, with: responses, then: then)

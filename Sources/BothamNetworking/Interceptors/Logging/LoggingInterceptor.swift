@@ -11,8 +11,9 @@
 /// - ``Detail`` chooses how much of each event is shown: nothing, the request line and status, plus headers, plus bodies (cut at
 ///   ``bodyLimit`` bytes; non-UTF-8 bodies are shown as their size and a hex preview; file bodies by their path and
 ///   size, never read).
-/// - The ``redactor`` hides `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and whatever else it
-///   names, in headers and URLs, and the values of its body fields (`password`, `client_secret`, `access_token`,
+/// - The ``redactor`` hides the credential headers of ``Redactor/defaultHeaderNames`` (`Authorization`, `Cookie`,
+///   `Set-Cookie`, `X-Api-Key`…), every header whose name contains `token`, `secret`, `password` or `signature`,
+///   and whatever else it names, in headers and URLs, and the values of its body fields (`password`, `client_secret`, `access_token`,
 ///   `refresh_token`, `id_token` by default) in JSON and form bodies, request and response alike (see
 ///   ``Redactor/redact(body:contentType:)``); errors are described without their underlying messages. Other bodies
 ///   are printed as they are.
@@ -43,6 +44,15 @@ public struct LoggingInterceptor: HTTPInterceptor {
     public var bodyLimit: Int
 
     /// Creates a logging interceptor.
+    ///
+    /// Every argument has a default, and the ones you pass go in this order (Swift keeps labelled arguments in
+    /// declaration order): `detail`, `sink`, `redactor`, `bodyLimit`. Each is also a `var`, so a value can be
+    /// changed after creation in any order:
+    ///
+    /// ```swift
+    /// var logging = LoggingInterceptor(detail: .headers, sink: .standardError, redactor: Redactor(headerNames: ["X-Tenant"]))
+    /// logging.bodyLimit = 512
+    /// ```
     public init(
         detail: Detail = .basic,
         sink: LogSink = .standardError,

@@ -92,11 +92,11 @@ struct InterceptorStackTests {
         #expect(tokenCall.headers[.contentType] == "application/x-www-form-urlencoded")
 
         // cURL
-        let request = apiClient.request(.post, "/notes", headers: ["X-Api-Key": "k3y"], body: ["text": "it's"])
+        let request = apiClient.request(.post, "/notes", headers: ["X-Tenant": "k3y"], body: ["text": "it's"])
         print(request.cURLDescription())
         #expect(request.cURLDescription().contains(#"--data-binary '{"text":"it'\''s"}'"#))
-        #expect(request.cURLDescription().contains("k3y"))  // X-Api-Key is only hidden when named
-        #expect(!request.cURLDescription(redactor: Redactor(headerNames: ["X-Api-Key"])).contains("k3y"))
+        #expect(request.cURLDescription().contains("k3y"))  // X-Tenant is only hidden when named
+        #expect(!request.cURLDescription(redactor: Redactor(headerNames: ["X-Tenant"])).contains("k3y"))
 
         #expect(lines.values.contains { $0.contains("Authorization: REDACTED") })
         #expect(reports.values.map(\.attempts) == [1, 2])  // the token call, then /user retried once

@@ -3,9 +3,24 @@ import Foundation
 /// Hides secrets before anything is printed: header values, query parameter values, URL passwords and the values of
 /// named fields in JSON and form bodies.
 ///
-/// Shared by ``LoggingInterceptor``, ``HTTPRequest/cURLDescription(redactor:)`` and anything else that prints
-/// requests. By default it hides the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and
-/// the body fields `password`, `client_secret`, `access_token`, `refresh_token` and `id_token`; add your own:
+/// Shared by ``LoggingInterceptor``, ``HTTPRequest/cURLDescription(redactor:)`` and every `description`,
+/// `debugDescription` and `customMirror` of the values (``HTTPRequest``, ``HTTPResponse``, ``HTTPHeaders``,
+/// ``HTTPHeaders/Field``, ``HTTPBody``), which use ``default``: `print`, `debugPrint`, `dump`, string
+/// interpolation and a debugger never show a credential.
+///
+/// By default it hides:
+/// - the headers named in ``defaultHeaderNames``: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
+///   `X-Api-Key`, `Api-Key`, `X-Auth-Token` and `X-Amz-Security-Token`;
+/// - every header whose name contains, ignoring case, one of ``defaultHeaderNameFragments``: `token`, `secret`,
+///   `password`, `signature`, `api-key` or `apikey` (so `X-CSRF-Token`, `X-Client-Secret`, `X-Goog-Api-Key` and
+///   `X-Signature` are hidden too);
+/// - the body fields `password`, `client_secret`, `access_token`, `refresh_token` and `id_token`.
+///
+/// - the query parameters named in ``defaultQueryParameterNames`` (`access_token`, `api_key`, `X-Amz-Signature`,
+///   `X-Amz-Security-Token`, `sig`… — the ones that make a URL a credential, such as a presigned URL), compared by
+///   exact name ignoring case: a `continuation-token` or `page_token` stays visible, so pagination can be debugged.
+///
+/// Add your own:
 ///
 /// ```swift
 /// let redactor = Redactor(
@@ -19,7 +34,21 @@ import Foundation
 public struct Redactor: Sendable, Hashable {
     /// The headers every redactor hides unless built with ``none``.
     public static let defaultHeaderNames: Set<HTTPFieldName> = [
-        .authorization, .proxyAuthorization, .cookie, .setCookie,
+        .authorization, .proxyAuthorization, .cookie, .setCookie, "X-Api-Key", "Api-Key", "X-Auth-Token",
+        "X-Amz-Security-Token",
+    ]
+
+    /// The name fragments (lower-cased) that hide every header whose name contains one of them, ignoring case,
+    /// unless built with ``none``.
+    public static let defaultHeaderNameFragments: Set<String> = [
+        "token", "secret", "password", "signature", "api-key", "apikey",
+    ]
+
+    /// The query parameters (lower-cased) every redactor hides unless built with ``none``: OAuth's `access_token`
+    /// (RFC 6750 §2.3), API keys, and the signatures and session tokens of presigned URLs (AWS, Google Cloud, Azure).
+    public static let defaultQueryParameterNames: Set<String> = [
+        "access_token", "client_secret", "api_key", "apikey", "password", "token", "sig", "signature",
+        "x-amz-signature", "x-amz-security-token", "x-goog-signature",
     ]
 
     /// The body fields every redactor hides unless built with ``none``: the OAuth 2.0 and OpenID Connect secrets
@@ -30,6 +59,8 @@ public struct Redactor: Sendable, Hashable {
 
     /// Header names whose values are hidden.
     public var headerNames: Set<HTTPFieldName>
+    /// Name fragments (lower-cased): a header whose lower-cased name contains one of them is hidden.
+    public private(set) var headerNameFragments: Set<String>
     /// Query parameter names (lower-cased) whose values are hidden.
     public private(set) var queryParameterNames: Set<String>
     /// JSON member and form field names (lower-cased) whose values are hidden in bodies.
@@ -37,8 +68,8 @@ public struct Redactor: Sendable, Hashable {
     /// What replaces a hidden value. Default `REDACTED` (safe in URLs, headers and shell commands).
     public var replacement: String
 
-    /// A redactor hiding the default headers plus `headerNames`, the query parameters `queryParameterNames`, and the
-    /// default body fields plus `bodyFieldNames`.
+    /// A redactor hiding the default headers plus `headerNames`, the default query parameters plus
+    /// `queryParameterNames`, and the default body fields plus `bodyFieldNames`.
     public init(
         headerNames: Set<HTTPFieldName> = [],
         queryParameterNames: Set<String> = [],
@@ -46,7 +77,9 @@ public struct Redactor: Sendable, Hashable {
         replacement: String = "REDACTED"
     ) {
         self.headerNames = Self.defaultHeaderNames.union(headerNames)
-        self.queryParameterNames = Set(queryParameterNames.map { $0.lowercased() })
+        headerNameFragments = Self.defaultHeaderNameFragments
+        self.queryParameterNames = Set(
+            Self.defaultQueryParameterNames.union(queryParameterNames).map { $0.lowercased() })
         self.bodyFieldNames = Set(Self.defaultBodyFieldNames.union(bodyFieldNames).map { $0.lowercased() })
         self.replacement = replacement
     }
@@ -59,9 +92,17 @@ public struct Redactor: Sendable, Hashable {
 
     private init(exactHeaderNames: Set<HTTPFieldName>, queryParameterNames: Set<String>, bodyFieldNames: Set<String>) {
         headerNames = exactHeaderNames
+        headerNameFragments = []
         self.queryParameterNames = queryParameterNames
         self.bodyFieldNames = bodyFieldNames
         replacement = "REDACTED"
+    }
+
+    /// A copy that also hides every header whose name contains one of `fragments`, ignoring case.
+    public func redactingHeaders(containing fragments: Set<String>) -> Redactor {
+        var copy = self
+        copy.headerNameFragments.formUnion(fragments.map { $0.lowercased() })
+        return copy
     }
 
     /// A copy that also hides these query parameters.
@@ -81,6 +122,7 @@ public struct Redactor: Sendable, Hashable {
     /// Whether values of this header are hidden.
     public func redacts(header name: HTTPFieldName) -> Bool {
         headerNames.contains(name)
+            || headerNameFragments.contains { !$0.isEmpty && name.canonicalName.contains($0) }
     }
 
     /// Whether values of this query parameter are hidden.
@@ -117,11 +159,12 @@ public struct Redactor: Sendable, Hashable {
 
     /// The headers with hidden values replaced.
     public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(
-            headers.fields.map { field in
-                redacts(header: field.name) ? HTTPHeaders.Field(name: field.name, value: replacement) : field
-            }
-        )
+        HTTPHeaders(headers.fields.map(redact))
+    }
+
+    /// The field with its value replaced when it is hidden.
+    public func redact(_ field: HTTPHeaders.Field) -> HTTPHeaders.Field {
+        redacts(header: field.name) ? HTTPHeaders.Field(name: field.name, value: replacement) : field
     }
 
     /// The URL as text with hidden query values and any password in the user information replaced.

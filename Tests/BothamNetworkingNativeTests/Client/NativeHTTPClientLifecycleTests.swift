@@ -1,0 +1,92 @@
+import BothamNetworking
+import BothamNetworkingNative
+import BothamNetworkingTesting
+import Foundation
+import Testing
+
+#if os(Linux)
+    @Suite("A dropped NativeHTTPClient leaves no thread and no descriptor behind", .timeLimit(.minutes(1)))
+    struct NativeHTTPClientLifecycleTests {
+        /// The number of this process's descriptors that are TCP sockets connected to `port` (client ends only: the
+        /// server's own sockets have `port` as their local port).
+        static func descriptorsConnected(toPort port: Int) -> Int {
+            var inodes = Set<String>()
+            for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
+                guard let text = readWhole(table) else { continue }
+                for line in text.split(separator: "\n").dropFirst() {
+                    let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+                    guard columns.count > 9, let remotePort = columns[2].split(separator: ":").last,
+                        Int(remotePort, radix: 16) == port
+                    else { continue }
+                    inodes.insert(String(columns[9]))
+                }
+            }
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return descriptors.count { descriptor in
+                guard
+                    let target = try? FileManager.default.destinationOfSymbolicLink(
+                        atPath: "/proc/self/fd/\(descriptor)")
+                else { return false }
+                return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
+            }
+        }
+
+        /// The whole text of a `/proc` file. Its size reads as 0 and it comes a page per `read`, so read until the end
+        /// (a table of many sockets is longer than one page).
+        static func readWhole(_ path: String) -> String? {
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 { return nil }
+                if count == 0 { break }
+                bytes.append(contentsOf: buffer[0..<count])
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// The threads of this process named like the shared event loop (Linux keeps 15 bytes of a thread's name).
+        static func loopThreads() -> Int {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            return tasks.count { task in
+                let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+                return name.trimmingCharacters(in: .whitespacesAndNewlines) == "BothamNetworkin"
+            }
+        }
+
+        /// Waits, up to five seconds, for `condition`.
+        static func eventually(_ condition: () -> Bool) async -> Bool {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while ContinuousClock.now < deadline {
+                if condition() { return true }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return condition()
+        }
+
+        @Test("its kept-alive connections close when the last reference goes, and clients share one loop thread")
+        func droppedClientClosesItsConnections() async throws {
+            let server = try makeServer { _ in MockResponse().withBody("ok") }
+            defer { server.shutdown() }
+            weak var dropped: NativeHTTPClient?
+            do {
+                let clients = (0..<3).map { _ in makeClient() }
+                for client in clients {
+                    for _ in 0..<2 {
+                        let request = HTTPRequest(method: .get, baseEndpoint: server.baseURL.absoluteString, path: "/")
+                        #expect(try await client.send(request).statusCode == 200)
+                    }
+                }
+                dropped = clients.first
+                #expect(Self.descriptorsConnected(toPort: server.port) == 3)  // one idle connection per client
+                #expect(Self.loopThreads() == 1)
+            }
+            #expect(dropped == nil)
+            #expect(await Self.eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
+            #expect(Self.loopThreads() == 1)
+        }
+    }
+#endif

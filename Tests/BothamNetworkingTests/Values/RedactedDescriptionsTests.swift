@@ -1,0 +1,149 @@
+import BothamNetworking
+import Foundation
+import Testing
+
+@Suite("Every description of a value hides credentials by default", .timeLimit(.minutes(1)))
+struct RedactedDescriptionsTests {
+    static let secret = "s3cr3t-value"
+
+    /// Every name of the default list, plus names the default fragments catch.
+    static let credentialNames: [String] =
+        Redactor.defaultHeaderNames.map(\.rawName).sorted() + [
+            "x-amz-security-token", "X-CSRF-Token", "X-Client-Secret", "X-Password", "X-Signature", "X-Goog-Api-Key",
+            "X-ApiKey",
+        ]
+
+    /// Every text a request, its headers, a field and a response are turned into.
+    static func texts(of name: String) -> [String] {
+        let headers: HTTPHeaders = [HTTPFieldName(name): secret, "Accept": "application/json"]
+        let request = HTTPRequest(method: .get, baseEndpoint: "https://api.example.com", path: "/x", headers: headers)
+        let response = HTTPResponse(statusCode: 200, headers: headers, request: request)
+        let field = HTTPHeaders.Field(name: HTTPFieldName(name), value: secret)
+        var texts = [
+            headers.description, "\(headers)", String(reflecting: headers),
+            request.description, request.debugDescription, "\(request)", String(reflecting: request),
+            response.description, response.debugDescription, "\(response)", String(reflecting: response),
+            field.description, "\(field)", String(reflecting: field),
+        ]
+        for value in [headers, request, response, field] as [Any] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            texts.append(dumped)
+        }
+        return texts
+    }
+
+    @Test(
+        "every credential header is hidden in every description, interpolation, debugDescription and dump",
+        arguments: credentialNames)
+    func credentialHeadersAreHidden(name: String) {
+        for text in Self.texts(of: name) {
+            #expect(!text.contains(Self.secret), "\(name) leaked in \(text)")
+            // The one-line descriptions (`GET https://…`) show no headers at all.
+            if text.lowercased().contains(name.lowercased()) {
+                #expect(text.contains("REDACTED"), "\(name) not redacted in \(text)")
+            }
+        }
+    }
+
+    @Test("other headers are shown as they are")
+    func otherHeadersAreShown() {
+        for text in Self.texts(of: "X-Request-Id") where text.contains("X-Request-Id") {
+            #expect(text.contains(Self.secret))
+        }
+    }
+
+    @Test("names compare ignoring case, for the list and for the fragments")
+    func namesIgnoreCase() {
+        for name in ["AUTHORIZATION", "x-api-key", "X-AMZ-SECURITY-TOKEN", "x-my-TOKEN-id", "Set-Cookie"] {
+            #expect(Redactor.default.redacts(header: HTTPFieldName(name)), "\(name)")
+        }
+        #expect(!Redactor.default.redacts(header: "Content-Type"))
+        #expect(!Redactor.default.redacts(header: "X-Amz-Content-Sha256"))
+        #expect(!Redactor.none.redacts(header: "X-Auth-Token"))
+        #expect(Redactor.none.redactingHeaders(containing: ["Tenant"]).redacts(header: "X-TENANT-ID"))
+    }
+
+    @Test("secret body fields are hidden in request and response descriptions and dumps")
+    func bodyFieldsAreHidden() throws {
+        let request = HTTPRequest(
+            method: .post, baseEndpoint: "https://api.example.com", path: "/login",
+            body: ["user": "jane", "password": .string(Self.secret)])
+        let form = HTTPRequest(
+            method: .post, baseEndpoint: "https://api.example.com", path: "/token",
+            body: .form(["client_secret": Self.secret]))
+        let response = HTTPResponse(
+            statusCode: 200, headers: [.contentType: "application/json"],
+            body: Data(#"{"access_token":"\#(Self.secret)"}"#.utf8), request: request)
+        var dumped = ""
+        dump(response, to: &dumped)
+        for text in [
+            request.debugDescription, form.debugDescription, response.debugDescription, dumped,
+            String(reflecting: response),
+        ] {
+            #expect(!text.contains(Self.secret), "leaked in \(text)")
+            #expect(text.contains("REDACTED"))
+        }
+        #expect(request.debugDescription.contains("jane"))
+    }
+
+    @Test("an httpResponseError's description and dump hide secret body fields and credential headers")
+    func errorsHideSecrets() {
+        let request = HTTPRequest(
+            method: .post, baseEndpoint: "https://auth.example.com", path: "/token",
+            headers: [.authorization: Self.secret])
+        let error = APIClientError.httpResponseError(
+            HTTPResponse(
+                statusCode: 400, headers: [.contentType: "application/json", .setCookie: Self.secret],
+                body: Data(#"{"error":"x","refresh_token":"\#(Self.secret)"}"#.utf8), request: request))
+        var dumped = ""
+        dump(error, to: &dumped)
+        for text in [error.description, "\(error)", String(reflecting: error), dumped] {
+            #expect(!text.contains(Self.secret), "leaked in \(text)")
+        }
+        #expect(error.description.contains("REDACTED"))
+    }
+
+    @Test("tokens and Basic credentials never show their secret, dumped or described")
+    func credentialsHideSecrets() {
+        let token = AuthToken(Self.secret)
+        let basic = BasicAuthCredentials(username: "jane", password: Self.secret)
+        for value in [token, basic] as [Any] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            for text in [dumped, String(describing: value), String(reflecting: value)] {
+                #expect(!text.contains(Self.secret), "leaked in \(text)")
+            }
+        }
+    }
+
+    @Test(
+        "every default query parameter is hidden in the descriptions, the dump and cURL; others are kept byte for byte",
+        arguments: Redactor.defaultQueryParameterNames.sorted() + ["X-Amz-Signature", "Access_Token"])
+    func credentialQueryParametersAreHidden(name: String) {
+        let request = HTTPRequest(
+            method: .get, baseEndpoint: "https://bucket.example.com", path: "/key",
+            parameters: [name: Self.secret, "continuation-token": "c%2F1", "page_token": "p+2"])
+        let response = HTTPResponse(statusCode: 200, request: request)
+        var dumped = ""
+        dump(response, to: &dumped)
+        for text in [
+            request.description, request.debugDescription, response.description, response.debugDescription, dumped,
+            request.cURLDescription(),
+        ] {
+            #expect(!text.contains(Self.secret), "\(name) leaked in \(text)")
+            #expect(text.contains("continuation-token=c%252F1&page_token=p%2B2"), "\(text)")
+        }
+    }
+
+    @Test("a password in the URL is hidden in the descriptions and the dump")
+    func urlPasswordIsHidden() throws {
+        let request = HTTPRequest(
+            method: .get, url: try #require(URL(string: "https://jane:\(Self.secret)@h.example/x")))
+        var dumped = ""
+        dump(request, to: &dumped)
+        for text in [request.description, request.debugDescription, dumped] {
+            #expect(!text.contains(Self.secret), "leaked in \(text)")
+        }
+    }
+}
