@@ -32,14 +32,14 @@ enum RequestPreparation {
         return request
     }
 
-    /// `request` with each field of `defaults` whose name it does not carry, appended in order (repeats of one
-    /// name kept together).
+    /// `request` with each field of `defaults` whose name it does not carry, appended in order; of several
+    /// defaults with one name the first wins.
     private static func addingMissing(_ defaults: HTTPHeaders, to request: HTTPRequest) throws(APIClientError)
         -> HTTPRequest
     {
         var headers = request.headers
         var added = HTTPHeaders()
-        for field in defaults where !request.headers.contains(field.name) {
+        for field in defaults where !request.headers.contains(field.name) && !added.contains(field.name) {
             added.add(field.name, field.value)
         }
         guard !added.isEmpty else { return request }
