@@ -5,9 +5,9 @@
 /// the header fields the transport would add of its own) and the attempt's part file when the body goes to a file
 /// (``DownloadFiles``); the `HTTPInterceptor` onion (local, then global, outermost first), whose innermost `next`
 /// runs the network interceptors (local, then global, outermost first) once per send around the transport; response
-/// interceptors (local, then global); and, when they are done, the retrier (if any) and the validation. A ``ResponseInterceptorResult/retry`` or a retrier's
-/// ``RetryDecision/retry(after:)`` starts the next attempt while the budget lasts; the sleep between attempts is
-/// cancellable and cancellation is never retried.
+/// interceptors (local, then global); and, when they are done, the retrier (if any) and the validation. A
+/// ``ResponseInterceptorResult/retry`` or a retrier's ``RetryDecision/retry(after:)`` starts the next attempt while
+/// the budget lasts; the sleep between attempts is cancellable and cancellation is never retried.
 ///
 /// The network interceptors and the transport always receive a prepared request: the request is prepared again
 /// (`prepared()`, without adding the transport's fields again) only when an interceptor changed it, before the first
