@@ -107,6 +107,26 @@ extension TransportIntegrationTests {
             }
         }
 
+        @Test(
+            "a transport used without a client sends the same fields as through one",
+            arguments: TransportUnderTest.allCases)
+        func directUse(transport: TransportUnderTest) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(contentsOf: [MockResponse(), MockResponse()])
+            let apiClient = TransportTest.client(transport, server)
+            let seen = Recorder<HTTPRequest>()
+            apiClient.networkInterceptors.append(LastInterceptor(seen: seen))
+
+            _ = try await apiClient.GET("/through").get()
+            _ = try await transport.make().send(HTTPRequest(method: .get, url: server.url("/direct")))
+
+            let through = try await server.takeRequest()
+            let direct = try await server.takeRequest()
+            #expect(Self.wire(direct.headers) == Self.wire(through.headers))
+            #expect(Self.wire(direct.headers) == Self.wire(try #require(seen.values.first).headers))
+        }
+
         @Test("URLSession's session-wide additional headers are seen by the interceptors too")
         func sessionAdditionalHeaders() async throws {
             let server = try MockWebServer()
