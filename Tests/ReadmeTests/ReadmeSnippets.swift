@@ -164,14 +164,15 @@ func reportsServerErrors() async throws {
 
 // README block 11: compiled, never called (it talks to real services)
 @Sendable func readmeBlock11(apiClient: BothamAPIClient) throws {
-    apiClient.interceptors.append(
+    // A network interceptor logs the request as it is sent: signed, with every header, whatever the order of appends.
+    apiClient.networkInterceptors.append(
         LoggingInterceptor(
             detail: .headers,
             redactor: Redactor(headerNames: ["X-Api-Key"], queryParameterNames: ["api_key"])
         )
     )
     let sink = LogSink { level, message in if level >= .info { print(message) } }  // forward anywhere
-    apiClient.interceptors.append(LoggingInterceptor(detail: .body, sink: sink))
+    apiClient.networkInterceptors.append(LoggingInterceptor(detail: .body, sink: sink))
 
     let request = apiClient.request(.post, "/notes", headers: ["X-Api-Key": "k3y"], body: ["text": "it's"])
     print(request.cURLDescription())  // Authorization, cookies… REDACTED

@@ -9,9 +9,10 @@
 /// }
 /// ```
 ///
-/// Every call goes through the request interceptors (local, then global), the `HTTPInterceptor` onion, the
-/// transport, the response interceptors (local, then global) and the client's validation, and returns a
-/// `Result<HTTPResponse, APIClientError>`; it never throws and never traps on bad input.
+/// Every call goes through the request interceptors (local, then global), preparation, the `HTTPInterceptor` onion
+/// (``interceptors``, then the network interceptors innermost, once per send), the transport, the response
+/// interceptors (local, then global) and the client's validation, and returns a `Result<HTTPResponse,
+/// APIClientError>`; it never throws and never traps on bad input.
 public final class BothamAPIClient: Sendable {
     /// The base endpoint paths are resolved against.
     public let baseEndpoint: String
@@ -24,6 +25,24 @@ public final class BothamAPIClient: Sendable {
     public let responseInterceptors = InterceptorList<any BothamResponseInterceptor>()
     /// Onion interceptors of this client; they wrap the global ones.
     public let interceptors = InterceptorList<any HTTPInterceptor>()
+    /// Network interceptors of this client: onion interceptors that run innermost, after every other
+    /// ``HTTPInterceptor`` and after preparation, once per send; they wrap the global ones.
+    ///
+    /// Each sees the request exactly as the transport sends it, header for header (the resolved URL, the encoded
+    /// body or file body, every header field including the transport's own; only `Host`, `Content-Length`,
+    /// `Transfer-Encoding` and `Connection` are added while sending), and the response as the transport returned
+    /// it. That makes it the place for a logger that must show the signed request whatever order interceptors were
+    /// added in:
+    ///
+    /// ```swift
+    /// apiClient.interceptors.append(signer)
+    /// apiClient.networkInterceptors.append(LoggingInterceptor(detail: .headers))  // logs the signature (redacted)
+    /// ```
+    ///
+    /// A retry (``ResponseInterceptorResult/retry``, the retrier, or an ``interceptors`` entry calling `next` again)
+    /// runs them again; a redirect the transport follows does not (it happens inside one send). A request one of
+    /// them changes is prepared again before it is sent.
+    public let networkInterceptors = InterceptorList<any HTTPInterceptor>()
 
     /// Request interceptors for every client in the process.
     public static let globalRequestInterceptors = InterceptorList<any BothamRequestInterceptor>()
@@ -31,6 +50,9 @@ public final class BothamAPIClient: Sendable {
     public static let globalResponseInterceptors = InterceptorList<any BothamResponseInterceptor>()
     /// Onion interceptors for every client in the process.
     public static let globalInterceptors = InterceptorList<any HTTPInterceptor>()
+    /// Network interceptors for every client in the process: innermost, after every client's own
+    /// ``networkInterceptors``.
+    public static let globalNetworkInterceptors = InterceptorList<any HTTPInterceptor>()
 
     private let storedConfiguration: Lock<Configuration>
 
@@ -93,6 +115,7 @@ public final class BothamAPIClient: Sendable {
             requestInterceptors: requestInterceptors.snapshot + Self.globalRequestInterceptors.snapshot,
             responseInterceptors: responseInterceptors.snapshot + Self.globalResponseInterceptors.snapshot,
             interceptors: interceptors.snapshot + Self.globalInterceptors.snapshot,
+            networkInterceptors: networkInterceptors.snapshot + Self.globalNetworkInterceptors.snapshot,
             transport: httpClient,
             settings: configuration.callSettings
         )

@@ -1,19 +1,24 @@
 /// Runs one call: the retry loop around one attempt, with a snapshot of every interceptor list.
 ///
 /// Per attempt, in order: request interceptors (local, then global) on the *original* request; preparation
-/// (`HTTPRequest.prepared()`: URL, header and body checks — a failure ends the call and nothing is sent) and the
-/// attempt's part file when the body goes to a file (``DownloadFiles``); the `HTTPInterceptor` onion (local, then
-/// global, outermost first) around the transport; response interceptors (local, then global); and, when they are
-/// done, the retrier (if any) and the validation. A ``ResponseInterceptorResult/retry`` or a retrier's
-/// ``RetryDecision/retry(after:)`` starts the next attempt while the budget lasts; the sleep between attempts is
-/// cancellable and cancellation is never retried.
+/// (`HTTPRequest.prepared(for:)`: URL, header and body checks — a failure ends the call and nothing is sent — and
+/// the header fields the transport would add of its own) and the attempt's part file when the body goes to a file
+/// (``DownloadFiles``); the `HTTPInterceptor` onion (local, then global, outermost first), whose innermost `next`
+/// runs the network interceptors (local, then global, outermost first) once per send around the transport; response
+/// interceptors (local, then global); and, when they are done, the retrier (if any) and the validation. A
+/// ``ResponseInterceptorResult/retry`` or a retrier's ``RetryDecision/retry(after:)`` starts the next attempt while
+/// the budget lasts; the sleep between attempts is cancellable and cancellation is never retried.
 ///
-/// The transport always receives a prepared request: the innermost `next` prepares again only a request an onion
-/// interceptor changed.
+/// The network interceptors and the transport always receive a prepared request: the request is prepared again
+/// (`prepared()`, without adding the transport's fields again) only when an interceptor changed it, before the first
+/// network interceptor and before the transport. The transport is told whether any interceptor changed it
+/// (``InterceptorChanges``).
 struct CallPipeline: Sendable {
     let requestInterceptors: [any BothamRequestInterceptor]
     let responseInterceptors: [any BothamResponseInterceptor]
     let interceptors: [any HTTPInterceptor]
+    /// The interceptors that run innermost, once per send, on the prepared request as it goes on the wire.
+    let networkInterceptors: [any HTTPInterceptor]
     let transport: any HTTPClient
     let settings: CallSettings
 
@@ -57,7 +62,9 @@ struct CallPipeline: Sendable {
         var files = DownloadFiles()
         // Only onion interceptors can send more than once per attempt; without them the retry loop's attempt count
         // already bounds the sends, and the call counts none.
-        let budget = interceptors.isEmpty ? nil : SendBudget(limit: context.maxAttempts, of: context)
+        let budget =
+            interceptors.isEmpty && networkInterceptors.isEmpty
+            ? nil : SendBudget(limit: context.maxAttempts, of: context)
         var outcome = await run(original, context: &context, files: &files, budget: budget)
         if case .failure(.cancelled) = outcome, deadline?.hasExpired == true { outcome = .failure(.timeout) }
         let result = files.deliver(outcome)
@@ -122,14 +129,14 @@ struct CallPipeline: Sendable {
         }
         let prepared: HTTPRequest
         do {
-            prepared = try files.writingBodyToPartFile(request.prepared())
+            prepared = try files.writingBodyToPartFile(request.prepared(for: transport))
         } catch {
             return .done(.failure(error), request: nil)
         }
 
         var result: Result<HTTPResponse, APIClientError>
         do {
-            let response = try await proceed(prepared, index: 0, context: context, budget: budget)
+            let response = try await proceed(prepared, index: 0, changed: false, context: context, budget: budget)
             result = .success(try DownloadFiles.storingBody(of: response, sentWith: prepared))
         } catch {
             result = .failure(error)
@@ -157,18 +164,25 @@ struct CallPipeline: Sendable {
         return .done(result, request: prepared)
     }
 
-    /// The onion: interceptor `index` wraps everything after it; past the last one is the transport, which always
-    /// gets a prepared request (`prepared()` does nothing unless an interceptor changed it).
+    /// The onion: interceptor `index` of ``interceptors`` followed by ``networkInterceptors`` wraps everything after
+    /// it; past the last one is the transport. The first network interceptor and the transport always get a prepared
+    /// request (`prepared()` does nothing unless an interceptor changed it); `changed` records whether one did.
     private func proceed(
-        _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?
+        _ request: HTTPRequest, index: Int, changed: Bool, context: HTTPCallContext, budget: SendBudget?
     ) async throws(APIClientError) -> HTTPResponse {
-        guard index < interceptors.count else {
+        var request = request
+        var changed = changed
+        if index == interceptors.count || index == interceptors.count + networkInterceptors.count {
+            changed = changed || !request.isPrepared
+            request = try request.prepared()
+        }
+        guard index < interceptors.count + networkInterceptors.count else {
             if Task.isCancelled { throw .cancelled }
-            guard let budget else { return try await transport.send(request.prepared()) }
+            guard let budget else { return try await send(request, changed: changed) }
             // Every send counts, however many times an interceptor calls `next`.
             try budget.spend()
             do {
-                let response = try await transport.send(request.prepared())
+                let response = try await send(request, changed: changed)
                 budget.record(.success(response))
                 return response
             } catch {
@@ -176,11 +190,25 @@ struct CallPipeline: Sendable {
                 throw error
             }
         }
-        let next = HTTPInterceptorNext { request async throws(APIClientError) in
-            try await proceed(request, index: index + 1, context: context, budget: budget)
+        let interceptor =
+            index < interceptors.count ? interceptors[index] : networkInterceptors[index - interceptors.count]
+        let next = HTTPInterceptorNext { [changed] request async throws(APIClientError) in
+            try await proceed(request, index: index + 1, changed: changed, context: context, budget: budget)
         }
         do {
-            return try await interceptors[index].intercept(request, context: context, next: next)
+            return try await interceptor.intercept(request, context: context, next: next)
+        } catch {
+            throw APIClientError(error)
+        }
+    }
+
+    /// Hands `request` (prepared) to the transport, telling it whether an interceptor changed the request.
+    private func send(_ request: HTTPRequest, changed: Bool) async throws(APIClientError) -> HTTPResponse {
+        guard changed else { return try await transport.send(request) }
+        do {
+            return try await InterceptorChanges.$changedRequest.withValue(true) {
+                try await transport.send(request)
+            }
         } catch {
             throw APIClientError(error)
         }

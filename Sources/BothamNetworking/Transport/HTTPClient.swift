@@ -24,6 +24,11 @@ import Foundation
 ///   and the client writes it) and never moves or deletes it; the client moves it into the caller's destination or
 ///   removes it when the call ends.
 /// - ``HTTPRequest/timeout`` bounds this one send; `nil` means the transport's default.
+/// - ``HTTPRequest/headers`` are the fields to send, as the innermost interceptor saw them. The transports of this
+///   package add no field of their own beyond framing (`Host`, `Content-Length`, `Transfer-Encoding`,
+///   `Connection`): the fields they would add (`User-Agent`, `Accept-Encoding`, …) were put in the request at
+///   preparation, where every interceptor sees them. A transport of yours should do the same, or document what it
+///   adds.
 ///
 /// The same holds when an ``HTTPInterceptor`` changed the request on its way: the client prepares the changed
 /// request again before the transport sees it. The transports of this package prepare a request they are given

@@ -79,7 +79,7 @@ public final class NativeHTTPClient: HTTPClient {
         // The attempt's limit (the request's own timeout or `attemptTimeout`, capped by `maxAttemptTimeout`) bounds
         // every hop and the whole body; `idleTimeout` bounds each exchange's time without progress.
         let start = MonotonicClock.now()
-        let request = try request.prepared()  // a no-op for a request from BothamAPIClient
+        let request = try request.prepared(for: self)  // a no-op for a request from BothamAPIClient
         let deadline = configuration.limits.attemptLimit(for: request).map { start &+ MonotonicClock.nanoseconds($0) }
         var current = request
         var url = try request.resolvedURL()
@@ -191,7 +191,8 @@ public final class NativeHTTPClient: HTTPClient {
             }
         }
         // A body going to a file is written as it arrives, so no coding is offered for it (it could not be decoded
-        // afterwards without reading it back).
+        // afterwards without reading it back); the `Accept-Encoding` offered otherwise is in the request already
+        // (`defaultHeaders(for:)`).
         let streaming = request.responseDestination == .stream
         let decodes = configuration.decompression && request.responseDestination.fileURL == nil && !streaming
         // A file body is streamed from disk with its size as Content-Length; every other body is encoded now.
@@ -206,7 +207,6 @@ public final class NativeHTTPClient: HTTPClient {
             origin: origin,
             headers: request.headers,
             bodyLength: bodyFile?.1 ?? streamed?.length ?? body?.count,
-            acceptEncoding: decodes || (streaming && configuration.decompression) ? ContentDecoder.acceptEncoding : nil,
             chunked: streamed != nil && streamed?.length == nil
         )
         let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPFieldList.elements(of:))

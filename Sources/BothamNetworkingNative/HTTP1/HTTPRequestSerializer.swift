@@ -7,15 +7,14 @@ enum HTTPRequestSerializer {
     ///
     /// `Host` comes from `origin` unless the request sets one. `Content-Length` is always computed here (any
     /// `Content-Length` or `Transfer-Encoding` of the request is replaced): the body's length, or `0` for a
-    /// `POST`, `PUT` or `PATCH` without a body. `acceptEncoding` is added when the request has no
-    /// `Accept-Encoding` of its own.
+    /// `POST`, `PUT` or `PATCH` without a body. Every other field is the request's own: the client's
+    /// `Accept-Encoding` was added at preparation (`NativeHTTPClient.defaultHeaders(for:)`).
     static func head(
         method: String,
         target: String,
         origin: Origin,
         headers: HTTPHeaders,
         bodyLength: Int?,
-        acceptEncoding: String?,
         chunked: Bool = false
     ) -> Data {
         // Built as bytes: a dozen String appends and the final UTF-8 copy cost several times more.
@@ -36,9 +35,6 @@ enum HTTPRequestSerializer {
         if !headers.contains(.host) { line("Host", origin.hostHeader) }
         for field in headers.fields where field.name != .contentLength && field.name != .transferEncoding {
             line(field.name.rawName, field.value)
-        }
-        if let acceptEncoding, !headers.contains(.acceptEncoding) {
-            line("Accept-Encoding", acceptEncoding)
         }
         if chunked {
             line("Transfer-Encoding", "chunked")

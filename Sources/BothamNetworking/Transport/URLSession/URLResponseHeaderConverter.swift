@@ -6,7 +6,8 @@ import Foundation
 
 /// Converts the header fields of a Foundation `HTTPURLResponse` into ``HTTPHeaders``, as the transport presents them.
 enum URLResponseHeaderConverter {
-    /// Content codings the platform decodes by itself (libcurl on Linux advertises `deflate, gzip, br, zstd`).
+    /// Content codings the platform decodes by itself (libcurl on Linux, when built with them), whatever the request
+    /// offered (the transport offers `gzip, deflate` there: `URLSessionHTTPClient.acceptEncoding`).
     static let decodedCodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
 
     /// The headers of `response`, sorted by name ignoring case (Foundation hands them over as a dictionary, so

@@ -13,6 +13,10 @@ import Foundation
 /// task cannot be stopped promptly mid-body either. Tasks that each end by themselves bound it
 /// (`scripts/transfer-memory.sh` measures it).
 ///
+/// Only for a request nobody may have signed (``segmentBytes(for:configured:)``): a signature over the request's
+/// fields would not cover the `Range` a segment adds, so a request with `Authorization` or `Proxy-Authorization`, or
+/// one an `HTTPInterceptor` changed after preparation (``InterceptorChanges``), comes in one task.
+///
 /// How, for a `GET` without a `Range` of the caller's own:
 /// 1. The first request asks for `Range: bytes=0-(segmentBytes - 1)`.
 /// 2. A `200` means the server does not serve ranges: it is the response, in one task. A `206` whose
@@ -57,6 +61,16 @@ struct URLSessionDownloadSegments: Sendable {
     let validator: String
     /// Where the current task's bytes end (exclusive).
     private(set) var end: Int64
+
+    /// The segment size for `request`: `configured`, or `nil` (one task) when the request carries `Authorization` or
+    /// `Proxy-Authorization` or an `HTTPInterceptor` changed it after preparation, since a signature over its fields
+    /// would not cover a segment's `Range`.
+    static func segmentBytes(for request: HTTPRequest, configured: Int64?) -> Int64? {
+        let signed =
+            InterceptorChanges.changedRequest || request.headers.contains(.authorization)
+            || request.headers.contains(.proxyAuthorization)
+        return signed ? nil : configured
+    }
 
     /// `request` asking for its first segment, or `nil` when its body should come in one task.
     static func firstRequest(for request: URLRequest, segmentBytes: Int64) -> URLRequest? {

@@ -21,6 +21,12 @@ extension URLSessionHTTPClient {
         /// comes as a series of `Range` requests guarded by `If-Range`, each a new task. It bounds memory:
         /// FoundationNetworking keeps about 30 MiB of bookkeeping per GiB received until a task ends. `nil` fetches
         /// every body in one task. Default: 64 MiB.
+        ///
+        /// Segments are never used for a request that may be signed, because a signature over its fields would not
+        /// cover the `Range` a segment adds: one that carries `Authorization` or `Proxy-Authorization`, or one an
+        /// `HTTPInterceptor` (in `interceptors` or `networkInterceptors`) changed after preparation, is fetched in
+        /// one task, exactly as the innermost interceptor saw it (`SignedRequestSegmentTests`). Its memory then grows
+        /// with the body as described above.
         public var downloadSegmentBytes: Int64?
 
         /// Creates settings.

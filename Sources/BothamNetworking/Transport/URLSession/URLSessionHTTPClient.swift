@@ -50,6 +50,9 @@ public final class URLSessionHTTPClient: HTTPClient {
     private let session: URLSession
     private let delegate: URLSessionDelegateHandler
     private let delegateQueue: URLSessionDelegateQueue
+    /// The session configuration's `httpAdditionalHeaders`, sorted by name: the first of the fields this transport
+    /// adds at preparation (``defaultHeaders(for:)``).
+    let sessionHeaders: HTTPHeaders
 
     /// Creates a transport with its own session.
     ///
@@ -63,6 +66,7 @@ public final class URLSessionHTTPClient: HTTPClient {
         sessionConfiguration: URLSessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
     ) {
         self.configuration = configuration
+        sessionHeaders = Self.headers(of: sessionConfiguration)
         let delegate = URLSessionDelegateHandler()
         self.delegate = delegate
         delegateQueue = URLSessionDelegateQueue()
@@ -85,7 +89,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// Sends `request` and returns the response; see the type's documentation for the guarantees.
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
-        let request = try request.prepared()  // a no-op for a request from BothamAPIClient
+        let request = try request.prepared(for: self)  // a no-op for a request from BothamAPIClient
         if request.responseDestination == .stream { return try await stream(request) }
         return try await send(request, in: session, delegate: delegate, delegateQueue: delegateQueue)
     }

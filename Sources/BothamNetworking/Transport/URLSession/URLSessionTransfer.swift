@@ -94,7 +94,8 @@ final class URLSessionTransfer: Sendable {
             firstRequest: &firstRequest,
             goesToFile: bodyFileURL != nil,
             hasBodyFile: firstHop.bodyFile != nil,
-            segmentBytes: configuration.downloadSegmentBytes
+            segmentBytes: URLSessionDownloadSegments.segmentBytes(
+                for: request, configured: configuration.downloadSegmentBytes)
         )
         let first = URLSessionHop(request: firstRequest, bodyFile: firstHop.bodyFile)
         self.firstHop = first

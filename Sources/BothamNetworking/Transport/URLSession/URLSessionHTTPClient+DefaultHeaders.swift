@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLSessionHTTPClient: TransportHeaderDefaults {
+    /// The fields URLSession would add to `request` (FoundationNetworking and libcurl on Linux, CFNetwork on Apple
+    /// platforms), made explicit so that interceptors see them: the session configuration's `httpAdditionalHeaders`,
+    /// then `Accept: */*`, `Accept-Encoding` (the codings the platform decodes by itself), `User-Agent`,
+    /// `Accept-Language` (the current locale's language) and, for a `POST` with a body and no `Content-Type`,
+    /// `Content-Type: application/x-www-form-urlencoded`. With every one of them in the request URLSession adds none;
+    /// only `Host`, `Content-Length` and `Connection` are added while sending.
+    package func defaultHeaders(for request: HTTPRequest) -> HTTPHeaders {
+        var headers = sessionHeaders
+        headers.add(.accept, "*/*")
+        headers.add(.acceptEncoding, Self.acceptEncoding)
+        headers.add(.userAgent, Self.userAgent)
+        if let language = Locale.current.language.languageCode?.identifier, !language.isEmpty {
+            headers.add(.acceptLanguage, language)
+        }
+        if request.method == .post, request.body != nil {
+            headers.add(.contentType, "application/x-www-form-urlencoded")
+        }
+        return headers
+    }
+
+    /// The string fields of `configuration.httpAdditionalHeaders`, sorted by name (a dictionary has no order).
+    static func headers(of configuration: URLSessionConfiguration) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        let fields = (configuration.httpAdditionalHeaders ?? [:]).compactMap { name, value -> (String, String)? in
+            guard let name = name as? String, let value = value as? String else { return nil }
+            return (name, value)
+        }
+        for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
+            headers.add(HTTPFieldName(name), value)
+        }
+        return headers
+    }
+
+    /// The codings URLSession decodes by itself: zlib's everywhere (libcurl on Linux may offer more, depending on
+    /// how it was built), and Brotli on Apple platforms.
+    #if canImport(FoundationNetworking)
+        static let acceptEncoding = "gzip, deflate"
+    #else
+        static let acceptEncoding = "gzip, deflate, br"
+    #endif
+
+    /// `<process name> BothamNetworking`, the process name reduced to printable ASCII so it is a valid value.
+    static let userAgent: String = {
+        let process = ProcessInfo.processInfo.processName.unicodeScalars
+            .filter { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }
+        let name = String(String.UnicodeScalarView(process))
+        return name.isEmpty ? "BothamNetworking" : "\(name) BothamNetworking"
+    }()
+}
