@@ -32,7 +32,7 @@ public struct PlaygroundContext: Sendable {
     /// (credentials redacted).
     public func client(_ baseEndpoint: String, logDetail: LoggingInterceptor.Detail = .basic) -> BothamAPIClient {
         let apiClient = BothamAPIClient(baseEndpoint: baseEndpoint)
-        apiClient.interceptors.append(LoggingInterceptor(detail: logDetail, sink: Self.standardOutput))
+        apiClient.networkInterceptors.append(LoggingInterceptor(detail: logDetail, sink: Self.standardOutput))
         return apiClient
     }
 

@@ -260,14 +260,11 @@ struct ObjectStorageClient: Sendable {
     func object(_ key: String, ifNoneMatch eTag: String?) async throws(APIClientError) -> ConditionalObject {
         var headers: HTTPHeaders = [:]
         if let eTag { headers[.ifNoneMatch] = eTag }
-        switch await apiClient.GET("/\(bucket)/\(key)", headers: headers) {
-        case .success(let response):
-            return .modified(response.body, eTag: response.headers[.eTag])
-        case .failure(.httpResponseError(let response)) where response.statusCode == 304:
-            return .notModified
-        case .failure(let error):
-            throw error
-        }
+        let request = apiClient.request(.get, "/\(bucket)/\(key)", headers: headers)
+            .accepting(.successfulStatusCodes.adding(304))
+        let response = try await apiClient.send(request).get()
+        if response.statusCode == 304 { return .notModified }
+        return .modified(response.body, eTag: response.headers[.eTag])
     }
 }
 
@@ -322,7 +319,7 @@ struct ObjectListing: AsyncSequence {
 
 // PerServiceClientRecipes.md block 4: compiled, never called (it talks to real services)
 @Sendable func perServiceClientRecipesBlock4(apiClient: BothamAPIClient) throws {
-    apiClient.configuration.validation = ResponseValidation { $0.status.kind == .successful || $0.statusCode == 304 }
+    apiClient.configuration.validation = .successfulStatusCodes.adding(304)
 }
 
 // PerServiceClientRecipes.md block 5
@@ -347,9 +344,7 @@ struct RegistryClient: Sendable {
 
     /// The response's `Location`, resolved against the URL the response came from.
     static func location(of response: HTTPResponse) throws(APIClientError) -> URL {
-        guard let value = response.headers[.location], let base = response.url,
-            let url = URL(string: value, relativeTo: base)?.absoluteURL
-        else {
+        guard let url = response.resolvedLocation else {
             throw .parsingError(body: response.body, underlying: ProtocolError(description: "no usable Location"))
         }
         return url
@@ -381,11 +376,9 @@ struct RegistryClient: Sendable {
 
     /// Whether the registry has the blob `digest` (`HEAD` answers 200 or 404).
     func hasBlob(_ digest: String) async throws(APIClientError) -> Bool {
-        switch await apiClient.HEAD("/v2/\(repository)/blobs/\(digest)") {
-        case .success: return true
-        case .failure(.httpResponseError(let response)) where response.statusCode == 404: return false
-        case .failure(let error): throw error
-        }
+        let request = apiClient.request(.head, "/v2/\(repository)/blobs/\(digest)")
+            .accepting(.successfulStatusCodes.adding(404))
+        return try await apiClient.send(request).get().statusCode != 404
     }
 
     /// Pushes `manifest` as `tag` and returns the digest the registry reports for it.

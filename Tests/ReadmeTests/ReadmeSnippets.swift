@@ -168,15 +168,15 @@ func reportsServerErrors() async throws {
     apiClient.networkInterceptors.append(
         LoggingInterceptor(
             detail: .headers,
-            redactor: Redactor(headerNames: ["X-Api-Key"], queryParameterNames: ["api_key"])
+            redactor: Redactor(headerNames: ["X-Tenant-Key"], queryParameterNames: ["tenant_key"])
         )
     )
     let sink = LogSink { level, message in if level >= .info { print(message) } }  // forward anywhere
     apiClient.networkInterceptors.append(LoggingInterceptor(detail: .body, sink: sink))
 
     let request = apiClient.request(.post, "/notes", headers: ["X-Api-Key": "k3y"], body: ["text": "it's"])
-    print(request.cURLDescription())  // Authorization, cookies… REDACTED
-    print(request.cURLDescription(redactor: Redactor(headerNames: ["X-Api-Key"])))
+    print(request.cURLDescription())  // Authorization, X-Api-Key, cookies… REDACTED
+    print(request.cURLDescription(redactor: Redactor(headerNames: ["X-Tenant-Key"])))
 }
 
 // README block 12: compiled, never called (it talks to real services)

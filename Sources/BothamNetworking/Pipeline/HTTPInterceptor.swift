@@ -34,15 +34,15 @@
 /// - A streamed body (``HTTPBody/streamed`` is set) cannot be read without being used up.
 /// - The headers are the caller's and the request interceptors', plus the `Content-Type` preparation set from the
 ///   body when there was none. The transport adds the framing headers: `Host` (from the URL: the host, and `:port`
-///   unless it is the scheme's default), `Content-Length` or `Transfer-Encoding`, and `Connection`. Today a
-///   transport may also add others: Foundation's URLSession, under ``URLSessionHTTPClient``, adds `User-Agent`,
-///   `Accept-Language` and `Accept-Encoding`, and `Range` / `If-Range` for segmented file downloads; the native
-///   transport adds `Accept-Encoding`.
+///   unless it is the scheme's default), `Content-Length` or `Transfer-Encoding`, and `Connection`, and nothing
+///   else: the fields a transport would add of its own (`User-Agent`, `Accept-Encoding`, …) are added at
+///   preparation, and a request carrying `Authorization` or changed by an interceptor is never fetched in byte
+///   ranges (`TransportWireHeaderTests`, `SignedRequestSegmentTests`).
 ///
 /// The interceptors after this one (later in the list, and the global ones) see what this one passes to `next`,
 /// and may change it again; a changed request is prepared again before the transport sends it. A logger meant to
-/// show a signed request exactly as sent belongs in `apiClient.networkInterceptors`, which run innermost whatever
-/// the order they are added in. Every attempt goes through the onion again, so a retried call is signed again on
+/// show a signed request exactly as sent belongs in ``BothamAPIClient/networkInterceptors``, which run innermost
+/// whatever the order they are added in. Every attempt goes through the onion again, so a retried call is signed again on
 /// each send. Redirects are followed inside the transport, after every interceptor. <doc:SigningRequests> builds a
 /// signer on this.
 ///

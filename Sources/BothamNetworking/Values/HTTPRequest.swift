@@ -194,7 +194,7 @@ public struct HTTPRequest: Sendable {
     /// let response = try await apiClient.response(for: request)   // 200 with a body, or 304 without one
     /// ```
     ///
-    /// The rule of the request given to ``BothamAPIClient/send(_:)`` applies after every response interceptor, where
+    /// The rule of the request given to `BothamAPIClient.send(_:)` applies after every response interceptor, where
     /// the client's would; a ``ValidationInterceptor`` still runs at its place. Not part of equality: two requests
     /// that differ only in their validation are equal. Keeping preparation: it is not sent.
     public func accepting(_ validation: ResponseValidation?) -> HTTPRequest {

@@ -36,7 +36,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     ///
     /// - The comparison is exact: never a prefix (`.path("/issues")` does not match `/issues/1`), case counts, and
     ///   so does a trailing `/`. Use ``init(_:_:)`` with your own predicate for patterns.
-    /// - The query is ignored (the one in the path and ``HTTPRequest/parameters`` alike): add ``query(_:_:)``.
+    /// - The query is ignored (the one in the path and `HTTPRequest.parameters` alike): add ``query(_:_:)``.
     /// - The request's own path is compared as written (`/files/a%20b`); the URL's path is compared
     ///   percent-decoded (`/v1/files/a b`), as `URL.path` gives it.
     ///
