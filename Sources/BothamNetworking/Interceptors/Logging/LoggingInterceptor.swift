@@ -1,7 +1,7 @@
 /// Logs every attempt: the successor of Botham's `NSLogInterceptor`, safe with any bytes and secrets.
 ///
 /// ```swift
-/// apiClient.interceptors.append(LoggingInterceptor(detail: .headers))
+/// apiClient.networkInterceptors.append(LoggingInterceptor(detail: .headers))  // logs each request as it is sent
 /// // [BothamNetworking] [info] --> GET https://api.github.com/user [call 1, attempt 1/4] headers: Authorization: REDACTED
 /// // [BothamNetworking] [info] <-- 200 GET https://api.github.com/user (84.2 ms, 1532 bytes) [call 1, attempt 1/4]
 /// ```

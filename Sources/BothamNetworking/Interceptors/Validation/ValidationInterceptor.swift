@@ -20,6 +20,10 @@
 /// (`.statusCodes(200...304).acceptingContentTypes(["application/json"])`) and needs no interceptor; use this one
 /// when the check must happen before later response interceptors, with the configuration set to
 /// ``ResponseValidation/acceptAll``.
+///
+/// A request that states its own rule (``HTTPRequest/accepting(_:)``, ``Endpoint/accepting(_:)``) is checked with
+/// that rule here too, as it replaces the configuration's: `.accepting(.successfulStatusCodes.adding(304))` lets a
+/// `304` through this interceptor (`ValidationInterceptorTests`).
 public struct ValidationInterceptor: BothamResponseInterceptor {
 
     /// Acceptable status codes.
@@ -40,7 +44,7 @@ public struct ValidationInterceptor: BothamResponseInterceptor {
     /// Passes acceptable responses on and fails the others.
     public func intercept(response: HTTPResponse, for request: HTTPRequest) async throws -> ResponseInterceptorResult {
         do throws(APIClientError) {
-            try validation.validate(response)
+            try (request.validation ?? validation).validate(response)
             return .proceed(response)
         } catch {
             return .fail(error)

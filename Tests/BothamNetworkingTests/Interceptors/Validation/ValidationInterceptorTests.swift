@@ -65,4 +65,14 @@ struct ValidationInterceptorTests {
         let relaxed = await client(validator, validation: .acceptAll).GET("/")
         #expect(try relaxed.get().statusCode == 304)
     }
+
+    @Test("A request's own rule replaces the interceptor's, as it replaces the client's: a 304 it accepts gets through")
+    func requestRuleWins() async throws {
+        stub.stub(with: .response(statusCode: 304))
+        let apiClient = client(ValidationInterceptor())
+        let plain = await apiClient.GET("/")
+        #expect(plain.error?.statusCode == 304)
+        let accepting = apiClient.request(.get, "/").accepting(.successfulStatusCodes.adding(304))
+        #expect(try await apiClient.send(accepting).get().statusCode == 304)
+    }
 }
