@@ -8,8 +8,11 @@ extension NativeHTTPClient: TransportHeaderDefaults {
     package func defaultHeaders(for request: HTTPRequest) -> HTTPHeaders {
         guard configuration.decompression else { return [:] }
         switch request.responseDestination {
-        case .memory, .stream: return [.acceptEncoding: ContentDecoder.acceptEncoding]
+        case .memory, .stream: return Self.decodedCodings
         case .file, .directory: return [:]
         }
     }
+
+    /// The one field native adds when it decodes bodies, built once.
+    private static let decodedCodings: HTTPHeaders = [.acceptEncoding: ContentDecoder.acceptEncoding]
 }

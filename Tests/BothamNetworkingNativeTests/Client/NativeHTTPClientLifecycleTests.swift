@@ -48,13 +48,12 @@ import Testing
             return String(decoding: bytes, as: UTF8.self)
         }
 
-        /// The threads of this process named like the shared event loop (Linux keeps 15 bytes of a thread's name).
-        static func loopThreads() -> Int {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-            return tasks.count { task in
-                let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
-                return name.trimmingCharacters(in: .whitespacesAndNewlines) == "BothamNetworkin"
-            }
+        /// The thread the client's event loop runs on: a job on its executor reads it. (Counting threads
+        /// by name is not reliable: Linux keeps 15 bytes of a name, and dispatch threads of other tests running in
+        /// parallel share the `BothamNetworkin` prefix.)
+        static func loopThreadID(of client: NativeHTTPClient) async -> UInt? {
+            guard let executor = client.taskExecutor else { return nil }
+            return await withTaskExecutorPreference(executor) { UInt(pthread_self()) }
         }
 
         /// Waits, up to five seconds, for `condition`.
@@ -72,6 +71,7 @@ import Testing
             let server = try makeServer { _ in MockResponse().withBody("ok") }
             defer { server.shutdown() }
             weak var dropped: NativeHTTPClient?
+            var loopThread: UInt?
             do {
                 let clients = (0..<3).map { _ in makeClient() }
                 for client in clients {
@@ -82,11 +82,17 @@ import Testing
                 }
                 dropped = clients.first
                 #expect(Self.descriptorsConnected(toPort: server.port) == 3)  // one idle connection per client
-                #expect(Self.loopThreads() == 1)
+                var loops = Set<UInt>()
+                for client in clients { loops.insert(try #require(await Self.loopThreadID(of: client))) }
+                #expect(loops.count == 1, "every client runs on the one shared loop thread")
+                loopThread = loops.first
             }
             #expect(dropped == nil)
             #expect(await Self.eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
-            #expect(Self.loopThreads() == 1)
+            // The shared loop outlives its clients (no thread is started or stopped per client), and a new client
+            // runs on it again.
+            let shared = try #require(loopThread)
+            #expect(await Self.loopThreadID(of: makeClient()) == shared)
         }
     }
 #endif

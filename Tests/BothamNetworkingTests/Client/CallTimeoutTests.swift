@@ -61,7 +61,8 @@ struct CallTimeoutTests {
     @Test("A call that keeps being retried ends with timeout when callTimeout runs out, after several attempts")
     func retriesEndAtTheCallTimeout() async throws {
         let transport = SlowFailingTransport(delay: .milliseconds(50))
-        let apiClient = Self.client(transport, callTimeout: .milliseconds(400))
+        let callTimeout = TestTimeScale.scaled(.milliseconds(400))  // several 50 ms attempts fit, even under TSan
+        let apiClient = Self.client(transport, callTimeout: callTimeout)
         let start = ContinuousClock.now
         let result = await apiClient.GET("/flaky")
         let elapsed = ContinuousClock.now - start
@@ -70,8 +71,8 @@ struct CallTimeoutTests {
             return
         }
         #expect(transport.sends.value > 1, "the call was retried before the timeout")
-        #expect(elapsed >= .milliseconds(400))
-        #expect(elapsed < TestTimeScale.scaled(.seconds(3)), "took \(elapsed)")
+        #expect(elapsed >= callTimeout)
+        #expect(elapsed < callTimeout + TestTimeScale.scaled(.seconds(3)), "took \(elapsed)")
     }
 
     @Test("Without callTimeout the same call runs until its retry budget is spent")

@@ -50,9 +50,9 @@ public final class URLSessionHTTPClient: HTTPClient {
     private let session: URLSession
     private let delegate: URLSessionDelegateHandler
     private let delegateQueue: URLSessionDelegateQueue
-    /// The session configuration's `httpAdditionalHeaders`, sorted by name: the first of the fields this transport
-    /// adds at preparation (``defaultHeaders(for:)``).
-    let sessionHeaders: HTTPHeaders
+    /// The fields this transport adds at preparation to every request (``defaultHeaders(for:)``), computed once:
+    /// the session configuration's `httpAdditionalHeaders` sorted by name, then URLSession's own.
+    let wireDefaults: HTTPHeaders
 
     /// Creates a transport with its own session.
     ///
@@ -66,7 +66,7 @@ public final class URLSessionHTTPClient: HTTPClient {
         sessionConfiguration: URLSessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
     ) {
         self.configuration = configuration
-        sessionHeaders = Self.headers(of: sessionConfiguration)
+        wireDefaults = Self.wireDefaults(sessionHeaders: Self.headers(of: sessionConfiguration))
         let delegate = URLSessionDelegateHandler()
         self.delegate = delegate
         delegateQueue = URLSessionDelegateQueue()
