@@ -5,7 +5,8 @@ of the DocC articles in ARTICLES into Tests/ReadmeTests/ArticleSnippets.swift, s
 Blocks made only of declarations stay at file scope (so a README `@Test` really runs, and a recipe's types can be
 used by RecipeTests); blocks with statements are wrapped in a function (async when they use `await`) that takes an
 `apiClient`, compiled but not called, since they talk to real services. A block whose first line is
-`// Package.swift` is a manifest, not library code, and is skipped. Imports move to the top of the file, conditional
+`// Package.swift` is a manifest, not library code, and is skipped; so is a block whose first line starts with
+`// Not compiled` (a bridge to a package this one does not depend on, marked as such in the article). Imports move to the top of the file, conditional
 ones (`#if canImport(X)` / `import X` / `#endif`) included.
 ReadmeTests/ReadmeIsCompiledTests.swift and ReadmeTests/ArticlesAreCompiledTests.swift fail when a README or article
 block is not in its file: run `python3 scripts/readme-snippets.py` after editing them.
@@ -16,7 +17,7 @@ import re
 root = pathlib.Path(__file__).resolve().parent.parent
 docc = "Sources/BothamNetworking/BothamNetworking.docc"
 # The articles whose every block is compiled (their blocks are complete programs, not fragments).
-ARTICLES = ["SigningRequests.md", "PerServiceClientRecipes.md"]
+ARTICLES = ["SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md"]
 
 declaration = re.compile(r"^(//|((struct|enum|final class|class|func|extension|protocol|@Test|import)\b))")
 conditional_import = re.compile(r"#if canImport\((\w+)\)$")
@@ -52,6 +53,8 @@ def generate(sources, output, header, label, function_prefix):
     imports, conditionals, parts = set(base_imports), [], []
     for name, blocks in sources:
         for index, block in enumerate(blocks):
+            if block.startswith("// Not compiled"):
+                continue
             block_imports, block_conditionals, lines = split_imports(block)
             imports.update(block_imports)
             conditionals.extend(module for module in block_conditionals if module not in conditionals)
