@@ -5,6 +5,9 @@ import BothamNetworkingNative
 import BothamNetworkingTesting
 import Foundation
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 // README block 2: compiled, never called (it talks to real services)
 @Sendable func readmeBlock2(apiClient: BothamAPIClient) async throws {
@@ -192,7 +195,25 @@ func reportsServerErrors() async throws {
     )
 }
 
-// README block 13
+// README block 13: compiled, never called (it talks to real services)
+@Sendable func readmeBlock13(apiClient: BothamAPIClient) throws {
+    let jar = CookieJar()  // in memory; `try CookieJar(persistingTo: fileURL)` keeps persistent cookies in a JSON file
+    apiClient.interceptors.append(CookieInterceptor(jar: jar))
+}
+
+// README block 14: compiled, never called (it talks to real services)
+@Sendable func readmeBlock14(apiClient: BothamAPIClient) throws {
+    let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
+    sessionConfiguration.httpShouldSetCookies = false
+    sessionConfiguration.httpCookieStorage = nil
+    let apiClient = BothamAPIClient(
+        baseEndpoint: "https://api.example.com",
+        httpClient: URLSessionHTTPClient(sessionConfiguration: sessionConfiguration)
+    )
+    apiClient.interceptors.append(CookieInterceptor(jar: CookieJar()))
+}
+
+// README block 15
 struct Todo: Codable, Sendable, Equatable {
     var userId: Int
     var id: Int
@@ -224,7 +245,7 @@ func todosExample() async throws {
     print(todos, result)
 }
 
-// README block 14
+// README block 16
 struct Manifest: Decodable, Sendable {
     var tag: String
 }
@@ -241,7 +262,7 @@ func conditionalGetExample(apiClient: BothamAPIClient, etag: String) async throw
     print(try await apiClient.response(for: request).statusCode)  // 200 or 304
 }
 
-// README block 15
+// README block 17
 func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     let search = try apiClient.request(
         .get, "/search",
@@ -256,7 +277,7 @@ func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     print(search, legacy, login)
 }
 
-// README block 16
+// README block 18
 func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL) async {
     var form = MultipartFormData()
     form.append("Jane", name: "user")
@@ -266,7 +287,7 @@ func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL
     print(result)
 }
 
-// README block 17
+// README block 19
 func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     let videoURL = folder.appendingPathComponent("video.mp4")
     let exportURL = folder.appendingPathComponent("exports/2024.csv")
@@ -305,7 +326,7 @@ func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     print(try await call.result.get().bodyFileURL?.path ?? "")
 }
 
-// README block 18
+// README block 20
 struct ChatDelta: Decodable, Sendable {
     struct Choice: Decodable, Sendable {
         struct Delta: Decodable, Sendable { let content: String? }
@@ -346,7 +367,7 @@ func streamingExample(apiClient: BothamAPIClient) async throws {
     _ = await apiClient.POST("/ingest", body: .stream(contentType: "application/x-ndjson", rows))
 }
 
-// README block 19
+// README block 21
 @Test("The feed resumes after a drop without losing an event")
 func eventFeedResumes() async throws {
     let stubClient = StubHTTPClient()
@@ -367,7 +388,7 @@ func eventFeedResumes() async throws {
     #expect(stubClient.receivedRequests[1].headers["Last-Event-ID"] == "2")
 }
 
-// README block 20
+// README block 22
 @Test("The client sends the token and decodes the issues")
 func integrationWithMockWebServer() async throws {
     let server = try MockWebServer()
@@ -391,7 +412,7 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 21
+// README block 23
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -415,8 +436,8 @@ func transportExample() async {
     }
 }
 
-// README block 22: compiled, never called (it talks to real services)
-@Sendable func readmeBlock22(apiClient: BothamAPIClient) async throws {
+// README block 24: compiled, never called (it talks to real services)
+@Sendable func readmeBlock24(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()
