@@ -5,9 +5,6 @@ import BothamNetworkingNative
 import BothamNetworkingTesting
 import Foundation
 import Testing
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 // README block 2: compiled, never called (it talks to real services)
 @Sendable func readmeBlock2(apiClient: BothamAPIClient) async throws {
