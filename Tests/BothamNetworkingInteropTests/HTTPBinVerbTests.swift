@@ -126,10 +126,10 @@ extension HTTPBinInteropTests {
         }
 
         @Test(
-            "/cookies/set stores the cookie and sends it after the redirect",
+            "URLSession's own cookie storage stores /cookies/set's cookie and sends it after the redirect",
             .enabled(
                 if: !HTTPBin.runsOnNative,
-                "NativeHTTPClient keeps no cookie storage (an interceptor's job there); the URLSession run covers it"
+                "a test of URLSession's own cookie storage; CookieInterceptor covers both transports (HTTPBinCookieTests)"
             )
         )
         func cookies() async throws {

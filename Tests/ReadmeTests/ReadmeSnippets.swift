@@ -202,7 +202,25 @@ enum CurrentTrace {
     TracingInterceptor { CurrentTrace.current }.install(on: apiClient)   // add tracer: to report spans
 }
 
-// README block 15
+// README block 15: compiled, never called (it talks to real services)
+@Sendable func readmeBlock15(apiClient: BothamAPIClient) throws {
+    let jar = CookieJar()  // in memory; `try CookieJar(persistingTo: fileURL)` keeps persistent cookies in a JSON file
+    apiClient.interceptors.append(CookieInterceptor(jar: jar))
+}
+
+// README block 16: compiled, never called (it talks to real services)
+@Sendable func readmeBlock16(apiClient: BothamAPIClient) throws {
+    let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
+    sessionConfiguration.httpShouldSetCookies = false
+    sessionConfiguration.httpCookieStorage = nil
+    let apiClient = BothamAPIClient(
+        baseEndpoint: "https://api.example.com",
+        httpClient: URLSessionHTTPClient(sessionConfiguration: sessionConfiguration)
+    )
+    apiClient.interceptors.append(CookieInterceptor(jar: CookieJar()))
+}
+
+// README block 17
 struct Todo: Codable, Sendable, Equatable {
     var userId: Int
     var id: Int
@@ -234,7 +252,7 @@ func todosExample() async throws {
     print(todos, result)
 }
 
-// README block 16
+// README block 18
 struct Manifest: Decodable, Sendable {
     var tag: String
 }
@@ -251,7 +269,7 @@ func conditionalGetExample(apiClient: BothamAPIClient, etag: String) async throw
     print(try await apiClient.response(for: request).statusCode)  // 200 or 304
 }
 
-// README block 17
+// README block 19
 func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     let search = try apiClient.request(
         .get, "/search",
@@ -266,7 +284,7 @@ func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     print(search, legacy, login)
 }
 
-// README block 18
+// README block 20
 func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL) async {
     var form = MultipartFormData()
     form.append("Jane", name: "user")
@@ -276,7 +294,7 @@ func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL
     print(result)
 }
 
-// README block 19
+// README block 21
 func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     let videoURL = folder.appendingPathComponent("video.mp4")
     let exportURL = folder.appendingPathComponent("exports/2024.csv")
@@ -315,7 +333,7 @@ func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     print(try await call.result.get().bodyFileURL?.path ?? "")
 }
 
-// README block 20
+// README block 22
 struct ChatDelta: Decodable, Sendable {
     struct Choice: Decodable, Sendable {
         struct Delta: Decodable, Sendable { let content: String? }
@@ -356,7 +374,7 @@ func streamingExample(apiClient: BothamAPIClient) async throws {
     _ = await apiClient.POST("/ingest", body: .stream(contentType: "application/x-ndjson", rows))
 }
 
-// README block 21
+// README block 23
 @Test("The feed resumes after a drop without losing an event")
 func eventFeedResumes() async throws {
     let stubClient = StubHTTPClient()
@@ -377,7 +395,7 @@ func eventFeedResumes() async throws {
     #expect(stubClient.receivedRequests[1].headers["Last-Event-ID"] == "2")
 }
 
-// README block 22
+// README block 24
 @Test("The client sends the token and decodes the issues")
 func integrationWithMockWebServer() async throws {
     let server = try MockWebServer()
@@ -401,7 +419,7 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 23
+// README block 25
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -425,8 +443,8 @@ func transportExample() async {
     }
 }
 
-// README block 24: compiled, never called (it talks to real services)
-@Sendable func readmeBlock24(apiClient: BothamAPIClient) async throws {
+// README block 26: compiled, never called (it talks to real services)
+@Sendable func readmeBlock26(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Sends a ``CookieJar``'s cookies with each request and stores the cookies of each response, the same way on every
+/// transport and platform.
+///
+/// ```swift
+/// let jar = try CookieJar(persistingTo: cookiesFileURL)
+/// apiClient.interceptors.append(CookieInterceptor(jar: jar))
+/// ```
+///
+/// - **Sending**: the jar's cookies for the request's URL go in one `Cookie` field. A `Cookie` field the request
+///   already has (yours, or another interceptor's) is kept and comes first: `Cookie: yours; jar=cookies`; cookies
+///   are not de-duplicated by name, so servers that read the first value of a name see yours.
+/// - **Storing**: every `Set-Cookie` field of the response, each a separate value on both transports
+///   (`URLSessionHTTPClient` splits the fields URLSession joins), as received from ``HTTPResponse/url``.
+/// - **Redirects** are followed inside the transport, after every interceptor: only the final response's
+///   `Set-Cookie` fields reach the jar, and the `Cookie` field sent on a same-origin hop is the one for the first
+///   URL (a hop to another origin carries none). To store the cookies of every hop, give the transport
+///   ``RedirectPolicy/doNotFollow`` and follow ``HTTPResponse/resolvedLocation`` yourself.
+/// - **URLSession's own cookie storage**: `URLSessionHTTPClient`'s default session configuration (ephemeral) keeps
+///   cookies of its own and adds them to requests; with a jar, turn it off, so the jar is the one source of
+///   `Cookie` and both transports behave alike:
+///
+/// ```swift
+/// let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
+/// sessionConfiguration.httpShouldSetCookies = false
+/// sessionConfiguration.httpCookieStorage = nil
+/// let transport = URLSessionHTTPClient(sessionConfiguration: sessionConfiguration)
+/// ```
+///
+/// Proved on both transports by `TransportCookieTests` (MockWebServer) and the interop `/cookies` tests (httpbin).
+public struct CookieInterceptor: HTTPInterceptor {
+    /// The jar cookies are read from and stored in.
+    public let jar: CookieJar
+
+    /// Creates the interceptor over `jar`.
+    public init(jar: CookieJar) {
+        self.jar = jar
+    }
+
+    /// Adds the jar's cookies to `request`, sends it, and stores the response's cookies.
+    public func intercept(
+        _ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext
+    ) async throws -> HTTPResponse {
+        let url = try request.resolvedURL()
+        var sent = request
+        if let cookies = jar.cookieHeader(for: url) {
+            let own = request.headers.values(for: .cookie).filter { !$0.isEmpty }
+            sent = request.withHeader(.cookie, (own + [cookies]).joined(separator: "; "))
+        }
+        let response = try await next(sent)
+        jar.store(response.headers.values(for: .setCookie), from: response.url ?? url)
+        return response
+    }
+}

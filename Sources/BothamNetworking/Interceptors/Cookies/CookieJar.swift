@@ -1,0 +1,187 @@
+import Foundation
+
+/// The cookies of an API client: what servers set with `Set-Cookie`, sent back with the requests they apply to.
+///
+/// A jar is shared by reference and safe to use from any task. Put it in a client with ``CookieInterceptor``, which
+/// behaves the same on every transport and platform:
+///
+/// ```swift
+/// let jar = CookieJar()  // in memory; CookieJar(persistingTo: fileURL) keeps persistent cookies in a file
+/// apiClient.interceptors.append(CookieInterceptor(jar: jar))
+/// ```
+///
+/// The rules are RFC 6265bis's (proved by `CookieParsingTests`, `CookieMatchingTests` and `CookieJarTests`):
+/// - `Max-Age` wins over `Expires`; both are capped at 400 days; a cookie without either is a session cookie.
+/// - `Domain` (leading dot ignored) must domain-match the host, and may not be a public suffix
+///   (``PublicSuffixList``) unless it is the host itself, which then gets a host-only cookie; without `Domain` the
+///   cookie is host-only. An IP address only ever matches itself.
+/// - `Path` defaults to the directory of the request path; a `Secure` cookie can be set over `https` only, is sent
+///   over `https` only, and a cookie from `http` cannot replace a secure one; `__Secure-` and `__Host-` names
+///   are checked; name and value together hold at most 4096 bytes.
+/// - A cookie with the name, domain and path of a stored one replaces it (keeping its creation time); one that has
+///   expired deletes it. Creation times are unique within a jar (a cookie stored in the same instant as another
+///   counts as a microsecond later), so the order of cookies never ties.
+/// - At most ``Limits/perDomain`` cookies per domain and ``Limits/total`` in all: expired cookies go first, then
+///   the oldest.
+public final class CookieJar: Sendable {
+    /// How many cookies a jar keeps.
+    public struct Limits: Sendable, Hashable {
+        /// The most cookies of one domain (RFC 6265bis asks for at least 50).
+        public var perDomain: Int
+        /// The most cookies in all (RFC 6265bis asks for at least 3000).
+        public var total: Int
+
+        /// Creates limits; by default 50 per domain and 3000 in all.
+        public init(perDomain: Int = 50, total: Int = 3000) {
+            self.perDomain = max(1, perDomain)
+            self.total = max(1, total)
+        }
+    }
+
+    /// The jar's limits.
+    public let limits: Limits
+    /// The public suffixes no `Domain` attribute may name.
+    public let publicSuffixes: PublicSuffixList
+    /// The file persistent cookies are kept in, or `nil` for a jar in memory.
+    public let fileURL: URL?
+    private let now: @Sendable () -> Date
+    private let state = Lock(State())
+
+    private struct State {
+        var cookies: [Cookie.Key: Cookie] = [:]
+        var lastSaveError: String?
+        /// The latest creation time given out: each new cookie gets a later one, so order never ties.
+        var lastCreation = Date.distantPast
+    }
+
+    /// A jar in memory.
+    ///
+    /// - Parameters:
+    ///   - limits: How many cookies it keeps.
+    ///   - publicSuffixes: The public suffixes; by default the system's list, or the built-in one.
+    ///   - now: The clock expiry is measured with (inject one in tests).
+    public init(
+        limits: Limits = Limits(),
+        publicSuffixes: PublicSuffixList = .default,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.limits = limits
+        self.publicSuffixes = publicSuffixes
+        self.now = now
+        fileURL = nil
+    }
+
+    /// A jar that keeps its persistent cookies in `fileURL` (JSON, written atomically after every change), and
+    /// starts with the unexpired cookies the file holds. Session cookies are never written.
+    ///
+    /// - Throws: The error of reading or decoding the file, when it exists but cannot be read as a jar's file.
+    public init(
+        persistingTo fileURL: URL,
+        limits: Limits = Limits(),
+        publicSuffixes: PublicSuffixList = .default,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.limits = limits
+        self.publicSuffixes = publicSuffixes
+        self.now = now
+        self.fileURL = fileURL
+        let loaded = try CookieJarFile.load(from: fileURL)
+        let date = now()
+        state.withLock { state in
+            for cookie in loaded where cookie.isPersistent && !cookie.isExpired(at: date) {
+                state.cookies[cookie.key] = cookie
+                state.lastCreation = max(state.lastCreation, cookie.createdAt)
+            }
+        }
+    }
+
+    /// Every unexpired cookie, oldest first.
+    public var allCookies: [Cookie] {
+        let date = now()
+        return state.withLock { $0.cookies.values.filter { !$0.isExpired(at: date) } }
+            .sorted { $0.createdAt < $1.createdAt }
+    }
+
+    /// Why the last write of ``fileURL`` failed, or `nil` when it succeeded (or the jar is in memory).
+    public var lastSaveError: String? { state.withLock { $0.lastSaveError } }
+
+    /// Stores the cookies of `setCookieFields` (each one `Set-Cookie` field value) received from `url`; fields
+    /// RFC 6265bis says to ignore are ignored.
+    public func store(_ setCookieFields: [String], from url: URL) {
+        let date = now()
+        let isSecureOrigin = url.scheme?.lowercased() == "https"
+        let parsed = setCookieFields.compactMap {
+            SetCookieParser.parse($0, from: url, now: date, publicSuffixes: publicSuffixes)
+        }
+        guard !parsed.isEmpty else { return }
+        state.withLock { state in
+            for cookie in parsed {
+                state.lastCreation = max(date, state.lastCreation.addingTimeInterval(0.000_001))
+                let created = cookie.created(at: state.lastCreation)
+                Self.insert(created, secureOrigin: isSecureOrigin, at: date, into: &state.cookies)
+            }
+            CookieEviction.evict(&state.cookies, limits: limits, at: date)
+            save(&state)
+        }
+    }
+
+    /// Stores the `Set-Cookie` fields of `response`, as received from its ``HTTPResponse/url`` (or its request's).
+    public func storeCookies(from response: HTTPResponse) {
+        guard let url = response.url ?? response.request.url else { return }
+        store(response.headers.values(for: .setCookie), from: url)
+    }
+
+    /// The cookies to send to `url`: unexpired, domain- and path-matching, secure ones over `https` only; longest
+    /// path first, then oldest first (RFC 6265bis §5.8.3).
+    public func cookies(for url: URL) -> [Cookie] {
+        let date = now()
+        return state.withLock { $0.cookies.values.filter { !$0.isExpired(at: date) && $0.matches(url) } }
+            .sorted { lhs, rhs in
+                lhs.path.count != rhs.path.count ? lhs.path.count > rhs.path.count : lhs.createdAt < rhs.createdAt
+            }
+    }
+
+    /// The `Cookie` field value for `url` (`name=value; other=value`), or `nil` when no cookie applies.
+    public func cookieHeader(for url: URL) -> String? {
+        let matching = self.cookies(for: url)
+        guard !matching.isEmpty else { return nil }
+        return matching.map { $0.name.isEmpty ? $0.value : "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// Removes every cookie (and writes the empty jar to ``fileURL``).
+    public func removeAll() {
+        state.withLock { state in
+            state.cookies.removeAll()
+            save(&state)
+        }
+    }
+
+    /// RFC 6265bis §5.7 steps 21–23: keep a secure cookie from `http`, replace (keeping the creation time) or delete.
+    private static func insert(
+        _ cookie: Cookie, secureOrigin: Bool, at date: Date, into cookies: inout [Cookie.Key: Cookie]
+    ) {
+        if !cookie.isSecure && !secureOrigin {
+            let shadowsSecure = cookies.values.contains { old in
+                old.isSecure && old.name == cookie.name
+                    && (CookieMatching.domain(cookie.domain, matches: old.domain)
+                        || CookieMatching.domain(old.domain, matches: cookie.domain))
+                    && CookieMatching.path(cookie.path, matches: old.path)
+            }
+            if shadowsSecure { return }
+        }
+        let old = cookies.removeValue(forKey: cookie.key)
+        guard !cookie.isExpired(at: date) else { return }
+        cookies[cookie.key] = old.map { cookie.created(at: $0.createdAt) } ?? cookie
+    }
+
+    /// Writes the persistent cookies to ``fileURL`` (when there is one), remembering a failure.
+    private func save(_ state: inout State) {
+        guard let fileURL else { return }
+        do {
+            try CookieJarFile.save(state.cookies.values.filter(\.isPersistent), to: fileURL)
+            state.lastSaveError = nil
+        } catch {
+            state.lastSaveError = "\(error)"
+        }
+    }
+}
