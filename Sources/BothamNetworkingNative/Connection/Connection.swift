@@ -75,8 +75,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             loop.execute { [self] in resolved(answer) }
             return
         }
-        Task { [self] in
-            let answer = await cache.resolve(host: host, port: port)
+        cache.resolve(host: host, port: port) { [self] answer in
             loop.execute { [self] in resolved(answer) }
         }
     }

@@ -9,7 +9,7 @@ import BothamNetworking
 /// - Concurrent lookups of one name share one call to the resolver.
 /// - IP literals never reach it (the connection parses them itself).
 ///
-/// Safe from any thread: its state is behind a `Lock`; lookups run in tasks of their own, never on the loop.
+/// Safe from any thread: its state is behind a `Lock`; lookups run on dispatch threads, never on the loop.
 final class DNSCache: Sendable {
     /// How long answers are kept, and how many.
     struct Settings: Sendable {
@@ -29,20 +29,18 @@ final class DNSCache: Sendable {
         let port: Int
     }
 
-    private enum Entry {
-        case pending(Task<Answer, Never>, generation: UInt64)
-        case answered(Answer, expires: UInt64)
-    }
+    /// Who waits for a lookup in progress.
+    typealias Waiter = @Sendable (Answer) -> Void
 
-    private struct State {
-        var entries: [Key: Entry] = [:]
-        var generation: UInt64 = 0
+    private enum Entry {
+        case pending([Waiter])
+        case answered(Answer, expires: UInt64)
     }
 
     private let resolver: any NameResolving
     private let settings: Settings
     private let now: @Sendable () -> UInt64
-    private let state = Lock(State())
+    private let entries = Lock<[Key: Entry]>([:])
 
     /// A cache in front of `resolver`; `now` is the clock in monotonic nanoseconds (tests inject their own).
     init(
@@ -59,70 +57,85 @@ final class DNSCache: Sendable {
     func cached(host: String, port: Int) -> Answer? {
         let key = Key(host: host, port: port)
         let time = now()
-        return state.withLock { state -> Answer? in
-            guard case .answered(let answer, let expires) = state.entries[key] else { return nil }
+        return entries.withLock { entries -> Answer? in
+            guard case .answered(let answer, let expires) = entries[key] else { return nil }
             if expires > time { return answer }
-            state.entries[key] = nil
+            entries[key] = nil
             return nil
         }
     }
 
-    /// The answer for `host` and `port`: cached, shared with a lookup in progress, or looked up now.
-    func resolve(host: String, port: Int) async -> Answer {
-        if settings.ttl == 0 { return await Self.lookUp(resolver, host: host, port: port) }
+    /// Calls `completion` (on a resolver thread, or at once for a cached answer) with the answer for `host` and
+    /// `port`: cached, shared with a lookup in progress, or looked up now.
+    func resolve(host: String, port: Int, completion: @escaping Waiter) {
+        if settings.ttl == 0 {
+            Self.lookUp(resolver, host: host, port: port, completion: completion)
+            return
+        }
         let key = Key(host: host, port: port)
         let time = now()
-        let task = state.withLock { state -> Task<Answer, Never>? in
-            switch state.entries[key] {
-            case .answered(_, let expires) where expires > time:
-                return nil
-            case .pending(let task, _):
-                return task
+        enum Step {
+            case answer(Answer)
+            case wait
+            case lookUp
+        }
+        let step = entries.withLock { entries -> Step in
+            switch entries[key] {
+            case .answered(let answer, let expires) where expires > time:
+                return .answer(answer)
+            case .pending(let waiters):
+                entries[key] = .pending(waiters + [completion])
+                return .wait
             default:
-                state.generation &+= 1
-                let generation = state.generation
-                let resolver = self.resolver
-                let task = Task<Answer, Never> { [weak self] in
-                    let answer = await Self.lookUp(resolver, host: host, port: port)
-                    self?.store(answer, for: key, generation: generation)
-                    return answer
-                }
-                state.entries[key] = .pending(task, generation: generation)
-                return task
+                entries[key] = .pending([completion])
+                return .lookUp
             }
         }
-        if let task { return await task.value }
-        if let answer = cached(host: host, port: port) { return answer }
-        return await resolve(host: host, port: port)  // it expired in between
+        switch step {
+        case .answer(let answer): completion(answer)
+        case .wait: break
+        case .lookUp:
+            Self.lookUp(resolver, host: host, port: port) { [self] answer in store(answer, for: key) }
+        }
+    }
+
+    /// The answer for `host` and `port`, awaited.
+    func resolve(host: String, port: Int) async -> Answer {
+        await withCheckedContinuation { continuation in
+            resolve(host: host, port: port) { continuation.resume(returning: $0) }
+        }
     }
 
     /// Drops the answer for `host` and `port` (every address failed to connect: the next connection asks again).
     func forget(host: String, port: Int) {
         let key = Key(host: host, port: port)
-        state.withLock { state in
-            if case .answered = state.entries[key] { state.entries[key] = nil }
+        entries.withLock { entries in
+            if case .answered = entries[key] { entries[key] = nil }
         }
     }
 
     /// How many names are cached or being looked up (for tests).
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { entries.withLock { $0.count } }
 
-    private func store(_ answer: Answer, for key: Key, generation: UInt64) {
+    /// Keeps `answer` for its lifetime and hands it to every waiter.
+    private func store(_ answer: Answer, for key: Key) {
         let lifetime: UInt64
         switch answer {
         case .success: lifetime = settings.ttl
         case .failure: lifetime = settings.failureTTL
         }
         let time = now()
-        state.withLock { state in
-            guard case .pending(_, let current) = state.entries[key], current == generation else { return }
-            guard lifetime > 0 else {
-                state.entries[key] = nil
-                return
+        let waiters = entries.withLock { entries -> [Waiter] in
+            guard case .pending(let waiters) = entries[key] else { return [] }
+            if lifetime > 0 {
+                entries[key] = .answered(answer, expires: time &+ lifetime)
+                Self.trim(&entries, to: max(1, settings.maxEntries), now: time)
+            } else {
+                entries[key] = nil
             }
-            state.entries[key] = .answered(answer, expires: time &+ lifetime)
-            Self.trim(&state.entries, to: max(1, settings.maxEntries), now: time)
+            return waiters
         }
+        for waiter in waiters { waiter(answer) }
     }
 
     /// Keeps at most `limit` entries: expired answers go first, then the answers that expire soonest. Lookups in
@@ -142,18 +155,40 @@ final class DNSCache: Sendable {
         }
     }
 
-    /// One call to the resolver, its error made a ``NativeTransportError``.
-    private static func lookUp(_ resolver: any NameResolving, host: String, port: Int) async -> Answer {
-        do {
-            let addresses = try await resolver.resolve(host: host, port: port)
-            if addresses.isEmpty {
-                return .failure(NativeTransportError(code: .nameResolution, reason: "no address for \(host)"))
+    /// One call to the resolver, its error made a ``NativeTransportError``. The system resolver is called with a
+    /// callback on its own queue; another one runs on ``ResolverExecutor`` (dispatch threads, never Swift's
+    /// cooperative pool, which a busy process may keep from it for seconds).
+    private static func lookUp(
+        _ resolver: any NameResolving, host: String, port: Int, completion: @escaping Waiter
+    ) {
+        if resolver is SystemNameResolver {
+            NameResolver.resolve(host: host, port: port) { result in
+                completion(result.flatMap { addresses in checked(addresses.compactMap(NetworkAddress.init), host) })
             }
-            return .success(addresses)
-        } catch let error as NativeTransportError {
-            return .failure(error)
-        } catch {
-            return .failure(NativeTransportError(code: .nameResolution, reason: "cannot resolve \(host): \(error)"))
+            return
         }
+        let work: @Sendable () async -> Void = {
+            do {
+                completion(checked(try await resolver.resolve(host: host, port: port), host))
+            } catch let error as NativeTransportError {
+                completion(.failure(error))
+            } catch {
+                let reason = "cannot resolve \(host): \(error)"
+                completion(.failure(NativeTransportError(code: .nameResolution, reason: reason)))
+            }
+        }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            Task(executorPreference: ResolverExecutor.shared) { await work() }
+        } else {
+            Task { await work() }
+        }
+    }
+
+    /// `addresses`, or a failure when there are none.
+    private static func checked(_ addresses: [NetworkAddress], _ host: String) -> Answer {
+        if addresses.isEmpty {
+            return .failure(NativeTransportError(code: .nameResolution, reason: "no address for \(host)"))
+        }
+        return .success(addresses)
     }
 }

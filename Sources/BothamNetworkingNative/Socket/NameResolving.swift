@@ -12,7 +12,9 @@
 ///
 /// The client never asks about IP literals (`https://127.0.0.1/`, `http://[::1]:8080/`), keeps answers in its DNS
 /// cache (``NativeHTTPClient/Configuration/dnsCacheTTL``), and orders the addresses itself for Happy Eyeballs (IPv6
-/// first, then alternating families), so the order of the answer only matters within a family.
+/// first, then alternating families), so the order of the answer only matters within a family. ``resolve(host:port:)``
+/// runs on dispatch threads of the client's own (from macOS 15 / iOS 18 on Apple platforms; the global executor
+/// before), never on the event loop, so a resolver may block.
 public protocol NameResolving: Sendable {
     /// The addresses of `host` (a name, never an IP literal), each with `port` unless the resolver knows better.
     /// An empty answer or a thrown error fails the request with `cannotFindHost`, carrying a
