@@ -231,6 +231,21 @@ struct DNSCacheTests {
         #expect(resolver.calls.value == 2)
     }
 
+    @Test("A name whose every address failed to connect is looked up again by the next connection")
+    func failedNameIsForgotten() async throws {
+        let refused = try BoundSocket(.ipv4)  // bound, not listening: a connect is refused
+        let resolver = TableResolver(["api.test": [refused.address]])
+        let client = makeClient { $0.nameResolver = resolver }
+        let request = HTTPRequest(method: .get, baseEndpoint: "http://api.test:\(refused.address.port)")
+
+        for _ in 0..<2 {
+            let error = await failure(of: request, with: client)
+            #expect(error.flatMap(failureKind) == .cannotConnect)
+        }
+
+        #expect(resolver.calls.value == 2)
+    }
+
     @Test("A name the resolver cannot answer fails with cannotFindHost, carrying the resolver's reason")
     func resolverFailure() async {
         let client = makeClient { $0.nameResolver = TableResolver([:]) }
