@@ -473,7 +473,7 @@ func transportExample() async {
     }
 }
 
-// README block 23
+// README block 27
 
 // Names mapped by hand (service discovery, a staging host): anything else fails with cannotFindHost.
 struct StagingResolver: NameResolving {

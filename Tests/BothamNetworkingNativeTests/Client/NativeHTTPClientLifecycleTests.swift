@@ -51,6 +51,7 @@ import Testing
         /// The thread the client's event loop runs on: a job on its executor reads it. (Counting threads
         /// by name is not reliable: Linux keeps 15 bytes of a name, and dispatch threads of other tests running in
         /// parallel share the `BothamNetworkin` prefix.)
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
         static func loopThreadID(of client: NativeHTTPClient) async -> UInt? {
             guard let executor = client.taskExecutor else { return nil }
             return await withTaskExecutorPreference(executor) { UInt(pthread_self()) }
