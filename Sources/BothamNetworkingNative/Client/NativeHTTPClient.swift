@@ -49,8 +49,7 @@ public final class NativeHTTPClient: HTTPClient {
             ConnectionPool(
                 loop: loop,
                 maxConnectionsPerHost: configuration.maxConnectionsPerHost,
-                idleTimeout: MonotonicClock.nanoseconds(configuration.idleConnectionTimeout),
-                connectSettings: configuration.makeConnectSettings()
+                idleTimeout: MonotonicClock.nanoseconds(configuration.idleConnectionTimeout)
             )
         }
     }
