@@ -11,12 +11,7 @@ extension HTTPResponse {
         decoder: JSONDecoder = JSONDecoder(),
         emptyResponses: EmptyResponsePolicy = .default
     ) throws(APIClientError) -> Value {
-        if let empty = emptyResponses.emptyValue(of: Value.self, for: self) { return empty }
-        do {
-            return try decoder.decode(Value.self, from: body)
-        } catch {
-            throw .parsingError(body: body, underlying: error)
-        }
+        try decodedBody(emptyResponses) { try decoder.decode(Value.self, from: $0) }
     }
 
     /// The body decoded from a property list (XML or binary) as `Value`, with the same empty-body rule as
@@ -28,9 +23,17 @@ extension HTTPResponse {
         decoder: PropertyListDecoder = PropertyListDecoder(),
         emptyResponses: EmptyResponsePolicy = .default
     ) throws(APIClientError) -> Value {
+        try decodedBody(emptyResponses) { try decoder.decode(Value.self, from: $0) }
+    }
+
+    /// The empty value `emptyResponses` allows for this response, else `decode(body)`; a decoding error becomes
+    /// ``APIClientError/parsingError(body:underlying:)`` keeping the body.
+    private func decodedBody<Value>(
+        _ emptyResponses: EmptyResponsePolicy, _ decode: (Data) throws -> Value
+    ) throws(APIClientError) -> Value {
         if let empty = emptyResponses.emptyValue(of: Value.self, for: self) { return empty }
         do {
-            return try decoder.decode(Value.self, from: body)
+            return try decode(body)
         } catch {
             throw .parsingError(body: body, underlying: error)
         }
