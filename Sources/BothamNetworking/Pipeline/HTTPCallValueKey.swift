@@ -17,8 +17,7 @@
 /// ```
 ///
 /// A value set in one attempt is seen by the next ones; concurrent calls never see each other's values; a call that
-/// ended leaves nothing behind. Every interceptor of the call that uses the same key sees the same value: an
-/// interceptor that may be installed more than once keeps a dictionary keyed by its own identity as its value.
+/// ended leaves nothing behind. Every interceptor of the call that uses the same key sees the same value.
 public protocol HTTPCallValueKey {
     /// The type of the value.
     associatedtype Value: Sendable
@@ -40,17 +39,44 @@ extension HTTPCallContext {
         _ key: Key.Type,
         _ body: (inout Key.Value) -> Result
     ) -> Result {
+        storage.withLock { state in state.update(ObjectIdentifier(key), default: Key.defaultValue, body) }
+    }
+
+    /// The call's value of the interceptor whose identity is `identity` (shared by its copies, distinct between
+    /// instances), or `nil`: per-call state of an interceptor that may be installed more than once, with no
+    /// dictionary of its own.
+    func value<Value: Sendable>(of identity: InterceptorIdentity, as type: Value.Type) -> Value? {
+        storage.withLock { $0.values[identity.key] as? Value }
+    }
+
+    /// Changes the value of `identity` in one step (`initial` when it has none). Nothing is stored when `body`
+    /// finds no value and leaves it `nil`.
+    func update<Value: Sendable, Result>(
+        _ identity: InterceptorIdentity, _ body: (inout Value?) -> Result
+    ) -> Result {
         storage.withLock { state in
-            var value = state.values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue
-            defer { state.values[ObjectIdentifier(key)] = value }
+            var value = state.values.removeValue(forKey: identity.key) as? Value
+            defer { if let value { state.values[identity.key] = value } }
             return body(&value)
         }
     }
 }
 
-/// A unique identity for an interceptor value (a struct whose copies share it), to key its own per-call state in a
-/// dictionary that is the value of one ``HTTPCallValueKey``: two instances on one call keep separate state, and the
-/// copies of one instance (installed as a request and as a response interceptor) share it.
+extension HTTPCallState {
+    /// Changes the value under `key`, taking it out of the table first so that a value with storage of its own (a
+    /// dictionary, an array) is changed in place rather than copied.
+    mutating func update<Value: Sendable, Result>(
+        _ key: ObjectIdentifier, default defaultValue: @autoclosure () -> Value, _ body: (inout Value) -> Result
+    ) -> Result {
+        var value = values.removeValue(forKey: key) as? Value ?? defaultValue()
+        defer { values[key] = value }
+        return body(&value)
+    }
+}
+
+/// A unique identity for an interceptor value (a struct whose copies share it), the key of its own per-call state
+/// (``HTTPCallContext/value(of:as:)``): two instances on one call keep separate state, and the copies of one instance
+/// (installed as a request and as a response interceptor) share it.
 final class InterceptorIdentity: Sendable {
     /// The key of this identity's entries.
     var key: ObjectIdentifier { ObjectIdentifier(self) }

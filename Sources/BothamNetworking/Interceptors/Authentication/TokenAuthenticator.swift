@@ -48,8 +48,8 @@ public struct TokenAuthenticator: Sendable {
     /// The clock of the refresh limit.
     public let now: @Sendable () -> ContinuousClock.Instant
     private let refresh: @Sendable (AuthToken?) async throws -> AuthToken
-    /// Keys this authenticator's state in each call's ``CallStates`` (copies share it, so the request and the
-    /// response role of one authenticator see the same state).
+    /// Keys this authenticator's state in each call's values (copies share it, so the request and the response role
+    /// of one authenticator see the same state).
     private let identity = InterceptorIdentity()
 
     /// Creates an authenticator.
@@ -91,32 +91,27 @@ public struct TokenAuthenticator: Sendable {
         var retried = false
     }
 
-    /// The state of a call, per authenticator (several may serve one call). It lives and ends with the call.
-    enum CallStates: HTTPCallValueKey {
-        static let defaultValue: [ObjectIdentifier: CallState] = [:]
-    }
-
     private func callState(in call: HTTPCallContext) -> CallState? {
-        call[CallStates.self][identity.key]
+        call.value(of: identity, as: CallState.self)
     }
 
     private func record(_ call: HTTPCallContext, token: AuthToken?, generation: UInt64) {
-        call.update(CallStates.self) { states in
-            if states[identity.key] != nil {
-                states[identity.key]?.token = token
-                states[identity.key]?.generation = generation
+        call.update(identity) { (state: inout CallState?) in
+            if state != nil {
+                state?.token = token
+                state?.generation = generation
             } else {
-                states[identity.key] = CallState(token: token, generation: generation)
+                state = CallState(token: token, generation: generation)
             }
         }
     }
 
     private func markRetried(_ call: HTTPCallContext) {
-        call.update(CallStates.self) { $0[identity.key]?.retried = true }
+        call.update(identity) { (state: inout CallState?) in state?.retried = true }
     }
 
     private func forget(_ call: HTTPCallContext?) {
-        call?.update(CallStates.self) { $0[identity.key] = nil }
+        call?.update(identity) { (state: inout CallState?) in state = nil }
     }
 }
 

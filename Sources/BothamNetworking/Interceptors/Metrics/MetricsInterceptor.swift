@@ -23,11 +23,6 @@ public struct MetricsInterceptor: Sendable {
         var bytesReceived = 0
     }
 
-    /// The totals of one call, per metrics interceptor watching it.
-    enum CallTotals: HTTPCallValueKey {
-        static let defaultValue: [ObjectIdentifier: Totals] = [:]
-    }
-
     /// Where reports go.
     public let sink: MetricsSink
     /// Hides secrets in the reported URL.
@@ -46,7 +41,11 @@ public struct MetricsInterceptor: Sendable {
     }
 
     private func add(_ context: HTTPCallContext, _ change: (inout Totals) -> Void) {
-        context.update(CallTotals.self) { change(&$0[identity.key, default: Totals()]) }
+        context.update(identity) { (totals: inout Totals?) in
+            var changed = totals ?? Totals()
+            change(&changed)
+            totals = changed
+        }
     }
 }
 
@@ -70,7 +69,7 @@ extension MetricsInterceptor: HTTPCallObserver {
         result: Result<HTTPResponse, APIClientError>,
         context: HTTPCallContext
     ) {
-        let callTotals = context[CallTotals.self][identity.key] ?? Totals()
+        let callTotals = context.value(of: identity, as: Totals.self) ?? Totals()
         let outcome: CallMetrics.Outcome
         switch result {
         case .success(let response): outcome = .response(statusCode: response.statusCode)

@@ -31,11 +31,6 @@ public struct TracingInterceptor: Sendable {
         var span: (any HTTPSpan)?
     }
 
-    /// The traces of one call, per tracing interceptor.
-    enum CallTraces: HTTPCallValueKey {
-        static let defaultValue: [ObjectIdentifier: CallTrace] = [:]
-    }
-
     /// Where spans go; `nil` to propagate headers only.
     public let tracer: (any HTTPTracer)?
     /// Hides secrets in the URL given to the tracer.
@@ -71,17 +66,17 @@ public struct TracingInterceptor: Sendable {
 
     /// The call's trace: the one recorded by an earlier attempt, or a new one (and its span) for the first.
     private func callTrace(_ request: HTTPRequest, context: HTTPCallContext) -> CallTrace {
-        if let trace = context[CallTraces.self][identity.key] { return trace }
+        if let trace = context.value(of: identity, as: CallTrace.self) { return trace }
         let provided = contextProvider()
         let callContext = TraceContext(
             traceID: provided?.traceID ?? ids.traceID(), spanID: ids.spanID(),
             flags: provided?.flags ?? newTraceFlags, state: provided?.state)
         // The provider and the tracer are the caller's code: they run outside the call's lock. Only the first
         // to record the trace starts the call's span.
-        let (trace, isFirst) = context.update(CallTraces.self) { traces -> (CallTrace, Bool) in
-            if let trace = traces[identity.key] { return (trace, false) }
+        let (trace, isFirst) = context.update(identity) { (recorded: inout CallTrace?) -> (CallTrace, Bool) in
+            if let recorded { return (recorded, false) }
             let trace = CallTrace(context: callContext, span: nil)
-            traces[identity.key] = trace
+            recorded = trace
             return (trace, true)
         }
         guard isFirst, let tracer else { return trace }
@@ -90,9 +85,9 @@ public struct TracingInterceptor: Sendable {
                 kind: .call, name: "HTTP \(request.method.rawValue)", callID: context.callID, method: request.method,
                 url: redactor.redactedURL(of: request), traceContext: callContext, parentSpanID: provided?.spanID,
                 parent: nil))
-        return context.update(CallTraces.self) { traces in
-            traces[identity.key]?.span = span
-            return traces[identity.key] ?? CallTrace(context: callContext, span: span)
+        return context.update(identity) { (recorded: inout CallTrace?) in
+            recorded?.span = span
+            return recorded ?? CallTrace(context: callContext, span: span)
         }
     }
 }
@@ -150,7 +145,10 @@ extension TracingInterceptor: HTTPCallObserver {
     public func callDidFinish(
         _ request: HTTPRequest, result: Result<HTTPResponse, APIClientError>, context: HTTPCallContext
     ) {
-        let trace = context.update(CallTraces.self) { $0.removeValue(forKey: identity.key) }
+        let trace = context.update(identity) { (recorded: inout CallTrace?) -> CallTrace? in
+            defer { recorded = nil }
+            return recorded
+        }
         Self.end(trace?.span, with: result, attempts: context.attempt)
     }
 }
