@@ -25,6 +25,15 @@ private struct Signer: HTTPInterceptor {
     }
 }
 
+/// A user's wrapper around another transport (public API only), as a logging or metrics decorator is.
+private struct WrappingTransport: HTTPClient {
+    let inner: any HTTPClient
+
+    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        try await inner.send(request)
+    }
+}
+
 /// One kind of request the wire-equality test sends.
 enum WireCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case getInMemory, postRawBytes, postJSON, putFromFile, downloadToFile, userHeaders, signed
@@ -125,6 +134,28 @@ extension TransportIntegrationTests {
             let direct = try await server.takeRequest()
             #expect(Self.wire(direct.headers) == Self.wire(through.headers))
             #expect(Self.wire(direct.headers) == Self.wire(try #require(seen.values.first).headers))
+        }
+
+        @Test(
+            "a transport wrapped in a user's transport still sends its own fields (native still offers gzip)",
+            arguments: TransportUnderTest.allCases)
+        func wrappedTransport(transport: TransportUnderTest) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(contentsOf: [MockResponse(), MockResponse()])
+            let direct = TransportTest.client(transport, server)
+            let wrapped = BothamAPIClient(
+                baseEndpoint: server.baseURL.absoluteString,
+                httpClient: WrappingTransport(inner: transport.make()),
+                configuration: .init(maxRetries: 0, validation: .acceptAll))
+
+            _ = try await direct.GET("/direct").get()
+            _ = try await wrapped.GET("/wrapped").get()
+
+            let throughDirect = try await server.takeRequest()
+            let throughWrapper = try await server.takeRequest()
+            #expect(Self.wire(throughWrapper.headers) == Self.wire(throughDirect.headers))
+            #expect(throughWrapper.header("Accept-Encoding") != nil)
         }
 
         @Test("URLSession's session-wide additional headers are seen by the interceptors too")

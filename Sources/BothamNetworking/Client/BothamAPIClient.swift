@@ -18,6 +18,9 @@ public final class BothamAPIClient: Sendable {
     public let baseEndpoint: String
     /// The transport.
     public let httpClient: any HTTPClient
+    /// The transport's own header fields, when it declares them (our transports do): added at preparation so every
+    /// interceptor sees them. Looked up once, here, rather than per request.
+    let transportFields: (any TransportHeaderDefaults)?
 
     /// Request interceptors of this client; they run before the global ones.
     public let requestInterceptors = InterceptorList<any BothamRequestInterceptor>()
@@ -77,6 +80,7 @@ public final class BothamAPIClient: Sendable {
     ) {
         self.baseEndpoint = baseEndpoint
         self.httpClient = httpClient
+        transportFields = httpClient as? any TransportHeaderDefaults
         self.storedConfiguration = Lock(configuration)
     }
 
@@ -117,6 +121,7 @@ public final class BothamAPIClient: Sendable {
             interceptors: interceptors.snapshot + Self.globalInterceptors.snapshot,
             networkInterceptors: networkInterceptors.snapshot + Self.globalNetworkInterceptors.snapshot,
             transport: httpClient,
+            transportFields: transportFields,
             settings: configuration.callSettings
         )
     }

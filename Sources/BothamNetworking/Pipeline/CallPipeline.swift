@@ -11,8 +11,8 @@
 ///
 /// The network interceptors and the transport always receive a prepared request: the request is prepared again
 /// (`prepared()`, without adding the transport's fields again) only when an interceptor changed it, before the first
-/// network interceptor and before the transport. The transport is told whether any interceptor changed it
-/// (``InterceptorChanges``).
+/// network interceptor and before the transport. A request changed there records it
+/// (`HTTPRequest.changedAfterPreparation`), which tells the transport to add and change nothing.
 struct CallPipeline: Sendable {
     let requestInterceptors: [any BothamRequestInterceptor]
     let responseInterceptors: [any BothamResponseInterceptor]
@@ -20,6 +20,8 @@ struct CallPipeline: Sendable {
     /// The interceptors that run innermost, once per send, on the prepared request as it goes on the wire.
     let networkInterceptors: [any HTTPInterceptor]
     let transport: any HTTPClient
+    /// The transport's own header fields, when it has any (looked up once per client).
+    let transportFields: (any TransportHeaderDefaults)?
     let settings: CallSettings
 
     private enum AttemptOutcome {
@@ -129,14 +131,14 @@ struct CallPipeline: Sendable {
         }
         let prepared: HTTPRequest
         do {
-            prepared = try files.writingBodyToPartFile(request.prepared(for: transport))
+            prepared = try files.writingBodyToPartFile(request.prepared(for: transportFields))
         } catch {
             return .done(.failure(error), request: nil)
         }
 
         var result: Result<HTTPResponse, APIClientError>
         do {
-            let response = try await proceed(prepared, index: 0, changed: false, context: context, budget: budget)
+            let response = try await proceed(prepared, index: 0, context: context, budget: budget)
             result = .success(try DownloadFiles.storingBody(of: response, sentWith: prepared))
         } catch {
             result = .failure(error)
@@ -166,23 +168,22 @@ struct CallPipeline: Sendable {
 
     /// The onion: interceptor `index` of ``interceptors`` followed by ``networkInterceptors`` wraps everything after
     /// it; past the last one is the transport. The first network interceptor and the transport always get a prepared
-    /// request (`prepared()` does nothing unless an interceptor changed it); `changed` records whether one did.
+    /// request: one an interceptor changed (or replaced) is prepared again and records that it was changed.
     private func proceed(
-        _ request: HTTPRequest, index: Int, changed: Bool, context: HTTPCallContext, budget: SendBudget?
+        _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?
     ) async throws(APIClientError) -> HTTPResponse {
         var request = request
-        var changed = changed
-        if index == interceptors.count || index == interceptors.count + networkInterceptors.count {
-            changed = changed || !request.isPrepared
+        if index == interceptors.count || index == interceptors.count + networkInterceptors.count, !request.isPrepared {
             request = try request.prepared()
+            request.recordChangeAfterPreparation()
         }
         guard index < interceptors.count + networkInterceptors.count else {
             if Task.isCancelled { throw .cancelled }
-            guard let budget else { return try await send(request, changed: changed) }
+            guard let budget else { return try await transport.send(request) }
             // Every send counts, however many times an interceptor calls `next`.
             try budget.spend()
             do {
-                let response = try await send(request, changed: changed)
+                let response = try await transport.send(request)
                 budget.record(.success(response))
                 return response
             } catch {
@@ -192,23 +193,11 @@ struct CallPipeline: Sendable {
         }
         let interceptor =
             index < interceptors.count ? interceptors[index] : networkInterceptors[index - interceptors.count]
-        let next = HTTPInterceptorNext { [changed] request async throws(APIClientError) in
-            try await proceed(request, index: index + 1, changed: changed, context: context, budget: budget)
+        let next = HTTPInterceptorNext { request async throws(APIClientError) in
+            try await proceed(request, index: index + 1, context: context, budget: budget)
         }
         do {
             return try await interceptor.intercept(request, context: context, next: next)
-        } catch {
-            throw APIClientError(error)
-        }
-    }
-
-    /// Hands `request` (prepared) to the transport, telling it whether an interceptor changed the request.
-    private func send(_ request: HTTPRequest, changed: Bool) async throws(APIClientError) -> HTTPResponse {
-        guard changed else { return try await transport.send(request) }
-        do {
-            return try await InterceptorChanges.$changedRequest.withValue(true) {
-                try await transport.send(request)
-            }
         } catch {
             throw APIClientError(error)
         }

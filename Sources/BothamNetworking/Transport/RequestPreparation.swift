@@ -10,12 +10,12 @@
 /// `HTTPRequest.prepared()`).
 enum RequestPreparation {
     /// The prepared form of `unprepared`, with the header fields `transport` would add of its own (the ones the
-    /// request does not carry already).
+    /// request does not carry already) unless an earlier preparation added them.
     ///
     /// - Throws: `APIClientError.invalidRequest` or `APIClientError.unsupportedURLScheme`; nothing
     ///   has been sent.
-    static func prepare(_ unprepared: HTTPRequest, for transport: (any HTTPClient)? = nil) throws(APIClientError)
-        -> HTTPRequest
+    static func prepare(_ unprepared: HTTPRequest, for transport: (any TransportHeaderDefaults)?)
+        throws(APIClientError) -> HTTPRequest
     {
         guard unprepared.method.isValidToken else {
             throw .invalidRequest(reason: "invalid method \(DebugText.quoted(unprepared.method.rawValue))")
@@ -24,55 +24,63 @@ enum RequestPreparation {
         if let failure = unprepared.headers.validationFailure {
             throw .invalidRequest(reason: failure)
         }
-        var request = try encodingBody(of: unprepared)
-        if let transport = transport as? any TransportHeaderDefaults {
-            request = try addingMissing(transport.defaultHeaders(for: request), to: request)
-        }
-        request.markPrepared(resolvedURL: url)
+        // One working copy: the body, `Content-Type` and the transport's fields change it in place.
+        var request = unprepared
+        try encodeBody(of: &request)
+        let addsFields = transport != nil && !request.transportFieldsAdded
+        if addsFields, let transport { try addMissing(transport.defaultHeaders(for: request), to: &request) }
+        request.markPrepared(resolvedURL: url, addedTransportFields: addsFields)
         return request
     }
 
-    /// `request` with each field of `defaults` whose name it does not carry, appended in order; of several
-    /// defaults with one name the first wins.
-    private static func addingMissing(_ defaults: HTTPHeaders, to request: HTTPRequest) throws(APIClientError)
-        -> HTTPRequest
+    /// `request` already prepared, with the fields of `transport` it does not carry (a request prepared by a client
+    /// whose transport wraps this one).
+    static func addingTransportFields(to prepared: HTTPRequest, for transport: some TransportHeaderDefaults)
+        throws(APIClientError) -> HTTPRequest
     {
-        var headers = request.headers
-        var added = HTTPHeaders()
-        for field in defaults where !request.headers.contains(field.name) && !added.contains(field.name) {
-            added.add(field.name, field.value)
-        }
-        guard !added.isEmpty else { return request }
-        // A transport's own fields come from its configuration (a session's additional headers): checked the same.
-        if let failure = added.validationFailure {
-            throw .invalidRequest(reason: failure)
-        }
-        for field in added { headers.add(field.name, field.value) }
-        return request.withHeaders(headers)
+        var request = prepared
+        try addMissing(transport.defaultHeaders(for: request), to: &request)
+        request.markPrepared(resolvedURL: try prepared.resolvedURL(), addedTransportFields: true)
+        return request
     }
 
-    /// `request` with its body as it goes on the wire and its `Content-Type` set.
-    private static func encodingBody(of request: HTTPRequest) throws(APIClientError) -> HTTPRequest {
-        guard let body = request.body else { return request }
-        if case .data(_, nil) = body.storage { return request }
+    /// Appends each field of `defaults` whose name `request` does not carry, in order; of several defaults with one
+    /// name the first wins.
+    private static func addMissing(_ defaults: HTTPHeaders, to request: inout HTTPRequest) throws(APIClientError) {
+        var headers = request.headers
+        var added = false
+        for field in defaults where !headers.contains(field.name) {
+            headers.add(field.name, field.value)
+            added = true
+        }
+        guard added else { return }
+        // A transport's own fields come from its configuration (a session's additional headers): checked the same.
+        if let failure = defaults.validationFailure {
+            throw .invalidRequest(reason: failure)
+        }
+        request.headers = headers
+    }
+
+    /// Puts the body in the form it goes on the wire in and sets its `Content-Type`.
+    private static func encodeBody(of request: inout HTTPRequest) throws(APIClientError) {
+        guard let body = request.body else { return }
+        if case .data(_, nil) = body.storage { return }
         let userContentType = request.headers[.contentType]
-        if case .file(let url, let contentType, _) = body.storage {
+        var contentType: String?
+        switch body.storage {
+        case .file(let url, let fileContentType, _):
             // A file body stays a file so the transport can upload it without loading it into memory.
             _ = try FileBody.size(of: url)
-            guard userContentType == nil, let contentType else { return request }
-            return request.withHeader(.contentType, contentType)
-        }
-        if case .stream(_, let contentType) = body.storage {
+            contentType = fileContentType
+        case .stream(_, let streamContentType):
             // A streamed body is produced while the transport sends it.
-            guard userContentType == nil, let contentType else { return request }
-            return request.withHeader(.contentType, contentType)
+            contentType = streamContentType
+        default:
+            let (data, encodedContentType) = try body.encoded(forContentType: userContentType)
+            request.body = .data(data)
+            contentType = encodedContentType
         }
-        let (data, contentType) = try body.encoded(forContentType: userContentType)
-        var prepared = request.withBody(.data(data))
-        if userContentType == nil, let contentType {
-            prepared = prepared.withHeader(.contentType, contentType)
-        }
-        return prepared
+        if userContentType == nil, let contentType { request.headers[.contentType] = contentType }
     }
 }
 
@@ -81,25 +89,33 @@ extension HTTPRequest {
     /// again), otherwise the result of the one preparation every request goes through (`RequestPreparation`).
     ///
     /// The client prepares every attempt, and its onion hands the transport a prepared request (preparing again only
-    /// a request an `HTTPInterceptor` changed); transports call this first, so one used directly gets the same
-    /// checks and a request through the client is never checked twice.
+    /// a request an `HTTPInterceptor` changed); transports call ``prepared(for:)`` first, so one used directly gets
+    /// the same checks and a request through the client is never checked twice.
     ///
     /// - Throws: `APIClientError.invalidRequest` or `APIClientError.unsupportedURLScheme`; nothing
     ///   has been sent.
     package func prepared() throws(APIClientError) -> HTTPRequest {
-        isPrepared ? self : try RequestPreparation.prepare(self)
+        isPrepared ? self : try RequestPreparation.prepare(self, for: nil)
     }
 
-    /// This request as `transport` sends it: like ``prepared()``, and a request that was not prepared yet also gets
-    /// the header fields `transport` would add of its own (``TransportHeaderDefaults``) unless it carries them.
+    /// This request as `transport` sends it: like ``prepared()``, and with the header fields `transport` would add of
+    /// its own (``TransportHeaderDefaults``) unless it carries them or an earlier preparation added them (so a field
+    /// an interceptor removed stays removed).
     ///
     /// The client prepares each attempt this way, once, before its `HTTPInterceptor`s; a request an interceptor
-    /// changes afterwards is prepared again with ``prepared()``, so a transport field an interceptor removed stays
-    /// removed. A transport given a request directly prepares it this way too.
+    /// changes afterwards is prepared again with ``prepared()``. A transport calls this on what it is given, so one
+    /// used directly, or inside a user's wrapper transport, still sends its own fields.
     ///
     /// - Throws: `APIClientError.invalidRequest` or `APIClientError.unsupportedURLScheme`; nothing
     ///   has been sent.
-    package func prepared(for transport: any HTTPClient) throws(APIClientError) -> HTTPRequest {
-        isPrepared ? self : try RequestPreparation.prepare(self, for: transport)
+    package func prepared(for transport: some TransportHeaderDefaults) throws(APIClientError) -> HTTPRequest {
+        guard isPrepared else { return try RequestPreparation.prepare(self, for: transport) }
+        return transportFieldsAdded ? self : try RequestPreparation.addingTransportFields(to: self, for: transport)
+    }
+
+    /// This request prepared for the client's transport, whose header fields (when it has any of its own) are
+    /// `transportFields`, looked up once per client.
+    func prepared(for transportFields: (any TransportHeaderDefaults)?) throws(APIClientError) -> HTTPRequest {
+        isPrepared ? self : try RequestPreparation.prepare(self, for: transportFields)
     }
 }

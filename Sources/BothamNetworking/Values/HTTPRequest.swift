@@ -78,7 +78,10 @@ public struct HTTPRequest: Sendable {
     ) {
         let storage = uniqueStorage()
         body(&storage.fields)
-        if !keepingPreparation { storage.preparation.isPrepared = false }
+        if !keepingPreparation, storage.preparation.isPrepared {
+            storage.preparation.isPrepared = false
+            storage.preparation.changedAfterPreparation = true
+        }
         if movingURL { storage.preparation.resolvedURL = nil }
     }
 
@@ -128,9 +131,27 @@ public struct HTTPRequest: Sendable {
     /// valid and its body is in the form it goes on the wire in. A change of any of those fields clears it.
     package var isPrepared: Bool { storage.preparation.isPrepared }
 
-    /// Records that preparation passed, with the URL it resolved. Only `RequestPreparation` calls it.
-    mutating func markPrepared(resolvedURL url: URL) {
-        uniqueStorage().preparation = HTTPRequestStorage.Preparation(resolvedURL: url, isPrepared: true)
+    /// Whether the request was changed after it was prepared (by an `HTTPInterceptor`, for the client's requests):
+    /// it may carry a signature over exactly its fields, so a transport adds and changes none (URLSession does not
+    /// fetch its file body in byte ranges).
+    package var changedAfterPreparation: Bool { storage.preparation.changedAfterPreparation }
+
+    /// Records that an interceptor changed or replaced the request after the client prepared it (a replacement has
+    /// a storage of its own, which no field change marked).
+    mutating func recordChangeAfterPreparation() {
+        uniqueStorage().preparation.changedAfterPreparation = true
+    }
+
+    /// Whether a preparation added the header fields of the transport it was prepared for.
+    var transportFieldsAdded: Bool { storage.preparation.transportFieldsAdded }
+
+    /// Records that preparation passed, with the URL it resolved (and that it added the transport's fields, when
+    /// `addedTransportFields`). Only `RequestPreparation` calls it.
+    mutating func markPrepared(resolvedURL url: URL, addedTransportFields: Bool) {
+        let storage = uniqueStorage()
+        storage.preparation.resolvedURL = url
+        storage.preparation.isPrepared = true
+        if addedTransportFields { storage.preparation.transportFieldsAdded = true }
     }
 
     private func with(_ change: (inout HTTPRequest) -> Void) -> HTTPRequest {

@@ -29,6 +29,13 @@ final class HTTPRequestStorage: @unchecked Sendable {
         var resolvedURL: URL?
         /// Whether the request passed preparation as it is now (only `RequestPreparation` sets it).
         var isPrepared = false
+        /// Whether a preparation added the header fields of the transport it was prepared for
+        /// (`TransportHeaderDefaults`); kept by later preparations, so a field an interceptor removed stays removed.
+        var transportFieldsAdded = false
+        /// Whether something changed a field preparation checks after the request was prepared (an
+        /// `HTTPInterceptor`, for the client's requests): such a request may carry a signature over exactly its
+        /// fields, so a transport must not add or change any.
+        var changedAfterPreparation = false
     }
 
     var fields: Fields

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// Only for a request nobody may have signed (``segmentBytes(for:configured:)``): a signature over the request's
 /// fields would not cover the `Range` a segment adds, so a request with `Authorization` or `Proxy-Authorization`, or
-/// one an `HTTPInterceptor` changed after preparation (``InterceptorChanges``), comes in one task.
+/// one an `HTTPInterceptor` changed after preparation (`HTTPRequest.changedAfterPreparation`), comes in one task.
 ///
 /// How, for a `GET` without a `Range` of the caller's own:
 /// 1. The first request asks for `Range: bytes=0-(segmentBytes - 1)`.
@@ -66,8 +66,9 @@ struct URLSessionDownloadSegments: Sendable {
     /// `Proxy-Authorization` or an `HTTPInterceptor` changed it after preparation, since a signature over its fields
     /// would not cover a segment's `Range`.
     static func segmentBytes(for request: HTTPRequest, configured: Int64?) -> Int64? {
+        guard let configured else { return nil }
         let signed =
-            InterceptorChanges.changedRequest || request.headers.contains(.authorization)
+            request.changedAfterPreparation || request.headers.contains(.authorization)
             || request.headers.contains(.proxyAuthorization)
         return signed ? nil : configured
     }
