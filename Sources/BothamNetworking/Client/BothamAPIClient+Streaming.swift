@@ -30,11 +30,15 @@ extension BothamAPIClient {
         -> HTTPStreamedResponse
     {
         let streamingRequest = request.withResponseDestination(.stream)
+        var configuration = configuration
         guard let deadline = deadline ?? configuration.callTimeout else {
             return try await Self.streamedResponse(from: send(streamingRequest))
         }
+        // The stream's deadline bounds the whole call, head and body: the pipeline runs no timer of its own.
+        configuration.callTimeout = nil
+        let pipeline = makePipeline(configuration)
         let timer = StreamDeadline(after: deadline)
-        let call = Task { await send(streamingRequest) }
+        let call = Task { await pipeline.run(streamingRequest, timedOut: { timer.hasExpired }) }
         timer.start { call.cancel() }
         let result = await withTaskCancellationHandler {
             await call.value

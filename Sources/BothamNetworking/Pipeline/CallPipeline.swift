@@ -30,12 +30,12 @@ struct CallPipeline: Sendable {
     }
 
     func run(_ original: HTTPRequest) async -> Result<HTTPResponse, APIClientError> {
-        guard let callTimeout = settings.callTimeout else { return await run(original, deadline: nil) }
+        guard let callTimeout = settings.callTimeout else { return await run(original, timedOut: nil) }
         // The whole call (every attempt, every sleep between them) races a timer; when the timer wins the call is
         // cancelled, and it ends (observers included) with `.timeout` instead of `.cancelled`.
         let deadline = CallDeadline()
         return await withTaskGroup(of: Result<HTTPResponse, APIClientError>?.self) { group in
-            group.addTask { await run(original, deadline: deadline) }
+            group.addTask { await run(original, timedOut: { deadline.hasExpired }) }
             group.addTask {
                 do {
                     try await Task.sleep(for: callTimeout)
@@ -53,7 +53,11 @@ struct CallPipeline: Sendable {
         }
     }
 
-    private func run(_ original: HTTPRequest, deadline: CallDeadline?) async -> Result<HTTPResponse, APIClientError> {
+    /// Runs the call; a call cancelled once `timedOut` says its deadline passed (the caller's timer cancelled it)
+    /// ends, for its observers too, with ``APIClientError/timeout``.
+    func run(
+        _ original: HTTPRequest, timedOut: (@Sendable () -> Bool)?
+    ) async -> Result<HTTPResponse, APIClientError> {
         // `Int.max` retries must not overflow: the most attempts saturate at `Int.max`.
         let (attempts, overflow) = max(0, settings.maxRetries).addingReportingOverflow(1)
         var context = HTTPCallContext(
@@ -68,7 +72,7 @@ struct CallPipeline: Sendable {
             interceptors.isEmpty && networkInterceptors.isEmpty
             ? nil : SendBudget(limit: context.maxAttempts, of: context)
         var outcome = await run(original, context: &context, files: &files, budget: budget)
-        if case .failure(.cancelled) = outcome, deadline?.hasExpired == true { outcome = .failure(.timeout) }
+        if case .failure(.cancelled) = outcome, timedOut?() == true { outcome = .failure(.timeout) }
         let result = files.deliver(outcome)
         for observer in settings.callObservers {
             observer.callDidFinish(original, result: result, context: context)

@@ -150,4 +150,27 @@ struct CallTimeoutTests {
         }
         #expect(ContinuousClock.now - start < TestTimeScale.scaled(.seconds(5)))
     }
+
+    @Test("A streamed call whose head does not come within callTimeout throws timeout, and observers hear timeout")
+    func streamedHeadTimeoutReachesObservers() async throws {
+        let observer = Observer()
+        let apiClient = Self.client(
+            SlowFailingTransport(delay: .seconds(30)), callTimeout: .milliseconds(100), observer: observer)
+        var thrown: APIClientError?
+        do {
+            _ = try await apiClient.stream(.get, "/feed")
+        } catch {
+            thrown = error
+        }
+        guard case .timeout? = thrown else {
+            Issue.record("expected the stream to throw timeout, got \(String(describing: thrown))")
+            return
+        }
+        let results = observer.results.values
+        #expect(results.count == 1)
+        guard case .failure(.timeout)? = results.first else {
+            Issue.record("expected observers to hear timeout, got \(results)")
+            return
+        }
+    }
 }
