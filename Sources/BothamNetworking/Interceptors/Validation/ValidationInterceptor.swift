@@ -21,11 +21,11 @@
 /// when the check must happen before later response interceptors, with the configuration set to
 /// ``ResponseValidation/acceptAll``.
 ///
-/// A request that states its own rule (``HTTPRequest/accepting(_:)``, ``Endpoint/accepting(_:)``) is checked with
-/// that rule here too, as it replaces the configuration's: `.accepting(.successfulStatusCodes.adding(304))` lets a
-/// `304` through this interceptor (`ValidationInterceptorTests`).
+/// A request that states its own rule (``HTTPRequest/accepting(_:)``, ``Endpoint/accepting(_:)``) replaces this
+/// interceptor's status codes, as it replaces the configuration's, and the ``acceptableContentTypes`` still apply:
+/// `.accepting(.successfulStatusCodes.adding(304))` lets a `304` through, a wrong content type is still refused
+/// (`ValidationInterceptorTests`).
 public struct ValidationInterceptor: BothamResponseInterceptor {
-
     /// Acceptable status codes.
     public let acceptableStatusCodes: [ClosedRange<Int>]
     /// Acceptable media types (`type/subtype`, wildcards allowed), or `nil` for any.
@@ -41,10 +41,16 @@ public struct ValidationInterceptor: BothamResponseInterceptor {
         validation = acceptableContentTypes.map(statuses.acceptingContentTypes) ?? statuses
     }
 
+    /// The request's own rule with this interceptor's content types, or this interceptor's rule.
+    private func rule(for request: HTTPRequest) -> ResponseValidation {
+        guard let own = request.validation else { return validation }
+        return acceptableContentTypes.map(own.acceptingContentTypes) ?? own
+    }
+
     /// Passes acceptable responses on and fails the others.
     public func intercept(response: HTTPResponse, for request: HTTPRequest) async throws -> ResponseInterceptorResult {
         do throws(APIClientError) {
-            try (request.validation ?? validation).validate(response)
+            try rule(for: request).validate(response)
             return .proceed(response)
         } catch {
             return .fail(error)

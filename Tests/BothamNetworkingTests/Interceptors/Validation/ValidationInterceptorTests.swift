@@ -75,4 +75,16 @@ struct ValidationInterceptorTests {
         let accepting = apiClient.request(.get, "/").accepting(.successfulStatusCodes.adding(304))
         #expect(try await apiClient.send(accepting).get().statusCode == 304)
     }
+
+    @Test("A request's own rule leaves the interceptor's content types in force")
+    func requestRuleKeepsContentTypes() async throws {
+        stub.stub(with: .text("not json"))
+        let apiClient = client(ValidationInterceptor(acceptableContentTypes: ["application/json"]))
+        let accepting = apiClient.request(.get, "/").accepting(.successfulStatusCodes.adding(304))
+        guard case .failure(.interceptorError(let underlying)) = await apiClient.send(accepting) else {
+            Issue.record("expected the content type to be refused")
+            return
+        }
+        #expect(underlying is ResponseValidation.UnacceptableContentType)
+    }
 }
