@@ -56,9 +56,9 @@ public struct EventSourcePolicy: Sendable {
     /// The wait before reconnecting after `failures` failures in a row (0 after a stream that delivered events).
     func delay(afterFailures failures: Int, reconnectionTime: Duration) -> Duration {
         guard failures > 1 else { return reconnectionTime }
-        var delay = reconnectionTime
-        for _ in 1..<min(failures, 32) where delay < maxReconnectionDelay { delay *= 2 }
-        delay = min(delay, maxReconnectionDelay)
+        // Doubling from the server's reconnection time, capped: the retry backoff's rule.
+        let backoff = RetryBackoff(baseDelay: reconnectionTime, multiplier: 2, maxDelay: maxReconnectionDelay)
+        let delay = backoff.delay(beforeRetry: failures)
         return min(maxReconnectionDelay, jitter.apply(to: delay, random: random()))
     }
 }
