@@ -30,9 +30,6 @@ struct MediaType: Sendable, Hashable {
         return parameters.first { $0.name == name && !$0.value.isEmpty }?.value
     }
 
-    /// Whether this is JSON: `application/json` or a `+json` suffix type.
-    var isJSON: Bool { Self.isJSON(essence) }
-
     /// `type/subtype` in lower case, without parameters: `"Application/JSON; charset=utf-8"` → `"application/json"`.
     /// Cheaper than ``init(_:)`` when the parameters do not matter (the essence holds no quotes).
     static func essence(_ contentType: String) -> String {

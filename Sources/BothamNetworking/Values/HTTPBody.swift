@@ -132,12 +132,12 @@ extension HTTPBody: CustomStringConvertible {
             return DebugText.body(redactor.redact(body: data, contentType: contentType))
         case .json(let value), .parameters(let value):
             return (try? value.encoded()).map {
-                DebugText.body(redactor.redact(body: $0, contentType: "application/json"))
+                DebugText.body(redactor.redact(body: $0, contentType: MediaType.json))
             }
                 ?? "(JSON that cannot be encoded)"
         case .form(let parameters):
             let form = redactor.redact(
-                body: Data(parameters.percentEncoded.utf8), contentType: "application/x-www-form-urlencoded")
+                body: Data(parameters.percentEncoded.utf8), contentType: MediaType.form)
             return DebugText.printable(String(decoding: form, as: UTF8.self))
         case .failed(let reason): return "(invalid body: \(reason))"
         case .file(let url, _, _): return "(contents of \(DebugText.printable(url.path)))"

@@ -14,7 +14,7 @@ extension URLSessionHTTPClient: TransportHeaderDefaults {
     package func defaultHeaders(for request: HTTPRequest) -> HTTPHeaders {
         guard request.method == .post, request.body != nil else { return wireDefaults }
         var headers = wireDefaults
-        headers.add(.contentType, "application/x-www-form-urlencoded")
+        headers.add(.contentType, MediaType.form)
         return headers
     }
 
