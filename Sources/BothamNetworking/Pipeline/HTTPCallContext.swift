@@ -22,7 +22,7 @@ public struct HTTPCallContext: Sendable, Hashable {
     public init(callID: UInt64, attempt: Int, maxAttempts: Int, startedAt: ContinuousClock.Instant = .now) {
         self.init(
             callID: callID, attempt: attempt, maxAttempts: maxAttempts, startedAt: startedAt,
-            storage: HTTPCallStorage.make())
+            storage: HTTPCallStorage(HTTPCallState()))
     }
 
     private init(
