@@ -35,12 +35,13 @@ if [ -z "$sse_events" ]; then
     if [ "$quick" = 1 ]; then sse_events=500000; else sse_events=2000000; fi
 fi
 
-if ! command -v nginx >/dev/null || ! command -v wrk >/dev/null; then
+nginx_bin="$(nginx_binary)"
+if [ -z "$nginx_bin" ] || ! command -v wrk >/dev/null; then
     if [ "$install" = 1 ]; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y nginx-light wrk >/dev/null
+        nginx_bin="$(nginx_binary)"
     fi
 fi
-nginx_bin="$(nginx_binary)"
 
 echo "== build (release)"
 mkdir -p .build

@@ -37,15 +37,9 @@ ensure_venv() {
     fi
 }
 
+# Whether httpbin itself answers (200 from /get), not only gunicorn's socket.
 answers() {
-    "$VENV/bin/python" - "$1" <<'PY'
-import sys, urllib.request
-try:
-    with urllib.request.urlopen(sys.argv[1] + "/get", timeout=1) as r:
-        sys.exit(0 if r.status == 200 else 1)
-except Exception:
-    sys.exit(1)
-PY
+    curl -sf -o /dev/null --max-time 1 "$1/get"
 }
 
 start() {
@@ -65,17 +59,11 @@ start() {
         pid=$!
         echo "$pid" >"$PID_FILE"
         echo "$url" >"$URL_FILE"
-        local deadline=$((SECONDS + WAIT_SECONDS))
-        while ((SECONDS < deadline)); do
-            if ! kill -0 "$pid" 2>/dev/null; then break; fi
-            if answers "$url"; then
-                echo "httpbin running at $url (PID $pid)" >&2
-                return 0
-            fi
-            sleep 0.2
-        done
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
+        if wait_until $((WAIT_SECONDS * 10)) "$pid" answers "$url"; then
+            echo "httpbin running at $url (PID $pid)" >&2
+            return 0
+        fi
+        stop_pid "$pid"
         rm -f "$PID_FILE" "$URL_FILE"
         echo "httpbin did not answer on port $port; retrying" >&2
     done

@@ -3,7 +3,12 @@
 #   ROOT                          the repository root (absolute)
 #   die MESSAGE…                  prints "<script>: MESSAGE" to stderr and exits 1
 #   free_port                     prints a TCP port free on 127.0.0.1 right now
-#   wait_for_url URL [TENTHS]     returns once URL answers at all (any status), or fails after TENTHS × 0.1 s (100)
+#   wait_until TENTHS PID COMMAND…
+#                                 runs COMMAND every 0.1 s until it succeeds; fails after TENTHS × 0.1 s, or at once
+#                                 when PID (unless empty) is no longer running: a server that died is not waited for
+#   wait_for_url URL [TENTHS] [PID]
+#                                 returns once URL answers at all (any status, each try at most 1 s), or fails after
+#                                 TENTHS × 0.1 s (100) or when PID (if given) has exited
 #   nginx_binary                  prints the nginx executable ($NGINX if set, then PATH, then /usr/sbin/nginx), or
 #                                 nothing
 #   nginx_start DIR ROOT PORT [HTTP_DIRECTIVES]
@@ -12,7 +17,8 @@
 #                                 HTTP_DIRECTIVES added to its `http` block; starts it in the foreground of a
 #                                 background job, sets NGINX_PID and waits until it answers (its error log and exit 1
 #                                 when it does not)
-#   stop_pid PID                  stops a process this script started (TERM, waits up to 5 s, then KILL)
+#   stop_pid PID                  stops a process this script started (TERM, waits up to 5 s, then KILL) and reaps
+#                                 it when it is this shell's child
 #
 # Every server is stopped by the PID the script recorded, never by name.
 
@@ -27,13 +33,21 @@ free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
-wait_for_url() {
-    local url="$1" tenths="${2:-100}"
-    for _ in $(seq 1 "$tenths"); do
-        curl -s -o /dev/null "$url" && return 0
+wait_until() {
+    local tenths="$1" pid="$2"
+    shift 2
+    local deadline=$((SECONDS + (tenths + 9) / 10))
+    while true; do
+        if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then return 1; fi
+        "$@" && return 0
+        ((SECONDS < deadline)) || return 1
         sleep 0.1
     done
-    return 1
+}
+
+wait_for_url() {
+    local url="$1" tenths="${2:-100}" pid="${3:-}"
+    wait_until "$tenths" "$pid" curl -s -o /dev/null --max-time 1 "$url"
 }
 
 nginx_binary() {
@@ -87,8 +101,9 @@ stop_pid() {
     kill -0 "$pid" 2>/dev/null || return 0
     kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 50); do
-        kill -0 "$pid" 2>/dev/null || return 0
+        kill -0 "$pid" 2>/dev/null || break
         sleep 0.1
     done
-    kill -9 "$pid" 2>/dev/null || true
+    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
+    wait "$pid" 2>/dev/null || true # reaps a child (no "Terminated" notice); fails quietly for any other process
 }

@@ -16,27 +16,16 @@ package enum RetryAfter {
         return interval > 0 ? .seconds(interval) : .zero
     }
 
-    /// Parses an HTTP-date: the IMF-fixdate form and, as RFC 9110 requires of recipients, the obsolete RFC 850 and
-    /// asctime forms. Anything but printable ASCII is no HTTP-date.
+    /// Parses an HTTP-date with ``HTTPDate``: the IMF-fixdate form and, as RFC 9110 §5.6.7 requires of recipients,
+    /// the obsolete RFC 850 and asctime forms (and the variants ``HTTPDate`` reads), always as UTC. Anything but
+    /// printable ASCII is no HTTP-date.
     package static func httpDate(_ text: String) -> Date? {
-        // Every form is printable ASCII (RFC 9110 §5.6.7). Nothing else reaches `DateFormatter`, which on Linux
-        // (swift-corelibs-foundation) traps on a string whose parsed range ends inside a character, such as one
-        // with a combining mark in the time: a server could crash the process with one header (found by
-        // Fuzz/FuzzRetryAfter; RetryAfterFuzzFindingsTests).
+        // Every form is printable ASCII (RFC 9110 §5.6.7). The check dates from when a `DateFormatter` parsed these
+        // values: on Linux (swift-corelibs-foundation) it trapped on a string whose parsed range ended inside a
+        // character, such as one with a combining mark in the time (found by Fuzz/FuzzRetryAfter;
+        // RetryAfterFuzzFindingsTests). `HTTPDate` reads bytes and cannot trap, but a header value that is not
+        // printable ASCII is still no date.
         guard text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+        return HTTPDate.parse(text)
     }
-
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz",  // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-        "EEEE, dd-MMM-yy HH:mm:ss zzz",  // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
-        "EEE MMM d HH:mm:ss yyyy",  // asctime: Sun Nov  6 08:49:37 1994
-    ]
 }

@@ -12,7 +12,7 @@ enum SetCookieSplitting {
         for piece in joined.split(separator: ",", omittingEmptySubsequences: false) {
             if !cookies.isEmpty || !current.isEmpty, startsCookie(piece) {
                 cookies.append(current)
-                current = String(piece.drop { $0 == " " || $0 == "\t" })
+                current = String(piece)  // its leading spaces go with the trimming below
             } else if current.isEmpty && cookies.isEmpty {
                 current = String(piece)
             } else {
@@ -20,22 +20,13 @@ enum SetCookieSplitting {
             }
         }
         cookies.append(current)
-        return cookies.map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+        return cookies.map { String(HTTPFieldList.trimmingWhitespace($0[...])) }.filter { !$0.isEmpty }
     }
 
     /// Whether `piece` (after a comma) begins `name=`.
     private static func startsCookie(_ piece: Substring) -> Bool {
-        let trimmed = piece.drop { $0 == " " || $0 == "\t" }
+        let trimmed = HTTPFieldList.trimmingWhitespace(piece)
         guard let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex else { return false }
         return trimmed[..<equals].utf8.allSatisfy(HTTPToken.isTokenCharacter)
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-        return String(view)
     }
 }

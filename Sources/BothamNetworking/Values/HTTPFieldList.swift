@@ -19,4 +19,11 @@ package enum HTTPFieldList {
         while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
         return bytes
     }
+
+    /// `text` without leading and trailing spaces and tabs (RFC 9110's `OWS`), byte for byte as the `UTF8View`
+    /// overload trims (a space before a combining mark is trimmed too: `OWS` is bytes, not characters).
+    @inlinable
+    package static func trimmingWhitespace(_ text: Substring) -> Substring {
+        Substring(trimmingWhitespace(text.utf8))
+    }
 }

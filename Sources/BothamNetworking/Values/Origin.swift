@@ -43,7 +43,10 @@ package struct Origin: Hashable, Sendable {
     package var isTLS: Bool { scheme == "https" }
 
     /// Whether the host is an IPv4 or IPv6 literal (no SNI, IP-address verification).
-    package var hostIsIPAddress: Bool {
+    package var hostIsIPAddress: Bool { Self.isIPAddress(host) }
+
+    /// Whether `host` (lower-cased, without brackets) is an IPv4 or IPv6 literal.
+    package static func isIPAddress(_ host: String) -> Bool {
         if host.utf8.contains(UInt8(ascii: ":")) { return true }
         return host.split(separator: ".").count == 4 && host.utf8.allSatisfy { $0 == 46 || ($0 >= 48 && $0 <= 57) }
     }

@@ -4,13 +4,15 @@
 extension AuthToken: CustomReflectable {
     /// The token's size only, never its value.
     public var customMirror: Mirror {
-        Mirror(self, children: ["value": "REDACTED (\(value.utf8.count) bytes)"], displayStyle: .struct)
+        Mirror(
+            self, children: ["value": "\(Redactor.default.replacement) (\(value.utf8.count) bytes)"],
+            displayStyle: .struct)
     }
 }
 
 extension BasicAuthCredentials: CustomReflectable {
     /// The user name only, never the password.
     public var customMirror: Mirror {
-        Mirror(self, children: ["username": username, "password": "REDACTED"], displayStyle: .struct)
+        Mirror(self, children: ["username": username, "password": Redactor.default.replacement], displayStyle: .struct)
     }
 }

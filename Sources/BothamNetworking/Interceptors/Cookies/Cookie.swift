@@ -74,10 +74,18 @@ public struct Cookie: Sendable, Hashable, Codable {
     /// Whether this cookie is sent with a request to `url` (its expiry aside): the host domain-matches (or equals,
     /// for a host-only cookie), the path path-matches, and a secure cookie goes over `https` only.
     public func matches(_ url: URL) -> Bool {
-        guard let host = CookieMatching.canonicalHost(of: url) else { return false }
-        if isSecure && url.scheme?.lowercased() != "https" { return false }
-        let hostMatches = isHostOnly ? host == domain : CookieMatching.domain(host, matches: domain)
-        return hostMatches && CookieMatching.path(CookieMatching.requestPath(of: url), matches: path)
+        guard let target = CookieMatching.Target(url) else { return false }
+        return matches(target)
+    }
+
+    /// ``matches(_:)`` for a request whose host, path and scheme are already derived (once for every cookie).
+    func matches(_ target: CookieMatching.Target) -> Bool {
+        if isSecure && !target.isSecure { return false }
+        let hostMatches =
+            isHostOnly
+            ? target.host == domain
+            : CookieMatching.domain(target.host, hostIsIPAddress: target.hostIsIPAddress, matches: domain)
+        return hostMatches && CookieMatching.path(target.path, matches: path)
     }
 
     /// The cookie's identity in a jar: a new cookie with the same name, domain and path replaces it.

@@ -49,7 +49,7 @@ public struct CookieInterceptor: HTTPInterceptor {
             sent = request.withHeader(.cookie, (own + [cookies]).joined(separator: "; "))
         }
         let response = try await next(sent)
-        jar.store(response.headers.values(for: .setCookie), from: response.url ?? url)
+        jar.storeCookies(from: response)
         return response
     }
 }

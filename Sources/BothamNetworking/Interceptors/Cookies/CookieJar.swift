@@ -46,12 +46,20 @@ public final class CookieJar: Sendable {
     public let fileURL: URL?
     private let now: @Sendable () -> Date
     private let state = Lock(State())
+    /// Held while the file is written, not ``state``'s lock: reading and storing cookies never wait for the disk.
+    private let file = Lock(FileState())
 
     private struct State {
-        var cookies: [Cookie.Key: Cookie] = [:]
-        var lastSaveError: String?
+        var store = CookieStore()
         /// The latest creation time given out: each new cookie gets a later one, so order never ties.
         var lastCreation = Date.distantPast
+    }
+
+    private struct FileState {
+        /// The ``CookieStore/persistentGeneration`` of the snapshot last written: an older one is never written after
+        /// it, whatever order concurrent saves reach the lock in.
+        var writtenGeneration = Int.min
+        var lastSaveError: String?
     }
 
     /// A jar in memory.
@@ -71,8 +79,9 @@ public final class CookieJar: Sendable {
         fileURL = nil
     }
 
-    /// A jar that keeps its persistent cookies in `fileURL` (JSON, written atomically after every change), and
-    /// starts with the unexpired cookies the file holds. Session cookies are never written.
+    /// A jar that keeps its persistent cookies in `fileURL` (JSON, written atomically after every change of them),
+    /// and starts with the unexpired cookies the file holds. Session cookies are never written, and storing only
+    /// session cookies does not write the file.
     ///
     /// - Throws: The error of reading or decoding the file, when it exists but cannot be read as a jar's file.
     public init(
@@ -89,7 +98,7 @@ public final class CookieJar: Sendable {
         let date = now()
         state.withLock { state in
             for cookie in loaded where cookie.isPersistent && !cookie.isExpired(at: date) {
-                state.cookies[cookie.key] = cookie
+                state.store.set(cookie)
                 state.lastCreation = max(state.lastCreation, cookie.createdAt)
             }
         }
@@ -98,31 +107,33 @@ public final class CookieJar: Sendable {
     /// Every unexpired cookie, oldest first.
     public var allCookies: [Cookie] {
         let date = now()
-        return state.withLock { $0.cookies.values.filter { !$0.isExpired(at: date) } }
+        return state.withLock { $0.store.cookies.values.filter { !$0.isExpired(at: date) } }
             .sorted { $0.createdAt < $1.createdAt }
     }
 
     /// Why the last write of ``fileURL`` failed, or `nil` when it succeeded (or the jar is in memory).
-    public var lastSaveError: String? { state.withLock { $0.lastSaveError } }
+    public var lastSaveError: String? { file.withLock { $0.lastSaveError } }
 
     /// Stores the cookies of `setCookieFields` (each one `Set-Cookie` field value) received from `url`; fields
     /// RFC 6265bis says to ignore are ignored.
     public func store(_ setCookieFields: [String], from url: URL) {
+        guard !setCookieFields.isEmpty, let target = CookieMatching.Target(url) else { return }
         let date = now()
-        let isSecureOrigin = url.scheme?.lowercased() == "https"
         let parsed = setCookieFields.compactMap {
-            SetCookieParser.parse($0, from: url, now: date, publicSuffixes: publicSuffixes)
+            SetCookieParser.parse($0, from: target, now: date, publicSuffixes: publicSuffixes)
         }
         guard !parsed.isEmpty else { return }
-        state.withLock { state in
+        let snapshot = state.withLock { state in
+            let generation = state.store.persistentGeneration
             for cookie in parsed {
                 state.lastCreation = max(date, state.lastCreation.addingTimeInterval(0.000_001))
                 let created = cookie.created(at: state.lastCreation)
-                Self.insert(created, secureOrigin: isSecureOrigin, at: date, into: &state.cookies)
+                Self.insert(created, secureOrigin: target.isSecure, at: date, into: &state.store)
             }
-            CookieEviction.evict(&state.cookies, limits: limits, at: date)
-            save(&state)
+            state.store.evict(afterStoringIn: Set(parsed.map(\.domain)), limits: limits, at: date)
+            return persistentSnapshot(of: state.store, ifChangedSince: generation)
         }
+        if let snapshot { save(snapshot) }
     }
 
     /// Stores the `Set-Cookie` fields of `response`, as received from its ``HTTPResponse/url`` (or its request's).
@@ -134,8 +145,9 @@ public final class CookieJar: Sendable {
     /// The cookies to send to `url`: unexpired, domain- and path-matching, secure ones over `https` only; longest
     /// path first, then oldest first (RFC 6265bis §5.8.3).
     public func cookies(for url: URL) -> [Cookie] {
+        guard let target = CookieMatching.Target(url) else { return [] }
         let date = now()
-        return state.withLock { $0.cookies.values.filter { !$0.isExpired(at: date) && $0.matches(url) } }
+        return state.withLock { $0.store.cookies.values.filter { !$0.isExpired(at: date) && $0.matches(target) } }
             .sorted { lhs, rhs in
                 lhs.path.count != rhs.path.count ? lhs.path.count > rhs.path.count : lhs.createdAt < rhs.createdAt
             }
@@ -150,18 +162,18 @@ public final class CookieJar: Sendable {
 
     /// Removes every cookie (and writes the empty jar to ``fileURL``).
     public func removeAll() {
-        state.withLock { state in
-            state.cookies.removeAll()
-            save(&state)
+        let snapshot = state.withLock { state in
+            let generation = state.store.persistentGeneration
+            state.store.removeAll()
+            return persistentSnapshot(of: state.store, ifChangedSince: generation)
         }
+        if let snapshot { save(snapshot) }
     }
 
     /// RFC 6265bis §5.7 steps 21–23: keep a secure cookie from `http`, replace (keeping the creation time) or delete.
-    private static func insert(
-        _ cookie: Cookie, secureOrigin: Bool, at date: Date, into cookies: inout [Cookie.Key: Cookie]
-    ) {
+    private static func insert(_ cookie: Cookie, secureOrigin: Bool, at date: Date, into store: inout CookieStore) {
         if !cookie.isSecure && !secureOrigin {
-            let shadowsSecure = cookies.values.contains { old in
+            let shadowsSecure = store.cookies.values.contains { old in
                 old.isSecure && old.name == cookie.name
                     && (CookieMatching.domain(cookie.domain, matches: old.domain)
                         || CookieMatching.domain(old.domain, matches: cookie.domain))
@@ -169,19 +181,33 @@ public final class CookieJar: Sendable {
             }
             if shadowsSecure { return }
         }
-        let old = cookies.removeValue(forKey: cookie.key)
-        guard !cookie.isExpired(at: date) else { return }
-        cookies[cookie.key] = old.map { cookie.created(at: $0.createdAt) } ?? cookie
+        guard !cookie.isExpired(at: date) else {
+            store.remove(cookie.key)
+            return
+        }
+        store.set(store.cookies[cookie.key].map { cookie.created(at: $0.createdAt) } ?? cookie)
     }
 
-    /// Writes the persistent cookies to ``fileURL`` (when there is one), remembering a failure.
-    private func save(_ state: inout State) {
+    /// What a jar's file is to hold, when there is a file and the persistent cookies changed since `generation`.
+    private func persistentSnapshot(
+        of store: CookieStore, ifChangedSince generation: Int
+    ) -> (cookies: [Cookie], generation: Int)? {
+        guard fileURL != nil, store.persistentGeneration != generation else { return nil }
+        return (store.persistentCookies, store.persistentGeneration)
+    }
+
+    /// Writes `snapshot` to ``fileURL`` unless a newer one is already written, remembering a failure.
+    private func save(_ snapshot: (cookies: [Cookie], generation: Int)) {
         guard let fileURL else { return }
-        do {
-            try CookieJarFile.save(state.cookies.values.filter(\.isPersistent), to: fileURL)
-            state.lastSaveError = nil
-        } catch {
-            state.lastSaveError = "\(error)"
+        file.withLock { file in
+            guard snapshot.generation > file.writtenGeneration else { return }
+            file.writtenGeneration = snapshot.generation
+            do {
+                try CookieJarFile.save(snapshot.cookies, to: fileURL)
+                file.lastSaveError = nil
+            } catch {
+                file.lastSaveError = "\(error)"
+            }
         }
     }
 }

@@ -89,9 +89,6 @@ public struct PublicSuffixList: Sendable, Hashable {
     /// The system's list when it is installed, else ``builtIn``.
     public static let `default` = system ?? builtIn
 
-    /// Whether this is the system's list (``default`` came from ``systemListPath``).
-    public static var defaultIsSystemList: Bool { system != nil }
-
     /// A list from the text of a `public_suffix_list.dat`.
     public init(rules text: String) {
         for line in text.split(whereSeparator: \.isNewline) {

@@ -13,7 +13,16 @@ enum SetCookieParser {
     static func parse(
         _ field: String, from url: URL, now: Date, publicSuffixes: PublicSuffixList
     ) -> Cookie? {
-        guard let host = CookieMatching.canonicalHost(of: url), !containsControl(field) else { return nil }
+        guard let target = CookieMatching.Target(url) else { return nil }
+        return parse(field, from: target, now: now, publicSuffixes: publicSuffixes)
+    }
+
+    /// ``parse(_:from:now:publicSuffixes:)`` for a URL whose host, path and scheme are already derived.
+    static func parse(
+        _ field: String, from target: CookieMatching.Target, now: Date, publicSuffixes: PublicSuffixList
+    ) -> Cookie? {
+        guard !containsControl(field) else { return nil }
+        let host = target.host
         let parts = field.split(separator: ";", omittingEmptySubsequences: false)
         let pair = parts.first ?? ""
         let name: Substring
@@ -33,23 +42,22 @@ enum SetCookieParser {
         var attributes = Attributes()
         for part in parts.dropFirst() { attributes.read(part, now: now) }
 
-        let isSecureOrigin = url.scheme?.lowercased() == "https"
-        if attributes.secure && !isSecureOrigin { return nil }
+        if attributes.secure && !target.isSecure { return nil }
 
         var domain = host
         var hostOnly = true
         if let attribute = attributes.domain {
             if publicSuffixes.isPublicSuffix(attribute) {
                 guard attribute == host else { return nil }  // a public suffix may set a host-only cookie only
-            } else if CookieMatching.isIPAddress(host) {
+            } else if target.hostIsIPAddress {
                 guard attribute == host else { return nil }
             } else {
-                guard CookieMatching.domain(host, matches: attribute) else { return nil }
+                guard CookieMatching.domain(host, hostIsIPAddress: false, matches: attribute) else { return nil }
                 domain = attribute
                 hostOnly = false
             }
         }
-        let path = attributes.path ?? CookieMatching.defaultPath(of: url)
+        let path = attributes.path ?? CookieMatching.defaultPath(of: target.path)
 
         if hasPrefix(name, "__Secure-"), !attributes.secure { return nil }
         if hasPrefix(name, "__Host-"), !attributes.secure || attributes.domain != nil || path != "/" { return nil }
@@ -83,7 +91,7 @@ enum SetCookieParser {
             guard value.utf8.count <= SetCookieParser.maxAttributeValueBytes else { return }
             switch name.lowercased() {
             case "expires":
-                if let date = CookieDate.parse(String(value)) {
+                if let date = HTTPDate.parse(String(value)) {
                     expires = min(date, now.addingTimeInterval(SetCookieParser.maxLifetime))
                 }
             case "max-age":
@@ -125,10 +133,7 @@ enum SetCookieParser {
     }
 
     fileprivate static func trimmed(_ text: Substring) -> Substring {
-        var text = text
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
+        HTTPFieldList.trimmingWhitespace(text)
     }
 
     /// The prefix check of §5.7 steps 19–20, ignoring case.

@@ -20,8 +20,9 @@ public struct TraceState: Sendable, Hashable {
     /// Parses a `tracestate` field value; `nil` when it is not a valid list. Empty members are ignored.
     public init?(_ fieldValue: some StringProtocol) {
         var entries: [Entry] = []
-        for member in fieldValue.split(separator: ",", omittingEmptySubsequences: false) {
-            let trimmed = member.trimmingTraceWhitespace
+        let text = String(fieldValue)
+        for member in text[...].split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = HTTPFieldList.trimmingWhitespace(member)
             guard !trimmed.isEmpty else { continue }
             guard let equals = trimmed.firstIndex(of: "=") else { return nil }
             entries.append(
@@ -72,16 +73,5 @@ public struct TraceState: Sendable, Hashable {
         let bytes = Array(value.utf8)
         guard let last = bytes.last, bytes.count <= 256, last != UInt8(ascii: " ") else { return false }
         return bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "=") }
-    }
-}
-
-extension StringProtocol {
-    /// Without the spaces and tabs (`OWS`) around it.
-    fileprivate var trimmingTraceWhitespace: SubSequence {
-        let isSpace = { (character: Character) in character == " " || character == "\t" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
-            return self[endIndex...]
-        }
-        return self[start...end]
     }
 }

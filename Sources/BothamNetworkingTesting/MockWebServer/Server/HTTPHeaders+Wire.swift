@@ -2,21 +2,15 @@ import BothamNetworking
 
 extension HTTPHeaders {
     /// The comma-separated tokens of every field called `name`, trimmed and lowercased (for `Connection`,
-    /// `Transfer-Encoding`, `Expect`).
+    /// `Transfer-Encoding`, `Expect`): `HTTPFieldList.elements(of:)` of each value, as the transports read them.
     func tokens(for name: HTTPFieldName) -> [String] {
-        values(for: name)
-            .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingHTTPWhitespace().lowercased() }
-            .filter { !$0.isEmpty }
+        values(for: name).flatMap(HTTPFieldList.elements(of:))
     }
 }
 
 extension StringProtocol {
-    /// The string without leading and trailing spaces and tabs.
+    /// The string without leading and trailing spaces and tabs (`HTTPFieldList.trimmingWhitespace(_:)`).
     func trimmingHTTPWhitespace() -> String {
-        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isWhitespace($0) }), let last = lastIndex(where: { !isWhitespace($0) })
-        else { return "" }
-        return String(self[first...last])
+        String(HTTPFieldList.trimmingWhitespace(Substring(self)))
     }
 }

@@ -95,4 +95,74 @@ struct CookieJarTests {
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(throws: (any Error).self) { try CookieJar(persistingTo: file) }
     }
+
+    @Test("a file jar writes its file only when the persistent cookies change, never for session cookies alone")
+    func writesOnlyPersistentChanges() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cookies.json")
+        let clock = CookieTestClock()
+        let jar = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+
+        jar.store(["session=1"], from: site)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        jar.store(["kept=1; Max-Age=3600"], from: site)
+        #expect(FileManager.default.fileExists(atPath: file.path))
+
+        try FileManager.default.removeItem(at: file)
+        jar.store(["session=2", "other=3"], from: site)
+        #expect(!FileManager.default.fileExists(atPath: file.path), "only session cookies changed")
+        jar.store(["kept=2; Max-Age=3600"], from: site)
+        let reloaded = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        #expect(reloaded.allCookies.map(\.value) == ["2"])
+
+        jar.store(["kept=; Max-Age=0"], from: site)
+        let afterDeletion = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        #expect(afterDeletion.allCookies.isEmpty)
+        #expect(jar.lastSaveError == nil)
+    }
+
+    @Test("concurrent stores leave the file with every persistent cookie: an older snapshot never overwrites a newer")
+    func concurrentSaves() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cookies.json")
+        let clock = CookieTestClock()
+        let jar = try CookieJar(
+            persistingTo: file, limits: .init(perDomain: 100), publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        let site = self.site
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                group.addTask { jar.store(["c\(index)=\(index); Max-Age=3600", "s\(index)=x"], from: site) }
+            }
+        }
+        #expect(jar.lastSaveError == nil)
+        let reloaded = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        #expect(Set(reloaded.allCookies.map(\.name)) == Set((0..<40).map { "c\($0)" }))
+    }
+
+    @Test("removeAll writes the empty jar, even when it held session cookies only")
+    func removeAllWrites() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cookies.json")
+        let jar = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes)
+        jar.store(["session=1"], from: site)
+        jar.removeAll()
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes).allCookies.isEmpty)
+    }
+
+    @Test("eviction over one domain's limit leaves the other domains alone")
+    func evictionIsPerDomain() {
+        let jar = CookieTest.jar(limits: .init(perDomain: 2, total: 100))
+        jar.store(["a=1", "b=2"], from: CookieTest.url("https://one.example.com/"))
+        jar.store(["c=3", "d=4", "e=5"], from: CookieTest.url("https://two.example.com/"))
+        #expect(jar.allCookies.map(\.name) == ["a", "b", "d", "e"])
+        jar.store(["f=6"], from: CookieTest.url("https://one.example.com/"))
+        #expect(jar.allCookies.map(\.name) == ["b", "d", "e", "f"])
+    }
 }

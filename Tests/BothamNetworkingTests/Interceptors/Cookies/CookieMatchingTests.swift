@@ -53,4 +53,30 @@ struct CookieMatchingTests {
         jar.store(["token=plain", "other=1; Secure"], from: CookieTest.url("http://www.example.com/"))
         #expect(jar.allCookies.map(\.value) == ["s"])
     }
+
+    @Test("a host is matched as Origin normalises it, trailing dots dropped; IPv6 literals match themselves only")
+    func hostNormalisation() {
+        let jar = CookieTest.jar()
+        jar.store(["a=1; Domain=example.com"], from: CookieTest.url("https://API.Example.COM./"))
+        #expect(jar.allCookies.map(\.domain) == ["example.com"])
+        #expect(jar.cookieHeader(for: CookieTest.url("https://www.EXAMPLE.com../")) == "a=1")
+        let ipv6 = CookieTest.url("http://[::1]:8080/")
+        jar.store(["b=2", "c=3; Domain=1"], from: ipv6)
+        #expect(jar.cookieHeader(for: ipv6) == "b=2")
+        #expect(jar.allCookies.first { $0.name == "b" }?.domain == "::1")
+        #expect(jar.cookieHeader(for: CookieTest.url("http://[::2]:8080/")) == nil)
+    }
+
+    @Test("a URL without an http or https origin neither sets nor gets cookies")
+    func noOrigin() {
+        let jar = CookieTest.jar()
+        jar.store(["a=1"], from: CookieTest.url("ftp://www.example.com/"))
+        jar.store(["b=2"], from: CookieTest.url("https://./"))
+        #expect(jar.allCookies.isEmpty)
+        jar.store(["c=3"], from: CookieTest.url("https://www.example.com/"))
+        #expect(jar.cookieHeader(for: CookieTest.url("ftp://www.example.com/")) == nil)
+        let cookie = Cookie(name: "c", value: "3", domain: "www.example.com")
+        #expect(!cookie.matches(CookieTest.url("ws://www.example.com/")))
+        #expect(cookie.matches(CookieTest.url("https://www.example.com/")))
+    }
 }

@@ -38,12 +38,12 @@ struct CookieParsingTests {
             "6 nov 1994 8:49:37", "Sun, 06-Nov-1994 08:49:37 UTC",
         ])
     func httpDateForms(_ text: String) {
-        #expect(CookieDate.parse(text) == Date(timeIntervalSince1970: 784_111_777))
+        #expect(HTTPDate.parse(text) == Date(timeIntervalSince1970: 784_111_777))
     }
 
     @Test("impossible dates are no dates", arguments: ["Sun, 31 Feb 2026 08:00:00 GMT", "06 Nov 1994", "soon", ""])
     func invalidDates(_ text: String) {
-        #expect(CookieDate.parse(text) == nil)
+        #expect(HTTPDate.parse(text) == nil)
     }
 
     @Test("Max-Age wins over Expires, whatever their order, and zero or less expires at once")

@@ -38,7 +38,7 @@ struct PublicSuffixListTests {
         .enabled(if: PublicSuffixList.system != nil, "no \(PublicSuffixList.systemListPath) on this machine"))
     func systemList() throws {
         let system = try #require(PublicSuffixList.system)
-        #expect(PublicSuffixList.defaultIsSystemList && PublicSuffixList.default == system)
+        #expect(PublicSuffixList.system != nil && PublicSuffixList.default == system)
         #expect(system.count > 5000)
         #expect(system.isPublicSuffix("com") && system.isPublicSuffix("co.uk") && system.isPublicSuffix("pages.dev"))
         #expect(system.isPublicSuffix("anything.kawasaki.jp") && !system.isPublicSuffix("city.kawasaki.jp"))

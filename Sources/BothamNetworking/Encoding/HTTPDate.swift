@@ -1,13 +1,16 @@
 import Foundation
 
-/// RFC 6265bis §5.1.1's cookie-date algorithm: reads every HTTP-date form servers send in `Expires`
-/// (`Sun, 06 Nov 1994 08:49:37 GMT`, `Sunday, 06-Nov-94 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994`) and the usual
-/// variants, always as UTC.
-enum CookieDate {
+/// The one HTTP-date parser: RFC 6265bis §5.1.1's cookie-date algorithm, which reads the three forms RFC 9110 §5.6.7
+/// requires a recipient to accept — IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form
+/// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`) — and the usual variants servers
+/// send, always as UTC. It reads bytes, builds no formatter and never traps, whatever the text.
+///
+/// Cookies' `Expires` (``CookieJar``) and `Retry-After` (`RetryAfter`) both use it, hence `package` access.
+package enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
-    /// The date `text` names, or `nil` when it is not a valid cookie date.
-    static func parse(_ text: String) -> Date? {
+    /// The date `text` names, or `nil` when it is not a valid date. A two-digit year is 1970–2069 (§5.1.1 step 3).
+    package static func parse(_ text: String) -> Date? {
         var time: (Int, Int, Int)?
         var day: Int?
         var month: Int?
