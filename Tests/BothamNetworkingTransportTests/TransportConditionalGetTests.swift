@@ -20,7 +20,11 @@ extension TransportIntegrationTests {
             defer { server.shutdown() }
             server.enqueue(MockResponse().withHeader("ETag", #""v1""#).withJSONBody(#"{"tag":"v1"}"#))
             server.enqueue(MockResponse().withStatus(304).withHeader("ETag", #""v1""#))
-            let apiClient = TransportTest.client(transport, server)
+            server.enqueue(MockResponse().withStatus(304).withHeader("ETag", #""v1""#))
+            // The default validation (2xx only): the endpoint's `.accepting` is what lets the 304 through.
+            let apiClient = BothamAPIClient(
+                baseEndpoint: server.baseURL.absoluteString, httpClient: transport.make(),
+                configuration: .init(maxRetries: 0))
 
             func manifest(etag: String?) -> Endpoint<Manifest?> {
                 Endpoint<Manifest?>(.get, "/manifest", headers: etag.map { ["If-None-Match": $0] } ?? [:])
@@ -30,6 +34,18 @@ extension TransportIntegrationTests {
             #expect(try first.decoded(as: Manifest.self) == Manifest(tag: "v1"))
             let etag = try #require(first.headers["ETag"])
             #expect(try await apiClient.value(for: manifest(etag: etag)) == nil)
+            // The same 304 to an endpoint that does not accept it is an error.
+            let unaccepting = Endpoint<Manifest?>(.get, "/manifest", headers: ["If-None-Match": etag])
+            do {
+                let value = try await apiClient.value(for: unaccepting)
+                Issue.record("expected httpResponseError, got \(String(describing: value))")
+            } catch {
+                guard case .httpResponseError(let response) = error else {
+                    Issue.record("expected httpResponseError, got \(error)")
+                    return
+                }
+                #expect(response.statusCode == 304)
+            }
 
             _ = try await server.takeRequest()
             let conditional = try await server.takeRequest()

@@ -180,6 +180,9 @@ extension TransportIntegrationTests {
             let body = TransportTest.pattern(count: 200_000)
             let response = MockResponse().withBody(body)
             for _ in 0..<2 { server.enqueue(chunked ? response.chunked(chunkSize: 8192) : response) }
+            // Past the file limit too.
+            let large = MockResponse().withBody(TransportTest.pattern(count: 400_000))
+            server.enqueue(chunked ? large.chunked(chunkSize: 8192) : large)
             let limits = TransportLimits(maxResponseBytes: 100_000, maxFileResponseBytes: 300_000)
             let apiClient = BothamAPIClient(
                 baseEndpoint: server.baseURL.absoluteString,
@@ -194,6 +197,8 @@ extension TransportIntegrationTests {
             #expect(TransportTest.networkFailureKind(inMemory) == .responseTooLarge, "\(inMemory)")
             #expect(try toFile.get().bodyFileURL == destination)
             #expect(try Data(contentsOf: destination) == body)
+            let tooLarge = await apiClient.download("/large", to: .file(folder.file("large.bin")))
+            #expect(TransportTest.networkFailureKind(tooLarge) == .responseTooLarge, "\(tooLarge)")
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 extension TransportIntegrationTests {
-    @Suite("A TracingInterceptor's traceparent reaches the server")
+    @Suite("A TracingInterceptor's traceparent reaches the server", .timeLimit(.minutes(1)))
     struct TransportTraceparentTests {
         @Test(
             "MockWebServer receives a valid traceparent in the provider's trace", arguments: TransportUnderTest.allCases

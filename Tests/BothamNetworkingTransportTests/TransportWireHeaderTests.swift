@@ -42,7 +42,9 @@ enum WireCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 extension TransportIntegrationTests {
-    @Suite("The innermost interceptor sees the request header for header as the server receives it")
+    @Suite(
+        "The innermost interceptor sees the request header for header as the server receives it",
+        .timeLimit(.minutes(1)))
     struct TransportWireHeaderTests {
         /// Header fields the transports add while sending (framing), which no interceptor sees.
         static let framing: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]

@@ -66,10 +66,12 @@ enum SignatureCheck {
 
 @Suite("The signing recipe (SigningRequests.md)", .serialized, .timeLimit(.minutes(1)))
 struct SigningRecipeTests {
-    private static func client(_ transport: RecipeTransport, _ server: MockWebServer) -> BothamAPIClient {
+    private static func client(
+        _ transport: RecipeTransport, _ server: MockWebServer, signer: HMACRequestSigner = SignatureCheck.signer
+    ) -> BothamAPIClient {
         server.setDefaultResponse(MockResponse())
         let apiClient = BothamAPIClient(baseEndpoint: server.baseURL.absoluteString, httpClient: transport.make())
-        apiClient.interceptors.append(SignatureCheck.signer)
+        apiClient.interceptors.append(signer)
         return apiClient
     }
 
@@ -143,8 +145,10 @@ struct SigningRecipeTests {
         try SignatureCheck.verify(recorded, unsignedPayload: true)
     }
 
-    @Test("Every attempt goes through the signer again: a retried call is signed on each send")
-    func retriesAreSignedAgain() async throws {
+    @Test(
+        "Every attempt goes through the signer again: a retried call is signed on each send",
+        arguments: RecipeTransport.allCases)
+    func retriesAreSignedAgain(transport: RecipeTransport) async throws {
         struct RetryOn401: BothamResponseInterceptor {
             func intercept(response: HTTPResponse, for request: HTTPRequest) -> ResponseInterceptorResult {
                 response.statusCode == 401 ? .retry : .proceed(response)
@@ -153,13 +157,31 @@ struct SigningRecipeTests {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.enqueue(contentsOf: [MockResponse(statusCode: 401), MockResponse()])
-        let apiClient = Self.client(.native, server)
+        // The signer's clock moves a minute on every reading: a request that was signed again carries a new
+        // `X-Signature-Date`, one merely sent again would carry the first one.
+        let readings = Lock(0)
+        var signer = SignatureCheck.signer
+        signer.now = {
+            let reading = readings.withLock { count in
+                count += 1
+                return count
+            }
+            return Date(timeIntervalSince1970: 1_700_000_000 + 60 * Double(reading))
+        }
+        let apiClient = Self.client(transport, server, signer: signer)
         apiClient.responseInterceptors.append(RetryOn401())
 
         _ = try await apiClient.GET("/items").get()
 
-        try SignatureCheck.verify(try await server.takeRequest())
-        try SignatureCheck.verify(try await server.takeRequest())
+        let first = try await server.takeRequest()
+        let second = try await server.takeRequest()
+        try SignatureCheck.verify(first)
+        try SignatureCheck.verify(second)
+        #expect(readings.withLock { $0 } == 2, "the signer ran once per attempt")
+        let firstDate = try #require(first.header("X-Signature-Date"))
+        let secondDate = try #require(second.header("X-Signature-Date"))
+        #expect(firstDate != secondDate, "the retry carried the first attempt's signature")
+        #expect(first.header(.authorization) != second.header(.authorization))
     }
 
     @Test(

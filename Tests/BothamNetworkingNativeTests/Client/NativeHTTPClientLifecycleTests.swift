@@ -95,5 +95,27 @@ import Testing
             let shared = try #require(loopThread)
             #expect(await Self.loopThreadID(of: makeClient()) == shared)
         }
+
+        @Test(
+            "a call in flight holds its client: dropping the only reference while the response is pending still gets 200"
+        )
+        func callInFlightHoldsItsClient() async throws {
+            let server = try makeServer { _ in MockResponse().withHeadersDelay(.milliseconds(300)).withBody("ok") }
+            defer { server.shutdown() }
+            let request = HTTPRequest(method: .get, baseEndpoint: server.baseURL.absoluteString, path: "/slow")
+            var client: NativeHTTPClient? = makeClient()
+            weak let dropped = client
+            // The task does not hold the client: only the call it starts does, while it runs.
+            let call = Task { [weak client] () async throws(APIClientError) -> Int? in
+                try await client?.send(request).statusCode
+            }
+            // The request has reached the server, whose answer waits 300 ms: the call is in flight.
+            _ = try await server.takeRequest()
+            client = nil
+
+            #expect(try await call.value == 200)
+            #expect(await Self.eventually { dropped == nil }, "the call let its client go when it ended")
+            #expect(await Self.eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
+        }
     }
 #endif

@@ -113,6 +113,24 @@ struct NetworkInterceptorTests {
         #expect(lines.values.contains { $0.contains("X-Signature: \(signature)") })
     }
 
+    @Test(
+        "a logger among the network interceptors with the default redactor logs the Authorization a request interceptor added as REDACTED"
+    )
+    func loggerRedactsWhatRequestInterceptorsAdded() async throws {
+        let apiClient = makeClient()
+        let lines = Recorder<String>()
+        apiClient.requestInterceptors.append(AddingAuthorization())
+        apiClient.networkInterceptors.append(
+            LoggingInterceptor(detail: .headers, sink: LogSink { _, message in lines.append(message) }))
+
+        _ = try await apiClient.GET("/me").get()
+
+        #expect(stub.receivedRequests.first?.headers[.authorization] == "Bearer s3cr3t")
+        #expect(lines.values.contains { $0.contains("Authorization: REDACTED") }, "\(lines.values)")
+        #expect(!lines.values.isEmpty)
+        #expect(!lines.values.contains { $0.contains("s3cr3t") }, "\(lines.values)")
+    }
+
     @Test("a retry from a response interceptor or from the retrier runs them again, once per attempt")
     func retriesRunThemAgain() async throws {
         let apiClient = makeClient()
@@ -194,6 +212,13 @@ struct NetworkInterceptorTests {
             return
         }
         #expect(stub.receivedRequests.isEmpty)
+    }
+}
+
+/// Adds `Authorization: Bearer s3cr3t`, as an authenticator among the request interceptors would.
+private struct AddingAuthorization: BothamRequestInterceptor {
+    func intercept(request: HTTPRequest) async throws -> HTTPRequest {
+        request.withHeader(.authorization, "Bearer s3cr3t")
     }
 }
 

@@ -10,11 +10,21 @@ struct TransportBoundaryTests {
     /// Records what it is given, as a transport sees it.
     final class InspectingTransport: HTTPClient {
         let received = Recorder<HTTPRequest>()
+        /// Whether the pipeline told the transport that an interceptor changed each request it received.
+        let changed = Recorder<Bool>()
 
         func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
             received.append(request)
+            changed.append(InterceptorChanges.changedRequest)
             return HTTPResponse(statusCode: 200, request: request)
         }
+    }
+
+    /// Whether `a` and `b` are one value: the same storage, not merely equal fields. `HTTPRequest` is a reference to
+    /// its copy-on-write storage, and preparation always writes its result into a storage of its own (the request
+    /// it prepares shares its storage with the caller's copy), so a request prepared a second time has other bytes.
+    static func sameStorage(_ a: HTTPRequest, _ b: HTTPRequest) -> Bool {
+        withUnsafeBytes(of: a) { first in withUnsafeBytes(of: b) { second in first.elementsEqual(second) } }
     }
 
     /// Replaces the body after the client prepared the request.
@@ -77,5 +87,10 @@ struct TransportBoundaryTests {
         #expect(observed.isPrepared)
         #expect(sent == observed)
         #expect(sent.isPrepared)
+        // Equality compares the fields only: a second preparation would hand over an equal request in a new storage.
+        #expect(Self.sameStorage(sent, observed), "the unchanged request was prepared again")
+        #expect(transport.changed.values == [false])
+        // The check itself tells a prepared-again request apart.
+        #expect(!Self.sameStorage(try RequestPreparation.prepare(observed), observed))
     }
 }

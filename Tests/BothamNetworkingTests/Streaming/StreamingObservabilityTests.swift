@@ -68,7 +68,7 @@ struct StreamingObservabilityTests {
     }
 }
 
-@Suite("Server-Sent Event data decodes as JSON, and a bad payload is a typed error")
+@Suite("Server-Sent Event data decodes as JSON, and a bad payload is a typed error", .timeLimit(.minutes(1)))
 struct ServerSentEventDecodingTests {
     struct Delta: Decodable, Equatable {
         let token: String

@@ -2,7 +2,7 @@ import Testing
 
 @testable import BothamNetworking
 
-@Suite("Set-Cookie fields joined by the platform are split again, commas in dates kept")
+@Suite("Set-Cookie fields joined by the platform are split again, commas in dates kept", .timeLimit(.minutes(1)))
 struct SetCookieSplittingTests {
     @Test(
         "joined cookies come apart; Expires dates, quoted values and lone cookies stay whole",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import BothamNetworking
 
-@Suite("HTTPRequest copies share storage until one of them changes")
+@Suite("HTTPRequest copies share storage until one of them changes", .timeLimit(.minutes(1)))
 struct HTTPRequestCopyTests {
     let original = HTTPRequest(
         method: .post, baseEndpoint: "https://api.example.com", path: "/items", headers: ["Accept": "application/json"],

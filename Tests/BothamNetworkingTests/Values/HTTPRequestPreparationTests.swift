@@ -3,7 +3,7 @@ import Testing
 
 @testable import BothamNetworking
 
-@Suite("A request is prepared once, and a change undoes exactly what it invalidates")
+@Suite("A request is prepared once, and a change undoes exactly what it invalidates", .timeLimit(.minutes(1)))
 struct HTTPRequestPreparationTests {
     let request = HTTPRequest(
         method: .post, baseEndpoint: "https://api.example.com", path: "/items", headers: ["Accept": "application/json"],

@@ -26,11 +26,12 @@ private struct PassingInterceptor: HTTPInterceptor {
 }
 
 extension TransportIntegrationTests {
-    @Suite("URLSessionHTTPClient never fetches a request that may be signed in byte ranges")
+    @Suite(
+        "URLSessionHTTPClient never fetches a request that may be signed in byte ranges", .timeLimit(.minutes(1)))
     struct SignedRequestSegmentTests {
         /// Where the request may be changed before it is sent.
         enum Signing: String, CaseIterable, Sendable, CustomTestStringConvertible {
-            case authorizationHeader, interceptor, networkInterceptor
+            case authorizationHeader, proxyAuthorizationHeader, interceptor, networkInterceptor
             var testDescription: String { rawValue }
         }
 
@@ -43,7 +44,7 @@ extension TransportIntegrationTests {
         }
 
         @Test(
-            "a request with Authorization, or changed by an interceptor of either list, is sent without Range in one request",
+            "a request with Authorization or Proxy-Authorization, or changed by an interceptor of either list, is sent without Range in one request",
             arguments: Signing.allCases)
         func signedRequestsComeWhole(signing: Signing) async throws {
             let folder = try ScratchFolder()
@@ -55,6 +56,7 @@ extension TransportIntegrationTests {
             var headers: HTTPHeaders = [:]
             switch signing {
             case .authorizationHeader: headers[.authorization] = "Bearer t0k3n"
+            case .proxyAuthorizationHeader: headers[.proxyAuthorization] = "Basic cHJveHk6c2VjcmV0"
             case .interceptor: apiClient.interceptors.append(AddingInterceptor(name: "X-Signature", value: "s1"))
             case .networkInterceptor:
                 apiClient.networkInterceptors.append(AddingInterceptor(name: "X-Signature", value: "s1"))

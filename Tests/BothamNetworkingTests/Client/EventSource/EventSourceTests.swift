@@ -105,6 +105,20 @@ struct EventSourceTests {
         #expect(waits.values == [.seconds(3), .seconds(3)])
     }
 
+    @Test("A stream cut off by its timeout (a quiet stream past its idle timeout) is reconnected with Last-Event-ID")
+    func reconnectsAfterTimeout() async throws {
+        stubClient.stub(
+            with: eventStream("id: 1\ndata: one\n\n", end: .failure(.timeout)),
+            eventStream("id: 2\ndata: two\n\n"),
+            noContent)
+        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        #expect(run.error == nil)
+        #expect(run.finished)
+        #expect(run.data == ["one", "two"])
+        #expect(sentLastEventIDs == [nil, "1", "2"])
+        #expect(waits.values == [.seconds(3), .seconds(3)])
+    }
+
     @Test("An event cut off by the drop is not acknowledged: Last-Event-ID is the last complete event's")
     func partialEventNotAcknowledged() async throws {
         stubClient.stub(

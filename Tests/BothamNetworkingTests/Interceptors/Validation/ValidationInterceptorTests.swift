@@ -64,6 +64,10 @@ struct ValidationInterceptorTests {
         #expect(strictClient.error?.statusCode == 304)
         let relaxed = await client(validator, validation: .acceptAll).GET("/")
         #expect(try relaxed.get().statusCode == 304)
+        // And the other way round: what the client accepts, the interceptor can still refuse.
+        stub.stub(with: .text("teapot", statusCode: 418))
+        let refused = await client(validator, validation: .acceptAll).GET("/")
+        #expect(refused.error?.statusCode == 418)
     }
 
     @Test("A request's own rule replaces the interceptor's, as it replaces the client's: a 304 it accepts gets through")

@@ -2,7 +2,7 @@ import BothamNetworking
 import Foundation
 import Testing
 
-@Suite("Location values resolve as RFC 3986 §5 says")
+@Suite("Location values resolve as RFC 3986 §5 says", .timeLimit(.minutes(1)))
 struct URIReferenceTests {
     static let base = "http://a/b/c/d;p?q"
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import BothamNetworking
 
-@Suite("Content-Range fields of ranged responses")
+@Suite("Content-Range fields of ranged responses", .timeLimit(.minutes(1)))
 struct ContentRangeTests {
     @Test("a satisfied range gives its first and last byte and the total")
     func satisfied() throws {
