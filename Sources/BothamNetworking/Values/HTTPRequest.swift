@@ -142,6 +142,9 @@ public struct HTTPRequest: Sendable {
         uniqueStorage().preparation.changedAfterPreparation = true
     }
 
+    /// The identity of the storage this value shares with its copies (tests tell a re-prepared request apart by it).
+    var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+
     /// Whether a preparation added the header fields of the transport it was prepared for.
     var transportFieldsAdded: Bool { storage.preparation.transportFieldsAdded }
 

@@ -10,21 +10,21 @@ struct TransportBoundaryTests {
     /// Records what it is given, as a transport sees it.
     final class InspectingTransport: HTTPClient {
         let received = Recorder<HTTPRequest>()
-        /// Whether the pipeline told the transport that an interceptor changed each request it received.
+        /// Whether each request it received records a change after preparation.
         let changed = Recorder<Bool>()
 
         func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
             received.append(request)
-            changed.append(InterceptorChanges.changedRequest)
+            changed.append(request.changedAfterPreparation)
             return HTTPResponse(statusCode: 200, request: request)
         }
     }
 
-    /// Whether `a` and `b` are one value: the same storage, not merely equal fields. `HTTPRequest` is a reference to
-    /// its copy-on-write storage, and preparation always writes its result into a storage of its own (the request
-    /// it prepares shares its storage with the caller's copy), so a request prepared a second time has other bytes.
+    /// Whether `a` and `b` are one value: the same storage, not merely equal fields. Preparation always writes its
+    /// result into a storage of its own (the request it prepares shares its storage with the caller's copy), so a
+    /// request prepared a second time has another storage.
     static func sameStorage(_ a: HTTPRequest, _ b: HTTPRequest) -> Bool {
-        withUnsafeBytes(of: a) { first in withUnsafeBytes(of: b) { second in first.elementsEqual(second) } }
+        a.storageIdentity == b.storageIdentity
     }
 
     /// Replaces the body after the client prepared the request.
@@ -91,6 +91,6 @@ struct TransportBoundaryTests {
         #expect(Self.sameStorage(sent, observed), "the unchanged request was prepared again")
         #expect(transport.changed.values == [false])
         // The check itself tells a prepared-again request apart.
-        #expect(!Self.sameStorage(try RequestPreparation.prepare(observed), observed))
+        #expect(!Self.sameStorage(try RequestPreparation.prepare(observed, for: nil), observed))
     }
 }
