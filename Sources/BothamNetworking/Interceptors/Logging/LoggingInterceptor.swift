@@ -8,15 +8,15 @@
 ///
 /// - One line per event: request sent, response received, failure. Each names the call id, the attempt and, for
 ///   answers, how long the attempt took.
-/// - ``Detail`` chooses how much of each event is shown: nothing, the request line and status, plus headers, plus bodies (cut at
-///   ``bodyLimit`` bytes; non-UTF-8 bodies are shown as their size and a hex preview; file bodies by their path and
-///   size, never read).
+/// - ``Detail`` chooses how much of each event is shown: nothing, the request line and status, plus headers, plus
+///   bodies (cut at ``bodyLimit`` bytes; non-UTF-8 bodies are shown as their size and a hex preview; file bodies by
+///   their path and size, never read).
 /// - The ``redactor`` hides the credential headers of ``Redactor/defaultHeaderNames`` (`Authorization`, `Cookie`,
-///   `Set-Cookie`, `X-Api-Key`…), every header whose name contains `token`, `secret`, `password` or `signature`,
-///   and whatever else it names, in headers and URLs, and the values of its body fields (`password`, `client_secret`, `access_token`,
-///   `refresh_token`, `id_token` by default) in JSON and form bodies, request and response alike (see
-///   ``Redactor/redact(body:contentType:)``); errors are described without their underlying messages. Other bodies
-///   are printed as they are.
+///   `Set-Cookie`, `X-Api-Key`…), every header whose name contains `token`, `secret`, `password`, `signature`,
+///   `api-key` or `apikey`, and whatever else it names, in headers and URLs, and the values of its body fields
+///   (`password`, `client_secret`, `access_token`, `refresh_token`, `id_token` by default) in JSON and form bodies,
+///   request and response alike (see ``Redactor/redact(body:contentType:)``); errors are described without their
+///   underlying messages. Other bodies are printed as they are.
 /// - Control characters in any printed value are escaped, so nothing can forge log lines.
 ///
 /// Severities: requests and 1xx–3xx responses are ``LogLevel/info``, 4xx–5xx ``LogLevel/warning``, failures
