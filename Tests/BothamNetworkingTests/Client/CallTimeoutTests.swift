@@ -7,28 +7,34 @@ import Testing
 /// `Configuration.callTimeout` bounds the whole call: every attempt and every wait between them.
 @Suite("The call timeout bounds a whole call, retries included", .timeLimit(.minutes(1)))
 struct CallTimeoutTests {
-    /// Answers 503 after `delay` (a slow, failing server); the wait ends early when the call is cancelled.
+    /// Answers 503 after `delay` (a slow, failing server), the first `immediateAnswers` sends at once; the wait
+    /// ends early when the call is cancelled.
     struct SlowFailingTransport: HTTPClient {
         let delay: Duration
+        var immediateAnswers = 0
         let sends = Counter()
 
         func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
             sends.increment()
-            do {
-                try await Task.sleep(for: delay)
-            } catch {
-                throw .cancelled
+            if sends.value > immediateAnswers {
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    throw .cancelled
+                }
             }
             return HTTPResponse(statusCode: 503, headers: [:], body: Data(), request: request)
         }
     }
 
-    /// Retries every outcome at once.
+    /// Retries every outcome after `delay`.
     struct AlwaysRetry: RequestRetrier {
+        var delay: Duration = .milliseconds(20)
+
         func decision(
             for outcome: Result<HTTPResponse, APIClientError>, request: HTTPRequest, context: HTTPCallContext
         ) async -> RetryDecision {
-            .retry(after: .milliseconds(20))
+            .retry(after: delay)
         }
     }
 
@@ -44,14 +50,15 @@ struct CallTimeoutTests {
     }
 
     static func client(
-        _ transport: SlowFailingTransport, callTimeout: Duration?, maxRetries: Int = 1_000, observer: Observer? = nil
+        _ transport: SlowFailingTransport, callTimeout: Duration?, maxRetries: Int = 1_000,
+        retrier: AlwaysRetry = AlwaysRetry(), observer: Observer? = nil
     ) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: "https://api.example.com",
             httpClient: transport,
             configuration: .init(
                 maxRetries: maxRetries,
-                retrier: AlwaysRetry(),
+                retrier: retrier,
                 callObservers: observer.map { [$0] } ?? [],
                 callTimeout: callTimeout
             )
@@ -60,10 +67,11 @@ struct CallTimeoutTests {
 
     @Test("A call that keeps being retried ends with timeout when callTimeout runs out, after several attempts")
     func retriesEndAtTheCallTimeout() async throws {
-        let transport = SlowFailingTransport(delay: .milliseconds(20))
-        // Dozens of 20 ms attempts fit; a loaded machine (or TSan) still makes several.
+        // Three attempts answer at once and are retried at once (no timer a starved pool could delay past the call
+        // timeout); the fourth hangs until the call timeout ends it.
+        let transport = SlowFailingTransport(delay: .seconds(60), immediateAnswers: 3)
         let callTimeout = TestTimeScale.scaled(.seconds(1))
-        let apiClient = Self.client(transport, callTimeout: callTimeout)
+        let apiClient = Self.client(transport, callTimeout: callTimeout, retrier: AlwaysRetry(delay: .zero))
         let start = ContinuousClock.now
         let result = await apiClient.GET("/flaky")
         let elapsed = ContinuousClock.now - start
@@ -71,12 +79,11 @@ struct CallTimeoutTests {
             Issue.record("expected timeout, got \(result)")
             return
         }
-        #expect(transport.sends.value > 1, "the call was retried before the timeout")
+        #expect(transport.sends.value == 4, "the call was retried until the attempt the timeout ended")
         #expect(elapsed >= callTimeout)
-        // Without the call timeout the 1,000 retries of 20 ms would take 20 s and end with retryLimitExceeded; the
-        // bound leaves room for a cooperative pool starved by the rest of the suite. It is not scaled: under
-        // BOTHAM_TEST_TIME_SCALE=10 a scaled margin would pass the suite's one-minute limit (the .timeout above is
-        // what proves the call timeout).
+        // Without the call timeout the fourth attempt would hang for 60 s; the bound leaves room for a cooperative
+        // pool starved by the rest of the suite. It is not scaled: under BOTHAM_TEST_TIME_SCALE=10 a scaled margin
+        // would pass the suite's one-minute limit (the .timeout above is what proves the call timeout).
         #expect(elapsed < callTimeout + .seconds(15), "took \(elapsed)")
     }
 
