@@ -18,6 +18,7 @@ struct CoalescingFixture {
         coalescer: RequestCoalescingInterceptor = RequestCoalescingInterceptor(),
         maxRetries: Int = 0,
         observers: [any HTTPCallObserver] = [],
+        outside: [any HTTPInterceptor] = [],
         answer: @escaping @Sendable (HTTPRequest) async throws(APIClientError) -> HTTPResponse = Self.echo
     ) {
         self.coalescer = coalescer
@@ -27,6 +28,7 @@ struct CoalescingFixture {
             configuration: .init(
                 maxRetries: maxRetries, validation: .acceptAll, retrySleeper: RetrySleeper { _ in },
                 callObservers: observers))
+        apiClient.interceptors.append(contentsOf: outside)
         apiClient.interceptors.append(coalescer)
     }
 
@@ -64,11 +66,26 @@ func results(of tasks: [CoalescingFixture.Call]) async -> [CoalescingFixture.Out
     return results
 }
 
-/// Records whether each finished call was answered by another call's exchange.
+/// Records whether each finished call was answered by another call's exchange, and the ids of those that were not.
 final class JoinedRecorder: HTTPCallObserver {
     let joined = Recorder<Bool>()
+    let starters = Recorder<UInt64>()
 
     func callDidFinish(_ request: HTTPRequest, result: Result<HTTPResponse, APIClientError>, context: HTTPCallContext) {
-        joined.append(context[RequestCoalescingInterceptor.Joined.self])
+        let hasJoined = context[RequestCoalescingInterceptor.Joined.self]
+        joined.append(hasJoined)
+        if !hasJoined { starters.append(context.callID) }
+    }
+}
+
+/// Records the call id of every attempt it sees.
+struct CallIDRecorder: HTTPInterceptor {
+    let ids = Recorder<UInt64>()
+
+    func intercept(
+        _ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext
+    ) async throws -> HTTPResponse {
+        ids.append(HTTPCallContext.current?.callID == context.callID ? context.callID : 0)
+        return try await next(request)
     }
 }

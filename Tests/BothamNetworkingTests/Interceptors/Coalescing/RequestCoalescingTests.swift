@@ -124,6 +124,7 @@ struct RequestCoalescingTests {
     func eachCallerGetsItsOwnRequest() async throws {
         let observer = JoinedRecorder()
         let fixture = CoalescingFixture(observers: [observer])
+        fixture.apiClient.interceptors.append(SignInside())
         let first = fixture.startGETs(1) { _ in ["X-Trace": "0"] }
         #expect(await fixture.waitUntil(waiting: 1, held: 1))
         let others = fixture.startGETs(2) { ["X-Trace": "\($0 + 1)"] }
@@ -135,9 +136,58 @@ struct RequestCoalescingTests {
         for (index, result) in results.enumerated() {
             let response = try result.get()
             #expect(response.request.headers["X-Trace"] == "\(index)")
+            // The starter's response is the chain's (its request as signed inside); a joiner's carries its own.
+            #expect(response.request.headers["X-Signed"] == (index == 0 ? "yes" : nil))
             #expect(response.url == URL(string: "https://coalescing.test/feed"))
         }
         #expect(observer.joined.values.sorted { !$0 && $1 } == [false, true, true])
+    }
+
+    @Test(
+        "an interceptor outside it runs once per call; one inside it and a network interceptor run once per exchange, in the starting call's context"
+    )
+    func placement() async throws {
+        let observer = JoinedRecorder()
+        let outside = CallIDRecorder()
+        let fixture = CoalescingFixture(observers: [observer], outside: [outside])
+        let inside = CallIDRecorder()
+        let network = CallIDRecorder()
+        fixture.apiClient.interceptors.append(inside)
+        fixture.apiClient.networkInterceptors.append(network)
+
+        let calls = fixture.startGETs(4)
+        #expect(await fixture.waitUntil(waiting: 4, held: 1))
+        fixture.transport.release()
+        _ = await results(of: calls)
+
+        #expect(Set(outside.ids.values).count == 4)
+        #expect(!outside.ids.values.contains(0))
+        #expect(inside.ids.values == observer.starters.values)
+        #expect(network.ids.values == observer.starters.values)
+        #expect(observer.joined.count == 4)
+        #expect(observer.starters.count == 1)
+    }
+
+    @Test("a caller's callTimeout ends only that caller, with .timeout; the others get the answer")
+    func callTimeoutEndsOneCaller() async throws {
+        let fixture = CoalescingFixture()
+        let hurried = BothamAPIClient(
+            baseEndpoint: "https://coalescing.test", httpClient: fixture.transport,
+            configuration: .init(maxRetries: 0, validation: .acceptAll, callTimeout: .milliseconds(50)))
+        hurried.interceptors.append(fixture.coalescer)
+        let patient = fixture.startGETs(2)
+        #expect(await fixture.waitUntil(waiting: 2, held: 1))
+
+        let result = await hurried.GET("/feed")
+
+        guard case .failure(.timeout) = result else {
+            Issue.record("expected timeout, got \(result)")
+            return
+        }
+        #expect(fixture.coalescer.waitingCallCount == 2)
+        fixture.transport.release()
+        for call in patient { #expect(try await call.value.get().statusCode == 200) }
+        #expect(fixture.transport.sendCount == 1)
     }
 
     @Test("cancelling every caller but one: the cancelled get .cancelled at once, the last one gets 200 from one send")
@@ -247,6 +297,15 @@ struct RequestCoalescingTests {
             #expect(fixture.isEmpty, "round \(round)")
         }
         #expect(fixture.transport.sendCount == 20)
+    }
+}
+
+/// Adds `X-Signed: yes` inside the coalescer, as a signer would.
+private struct SignInside: HTTPInterceptor {
+    func intercept(
+        _ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext
+    ) async throws -> HTTPResponse {
+        try await next(request.withHeader("X-Signed", "yes"))
     }
 }
 
