@@ -8,7 +8,9 @@ struct ArticlesAreCompiledTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     /// The articles whose blocks are compiled (`ARTICLES` in scripts/readme-snippets.py).
-    private static let articles = ["SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md"]
+    private static let articles = [
+        "SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md",
+    ]
 
     /// The lines that count: imports (conditional ones included) move to the top of the generated file.
     private static func normalized(_ text: some StringProtocol) -> [String] {

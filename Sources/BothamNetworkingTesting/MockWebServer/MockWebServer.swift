@@ -155,6 +155,12 @@ public final class MockWebServer: Sendable {
         core.responseBodyBytesWritten.withLock { $0 }
     }
 
+    /// How many connections the client closed (or reset) while the server held a ``SocketPolicy/noResponse``
+    /// answer back: how a test sees that a cancelled call really hung up. Safe to read from any thread.
+    package var clientClosedConnectionCount: Int {
+        core.clientClosedConnections.withLock { $0 }
+    }
+
     /// Whether ``shutdown()`` has been called.
     public var isShutDown: Bool {
         core.isShutDown

@@ -17,7 +17,8 @@ public enum SocketPolicy: Sendable, Hashable {
     case disconnectAfterHeaders
     /// Send the headers and the first half of the body bytes as they appear on the wire, then close.
     case disconnectDuringBody
-    /// Send nothing and keep the connection open until the server shuts down: the client's timeout fires.
+    /// Send nothing and keep the connection open until the client closes it or the server shuts down: the client's
+    /// timeout fires, or its cancellation closes the connection.
     case noResponse
     /// Send `HTTP/1.1 ABC MALFORMED\r\n\r\n` (a status line without a numeric code), then close.
     case malformedStatusLine

@@ -74,6 +74,19 @@ struct MockWebServerFaultTests {
         #expect(afterEnd == .endOfStream)
     }
 
+    @Test("noResponse ends when the client closes its side, and the server counts the client's close")
+    func noResponseSeesTheClientClose() async throws {
+        let (server, connection) = try exchange(MockResponse().withBody("never").withSocketPolicy(.noResponse))
+        defer { server.shutdown() }
+        _ = try await server.takeRequest()
+        #expect(server.clientClosedConnectionCount == 0)
+
+        connection.finishWriting()
+
+        #expect(await connection.isClosedByServer())
+        #expect(server.clientClosedConnectionCount == 1)
+    }
+
     @Test("malformedStatusLine sends a status line without a numeric code and closes")
     func malformedStatusLine() async throws {
         let (server, connection) = try exchange(MockResponse().withSocketPolicy(.malformedStatusLine))

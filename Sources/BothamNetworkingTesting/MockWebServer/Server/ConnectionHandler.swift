@@ -20,6 +20,9 @@ struct ConnectionHandler {
                 sequenceNumber += 1
             case .close:
                 return
+            case .closedByClient:
+                core.clientClosedConnections.withLock { $0 += 1 }
+                return
             case .reset:
                 SystemCalls.enableResetOnClose(descriptor)
                 return

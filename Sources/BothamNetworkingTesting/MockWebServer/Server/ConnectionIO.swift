@@ -128,6 +128,21 @@ struct ConnectionIO {
         guard wake.sleep(for: duration) else { throw .shutDown }
     }
 
+    /// Waits, sending nothing, until the client closes its side of the connection (or resets it) or the server shuts
+    /// down; bytes the client sends meanwhile are read and discarded. Returns whether the client closed it.
+    func waitForPeerClose() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            guard wake.wait(for: descriptor, events: Int16(POLLIN), timeout: nil) == .ready else { return false }
+            let received = chunk.withUnsafeMutableBytes { SystemCalls.receive(descriptor, into: $0) }
+            if received == 0 { return true }
+            if received < 0 {
+                let code = SystemCalls.lastError
+                if code != EINTR, !SystemCalls.wouldBlock(code) { return true }
+            }
+        }
+    }
+
     /// A lingering close, used after an error response: stop sending, then read and discard what the client is
     /// still sending (for up to `limit` bytes or `duration`), so the kernel does not answer unread data with a
     /// reset that could destroy the response before the client reads it.

@@ -8,6 +8,8 @@ enum ResponseOutcome: Equatable {
     case close
     /// Close the connection with a TCP reset (RST).
     case reset
+    /// The client closed the connection while the server held its response back (``SocketPolicy/noResponse``).
+    case closedByClient
 }
 
 /// Writes a ``MockResponse`` to a connection, applying its delay, throttle and ``SocketPolicy``.
@@ -31,8 +33,7 @@ enum ResponseWriter {
         case .resetConnection:
             return .reset
         case .noResponse:
-            io.wake.waitForSignal()
-            return .close
+            return io.waitForPeerClose() ? .closedByClient : .close
         default:
             break
         }

@@ -21,6 +21,8 @@ final class ServerCore: Sendable {
     let inbox = RequestInbox()
     /// The response body bytes (chunk framing excluded) handed to the socket so far, over every connection.
     let responseBodyBytesWritten = Lock(0)
+    /// How many connections the client closed while the server held a ``SocketPolicy/noResponse`` answer back.
+    let clientClosedConnections = Lock(0)
     private let state: Lock<State>
 
     private struct State {

@@ -83,15 +83,6 @@ struct WakeSignal: Sendable {
         return !isSignalled
     }
 
-    /// Blocks until the signal is raised.
-    func waitForSignal() {
-        while true {
-            var descriptors = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
-            let result = poll(&descriptors, 1, -1)
-            if result > 0 || (result < 0 && SystemCalls.lastError != EINTR) { return }
-        }
-    }
-
     /// Milliseconds until `deadline`, rounded up and clamped to what `poll` accepts; -1 for no deadline.
     private static func pollTimeout(until deadline: ContinuousClock.Instant?) -> Int32 {
         guard let deadline else { return -1 }
