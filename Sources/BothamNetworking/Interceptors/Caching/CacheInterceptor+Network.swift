@@ -74,8 +74,7 @@ extension CacheInterceptor {
         head.headers = CacheHeaders.merging(entry.head.headers, with: notModified.headers)
         head.requestTime = requestTime.timeIntervalSince1970
         head.responseTime = responseTime.timeIntervalSince1970
-        storage.store.update(head, for: key)
-        let updated = CacheEntry(head: head, body: entry.body)
+        guard let updated = storage.store.update(head, for: key) else { return nil }
         return body(of: updated, key: key, for: request).map { body in
             response(
                 head: head, headers: head.headers, body: body, request: notModified.request,

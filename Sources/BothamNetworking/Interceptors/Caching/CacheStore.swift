@@ -8,8 +8,9 @@ protocol CacheStore: Sendable {
     /// Stores `body` under `key` with `head` (its body length and checksum filled in by the store), replacing what
     /// was there; returns the stored entry, or `nil` when it was not stored (too large, the disk failed).
     func store(_ head: CacheEntry.Head, body: CacheBodySource, for key: CacheKey) -> CacheEntry?
-    /// Replaces the head of the entry of `key` (after a `304`), keeping its body.
-    func update(_ head: CacheEntry.Head, for key: CacheKey)
+    /// Replaces the head of the entry of `key` (after a `304`), keeping its body; returns the updated entry, or
+    /// `nil` when it is gone.
+    func update(_ head: CacheEntry.Head, for key: CacheKey) -> CacheEntry?
     /// Removes the entry of `key`.
     func remove(_ key: CacheKey)
     /// Removes the entries of `url`, every credential partition's.

@@ -140,9 +140,9 @@ final class DiskCacheStore: CacheStore {
         }
     }
 
-    func update(_ head: CacheEntry.Head, for key: CacheKey) {
+    func update(_ head: CacheEntry.Head, for key: CacheKey) -> CacheEntry? {
         guard let current = entry(for: key), case .file(let fileURL, let offset, let length) = current.body else {
-            return
+            return nil
         }
         var head = head
         head.bodyLength = current.head.bodyLength
@@ -153,9 +153,9 @@ final class DiskCacheStore: CacheStore {
             copied.sha == head.bodySHA256
         else {
             remove(key)
-            return
+            return nil
         }
-        _ = store(head, body: .file(bodyFile), for: key)
+        return store(head, body: .file(bodyFile), for: key)
     }
 
     func remove(_ key: CacheKey) {

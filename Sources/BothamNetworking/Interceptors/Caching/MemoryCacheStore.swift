@@ -64,9 +64,9 @@ final class MemoryCacheStore: CacheStore {
         return entry
     }
 
-    func update(_ head: CacheEntry.Head, for key: CacheKey) {
+    func update(_ head: CacheEntry.Head, for key: CacheKey) -> CacheEntry? {
         state.withLock { state in
-            guard var slot = state.slots[key] else { return }
+            guard var slot = state.slots[key] else { return nil }
             var head = head
             head.bodyLength = slot.entry.head.bodyLength
             head.bodySHA256 = slot.entry.head.bodySHA256
@@ -75,6 +75,7 @@ final class MemoryCacheStore: CacheStore {
             state.totalBytes += slot.entry.cost
             state.slots[key] = slot
             evict(&state)
+            return slot.entry
         }
     }
 
