@@ -220,7 +220,13 @@ enum CurrentTrace {
     apiClient.interceptors.append(CookieInterceptor(jar: CookieJar()))
 }
 
-// README block 17
+// README block 17: compiled, never called (it talks to real services)
+@Sendable func readmeBlock17(apiClient: BothamAPIClient) throws {
+    apiClient.interceptors.append(CacheInterceptor(storage: .memory(maxBytes: 10 << 20)))
+    // or, surviving restarts: .disk(directory: cachesFolder, maxBytes: 50 << 20)
+}
+
+// README block 18
 struct Todo: Codable, Sendable, Equatable {
     var userId: Int
     var id: Int
@@ -252,7 +258,7 @@ func todosExample() async throws {
     print(todos, result)
 }
 
-// README block 18
+// README block 19
 struct Manifest: Decodable, Sendable {
     var tag: String
 }
@@ -269,7 +275,7 @@ func conditionalGetExample(apiClient: BothamAPIClient, etag: String) async throw
     print(try await apiClient.response(for: request).statusCode)  // 200 or 304
 }
 
-// README block 19
+// README block 20
 func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     let search = try apiClient.request(
         .get, "/search",
@@ -284,7 +290,7 @@ func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     print(search, legacy, login)
 }
 
-// README block 20
+// README block 21
 func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL) async {
     var form = MultipartFormData()
     form.append("Jane", name: "user")
@@ -294,7 +300,7 @@ func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL
     print(result)
 }
 
-// README block 21
+// README block 22
 func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     let videoURL = folder.appendingPathComponent("video.mp4")
     let exportURL = folder.appendingPathComponent("exports/2024.csv")
@@ -333,7 +339,7 @@ func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     print(try await call.result.get().bodyFileURL?.path ?? "")
 }
 
-// README block 22
+// README block 23
 struct ChatDelta: Decodable, Sendable {
     struct Choice: Decodable, Sendable {
         struct Delta: Decodable, Sendable { let content: String? }
@@ -374,7 +380,7 @@ func streamingExample(apiClient: BothamAPIClient) async throws {
     _ = await apiClient.POST("/ingest", body: .stream(contentType: "application/x-ndjson", rows))
 }
 
-// README block 23
+// README block 24
 @Test("The feed resumes after a drop without losing an event")
 func eventFeedResumes() async throws {
     let stubClient = StubHTTPClient()
@@ -395,7 +401,7 @@ func eventFeedResumes() async throws {
     #expect(stubClient.receivedRequests[1].headers["Last-Event-ID"] == "2")
 }
 
-// README block 24
+// README block 25
 @Test("The client sends the token and decodes the issues")
 func integrationWithMockWebServer() async throws {
     let server = try MockWebServer()
@@ -419,7 +425,7 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 25
+// README block 26
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -443,8 +449,8 @@ func transportExample() async {
     }
 }
 
-// README block 26: compiled, never called (it talks to real services)
-@Sendable func readmeBlock26(apiClient: BothamAPIClient) async throws {
+// README block 27: compiled, never called (it talks to real services)
+@Sendable func readmeBlock27(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()
