@@ -17,8 +17,12 @@ private let crashWriter: URL? = {
 struct DiskCacheCrashTests {
     /// Runs the writer on `folder` until it has printed `lines` lines, then kills it with SIGKILL.
     func runWriterAndKill(folder: URL, afterLines lines: Int) async throws {
+        guard let writer = crashWriter else {
+            Issue.record("the CacheCrashWriter executable is not built")
+            return
+        }
         let process = Process()
-        process.executableURL = try #require(crashWriter)
+        process.executableURL = writer
         process.arguments = [folder.path]
         let output = Pipe()
         process.standardOutput = output
