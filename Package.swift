@@ -72,6 +72,9 @@ let package = Package(
                 "BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative", "BothamTestSupport",
             ]
         ),
+        // The child process of DiskCacheCrashTests: writes disk cache entries until it is killed.
+        .executableTarget(
+            name: "CacheCrashWriter", dependencies: ["BothamNetworking"], path: "Tests/CacheCrashWriter"),
         // Runs against a live httpbin (scripts/httpbin.sh); skipped unless HTTPBIN_URL is set.
         .testTarget(
             name: "BothamNetworkingInteropTests",
@@ -85,7 +88,7 @@ let package = Package(
 // `swift run <Page>` runs one.
 let playgroundPages = [
     "Home", "Headers", "Parameters", "Body", "Interceptors", "BasicAuthentication", "Retry", "TokenRefresh",
-    "TypedEndpoints", "UploadsAndDownloads", "Streaming", "TestingWithStubs",
+    "TypedEndpoints", "UploadsAndDownloads", "Streaming", "Caching", "TestingWithStubs",
 ]
 package.targets += [
     .target(

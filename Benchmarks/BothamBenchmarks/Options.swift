@@ -8,6 +8,7 @@
         case memory
         case slow
         case streaming
+        case cache
     }
 
     /// Command-line options of `BothamBenchmarks run`.
@@ -39,7 +40,7 @@
 
         static let usage = """
             usage: BothamBenchmarks [run] [options]
-              --cases LIST          chain,transport,memory,slow,streaming (default: all)
+              --cases LIST          chain,transport,memory,slow,streaming,cache (default: all)
               --quick               CI smoke: fewer runs and iterations, 1 s slow server (< 60 s)
               --runs N              repetitions per measurement (default 5; quick 3)
               --url URL             small JSON on a keep-alive loopback server (transport case)

@@ -50,6 +50,8 @@
                 } else {
                     report.note("transport: needs task executors (macOS 15, iOS 18), skipped")
                 }
+            case .cache:
+                await CacheCase(options: options, report: report).run()
             case .memory:
                 await MemoryCase(options: options, report: report).run()
             case .slow:

@@ -31,6 +31,13 @@ enum Routes {
             return Streams.chatCompletion(request)
         case "exports":
             return Streams.ndjsonExport(count: Int(request.queryItems.first { $0.name == "count" }?.value ?? "") ?? 5)
+        case "cache" where segments.count == 2:
+            // httpbin's `/cache/{n}`: `Cache-Control: public, max-age=n`.
+            return json(["url": .string(request.path)]).withHeader("Cache-Control", "public, max-age=\(segments[1])")
+        case "etag" where segments.count == 2:
+            // httpbin's `/etag/{etag}`: 304 when If-None-Match names it.
+            if request.headers[.ifNoneMatch] == segments[1] { return MockResponse(statusCode: 304) }
+            return json(["etag": .string(segments[1])]).withHeader("ETag", segments[1])
         case "bytes":
             let count = min(max(segments.count > 1 ? Int(segments[1]) ?? 0 : 0, 0), 64 << 20)
             let bytes = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })

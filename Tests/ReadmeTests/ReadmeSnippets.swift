@@ -222,10 +222,16 @@ enum CurrentTrace {
 
 // README block 17: compiled, never called (it talks to real services)
 @Sendable func readmeBlock17(apiClient: BothamAPIClient) throws {
+    apiClient.interceptors.append(CacheInterceptor(storage: .memory(maxBytes: 10 << 20)))
+    // or, surviving restarts: .disk(directory: cachesFolder, maxBytes: 50 << 20)
+}
+
+// README block 18: compiled, never called (it talks to real services)
+@Sendable func readmeBlock18(apiClient: BothamAPIClient) throws {
     apiClient.interceptors.append(RequestCoalescingInterceptor())  // after a cache, so only misses are coalesced
 }
 
-// README block 18
+// README block 19
 struct Todo: Codable, Sendable, Equatable {
     var userId: Int
     var id: Int
@@ -257,7 +263,7 @@ func todosExample() async throws {
     print(todos, result)
 }
 
-// README block 19
+// README block 20
 struct Manifest: Decodable, Sendable {
     var tag: String
 }
@@ -274,7 +280,7 @@ func conditionalGetExample(apiClient: BothamAPIClient, etag: String) async throw
     print(try await apiClient.response(for: request).statusCode)  // 200 or 304
 }
 
-// README block 20
+// README block 21
 func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     let search = try apiClient.request(
         .get, "/search",
@@ -289,7 +295,7 @@ func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     print(search, legacy, login)
 }
 
-// README block 21
+// README block 22
 func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL) async {
     var form = MultipartFormData()
     form.append("Jane", name: "user")
@@ -299,7 +305,7 @@ func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL
     print(result)
 }
 
-// README block 22
+// README block 23
 func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     let videoURL = folder.appendingPathComponent("video.mp4")
     let exportURL = folder.appendingPathComponent("exports/2024.csv")
@@ -338,7 +344,7 @@ func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     print(try await call.result.get().bodyFileURL?.path ?? "")
 }
 
-// README block 23
+// README block 24
 struct ChatDelta: Decodable, Sendable {
     struct Choice: Decodable, Sendable {
         struct Delta: Decodable, Sendable { let content: String? }
@@ -379,7 +385,7 @@ func streamingExample(apiClient: BothamAPIClient) async throws {
     _ = await apiClient.POST("/ingest", body: .stream(contentType: "application/x-ndjson", rows))
 }
 
-// README block 24
+// README block 25
 @Test("The feed resumes after a drop without losing an event")
 func eventFeedResumes() async throws {
     let stubClient = StubHTTPClient()
@@ -400,7 +406,7 @@ func eventFeedResumes() async throws {
     #expect(stubClient.receivedRequests[1].headers["Last-Event-ID"] == "2")
 }
 
-// README block 25
+// README block 26
 @Test("The client sends the token and decodes the issues")
 func integrationWithMockWebServer() async throws {
     let server = try MockWebServer()
@@ -424,7 +430,7 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 26
+// README block 27
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -448,8 +454,8 @@ func transportExample() async {
     }
 }
 
-// README block 27: compiled, never called (it talks to real services)
-@Sendable func readmeBlock27(apiClient: BothamAPIClient) async throws {
+// README block 28: compiled, never called (it talks to real services)
+@Sendable func readmeBlock28(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()

@@ -1,0 +1,39 @@
+/// Whether a private cache may store a response (RFC 9111 §3, §3.5), and whether a request may use the cache.
+enum CacheStorability {
+    /// The conditional and range fields that make a request the caller's own validation or partial request: such a
+    /// request bypasses the cache (sent as it is, its response neither served from nor stored in the cache).
+    static let callerConditionals: [HTTPFieldName] = [
+        .ifNoneMatch, "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range",
+    ]
+
+    /// Whether the cache handles `request` at all: a `GET` without the caller's own conditionals or `Range`, whose
+    /// body goes to memory, a file or a stream.
+    static func usesCache(_ request: HTTPRequest) -> Bool {
+        request.method == .get && !callerConditionals.contains(where: request.headers.contains)
+    }
+
+    /// Whether `response` to `request` (with request directives `requestControl`) may be stored (§3):
+    ///
+    /// - the method is `GET` (the only one this cache stores) and the status is final and understood: not `206`
+    ///   (a partial response is never stored as a full one), not `304`, not `1xx`;
+    /// - neither the request nor the response has `no-store`;
+    /// - `Vary: *` is not stored (it could never be selected, §4.1);
+    /// - a request with `Authorization` is stored only when the response explicitly allows it (§3.5): `public`,
+    ///   `private`, `s-maxage` or `must-revalidate`;
+    /// - the response has explicit freshness (`max-age`, `Expires`), `public` or `private`, or a heuristically
+    ///   cacheable status (§4.2.2).
+    static func isStorable(_ response: HTTPResponse, request: HTTPRequest, requestControl: CacheControl) -> Bool {
+        let status = response.statusCode
+        guard request.method == .get, status >= 200, status != 206, status != 304 else { return false }
+        let control = CacheControl(response.headers)
+        guard !control.has("no-store"), !requestControl.has("no-store") else { return false }
+        guard !CacheVary(response: response.headers, request: request.headers).matchesNothing else { return false }
+        if request.headers.contains(.authorization) {
+            guard ["public", "private", "s-maxage", "must-revalidate"].contains(where: control.has) else {
+                return false
+            }
+        }
+        return control.has("max-age") || response.headers.contains("Expires") || control.has("public")
+            || control.has("private") || CacheFreshness.heuristicallyCacheable.contains(status)
+    }
+}

@@ -1,0 +1,63 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import Foundation
+
+/// A wall clock the test moves by hand.
+final class TestCacheClock: CacheClock {
+    private let current = Lock(Date(timeIntervalSince1970: 1_700_000_000))
+
+    var now: Date { current.withLock { $0 } }
+
+    /// Moves the clock `seconds` forward.
+    func advance(_ seconds: Double) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
+
+/// A client over a `StubHTTPClient` with a `CacheInterceptor` on a virtual clock.
+struct CacheHarness {
+    let stub: StubHTTPClient
+    let clock = TestCacheClock()
+    let cache: CacheInterceptor
+    let client: BothamAPIClient
+
+    init(
+        storage: CacheStorage = .memory(maxBytes: 1 << 20), maxRetries: Int = 0,
+        latency: StubHTTPClient.LatencyMode = .virtual
+    ) {
+        stub = StubHTTPClient(latency: latency)
+        cache = CacheInterceptor(storage: storage, clock: clock)
+        client = BothamAPIClient(
+            baseEndpoint: "https://api.example.com", httpClient: stub,
+            configuration: .init(maxRetries: maxRetries, validation: .acceptAll))
+        client.interceptors.append(cache)
+    }
+
+    /// `GET path` with `headers`.
+    func get(_ path: String = "/item", parameters: HTTPParameters = [:], headers: HTTPHeaders = [:]) async throws
+        -> HTTPResponse
+    {
+        try await client.response(for: client.request(.get, path, parameters: parameters, headers: headers))
+    }
+
+    /// The requests the server received.
+    var sent: [HTTPRequest] { stub.receivedRequests }
+
+    /// The IMF-fixdate of the clock's time plus `offset` seconds.
+    func date(_ offset: Double = 0) -> String {
+        CacheHarness.httpDate(clock.now.addingTimeInterval(offset))
+    }
+
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}
+
+extension HTTPResponse {
+    /// The body as UTF-8 text.
+    var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
