@@ -9,7 +9,7 @@ struct ArticlesAreCompiledTests {
         .deletingLastPathComponent().deletingLastPathComponent()
     /// The articles whose blocks are compiled (`ARTICLES` in scripts/readme-snippets.py).
     private static let articles = [
-        "SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md",
+        "SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md", "Caching.md",
     ]
 
     /// The lines that count: imports (conditional ones included) move to the top of the generated file.
