@@ -17,9 +17,13 @@ enum URLRequestBuilder {
     ) {
         var urlRequest = URLRequest(url: try request.resolvedURL())
         urlRequest.httpMethod = request.method.rawValue
-        for field in request.headers {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
-        }
+        #if canImport(FoundationNetworking)
+            if let fields = headerFields(of: request.headers) { urlRequest.allHTTPHeaderFields = fields }
+        #else
+            for field in request.headers {
+                urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+            }
+        #endif
         let bodyFile = request.body?.fileURL
         let bodySize: Int64?
         if let bodyFile {
@@ -36,6 +40,31 @@ enum URLRequestBuilder {
         return (URLSessionHop(request: urlRequest, bodyFile: bodyFile), bodySize)
     }
 }
+
+#if canImport(FoundationNetworking)
+    extension URLRequestBuilder {
+        /// The header dictionary swift-corelibs-foundation builds when `addValue(_:forHTTPHeaderField:)` is called
+        /// once per field, built in one pass: each name capitalized as it stores it (`accept-encoding` becomes
+        /// `Accept-Encoding`), the values of one name joined with `,` in order. Called per field, `addValue` copies
+        /// the whole dictionary and lowercases every name already in it (about 45,000 instructions for the five fields
+        /// the transport adds to a request; BENCHMARKS.md, 2026-12-01). Its value check drops nothing here: the
+        /// request is prepared, so no value holds the NUL, CR or LF it refuses. `nil` for no fields, as `addValue`
+        /// never called leaves the request's fields.
+        static func headerFields(of headers: HTTPHeaders) -> [String: String]? {
+            guard !headers.isEmpty else { return nil }
+            var fields = [String: String](minimumCapacity: headers.fields.count)
+            for (name, value) in headers {
+                let key = name.rawName.capitalized
+                if let earlier = fields[key] {
+                    fields[key] = earlier + "," + value
+                } else {
+                    fields[key] = value
+                }
+            }
+            return fields
+        }
+    }
+#endif
 
 extension Duration {
     /// The duration in seconds as a `Double`.
