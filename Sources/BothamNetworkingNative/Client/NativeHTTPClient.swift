@@ -49,7 +49,8 @@ public final class NativeHTTPClient: HTTPClient {
             ConnectionPool(
                 loop: loop,
                 maxConnectionsPerHost: configuration.maxConnectionsPerHost,
-                idleTimeout: MonotonicClock.nanoseconds(configuration.idleConnectionTimeout)
+                idleTimeout: MonotonicClock.nanoseconds(configuration.idleConnectionTimeout),
+                connectSettings: configuration.makeConnectSettings()
             )
         }
     }
