@@ -35,6 +35,8 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     private(set) var state = State.idle
     private let connectSettings: ConnectSettings
     private var fd: Int32 = -1
+    /// The DNS lookup this connection waits for, given up when it closes first.
+    private var lookup: DNSCache.Ticket?
     private var connector: HappyEyeballsConnector?
     private var tls: TLSSession?
     private var wire = ByteQueue()
@@ -75,7 +77,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             loop.execute { [self] in resolved(answer) }
             return
         }
-        cache.resolve(host: host, port: port) { [self] answer in
+        lookup = cache.resolve(host: host, port: port) { [self] answer in
             loop.execute { [self] in resolved(answer) }
         }
     }
@@ -95,6 +97,10 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         guard state != .closed else { return }
         state = .closed
         delegate = nil
+        // Whatever phase it is in ends here: the lookup is given up (a resolver that never answers holds nothing),
+        // every connection attempt is closed, then the socket and TLS.
+        if let lookup { connectSettings.dnsCache.cancel(lookup) }
+        lookup = nil
         connector?.cancel()
         connector = nil
         closeSocket()
@@ -135,6 +141,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     private func resolved(_ result: Result<[NetworkAddress], NativeTransportError>) {
         guard state == .resolving else { return }
+        lookup = nil
         switch result {
         case .failure(let error):
             fail(.resolve(error))

@@ -7,6 +7,10 @@ import BothamNetworking
 /// - At most ``Settings/maxEntries`` names are kept: a full cache first drops expired entries, then the one that
 ///   expires first.
 /// - Concurrent lookups of one name share one call to the resolver.
+/// - A waiter that goes away (its connection was closed: the call was cancelled or timed out) gives up its place
+///   with ``cancel(_:)``. When the last waiter of a lookup leaves, the lookup is forgotten and a custom resolver's
+///   task is cancelled, so a resolver that never answers holds neither the connections that waited for it nor the
+///   name: the next connection asks again.
 /// - IP literals never reach it (the connection parses them itself).
 ///
 /// Safe from any thread: its state is behind a `Lock`; lookups run on dispatch threads, never on the loop.
@@ -24,23 +28,48 @@ final class DNSCache: Sendable {
     /// A lookup's outcome.
     typealias Answer = Result<[NetworkAddress], NativeTransportError>
 
-    private struct Key: Hashable {
+    /// A name and port; `serial` is 0 for a shared lookup, or unique for one that is not shared (no cache).
+    fileprivate struct Key: Hashable {
         let host: String
         let port: Int
+        var serial: UInt64 = 0
+    }
+
+    /// A waiter's place in a lookup in progress, to give it up with ``DNSCache/cancel(_:)``.
+    struct Ticket: Sendable {
+        fileprivate let key: Key
+        fileprivate let waiter: UInt64
     }
 
     /// Who waits for a lookup in progress.
     typealias Waiter = @Sendable (Answer) -> Void
 
+    /// A lookup in progress: its id, its waiters by ticket number, and the task running a custom resolver.
+    private struct Lookup {
+        let id: UInt64
+        var waiters: [(id: UInt64, waiter: Waiter)] = []
+        var task: Task<Void, Never>?
+    }
+
     private enum Entry {
-        case pending([Waiter])
+        case pending(Lookup)
         case answered(Answer, expires: UInt64)
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var serial: UInt64 = 0
+
+        mutating func nextSerial() -> UInt64 {
+            serial &+= 1
+            return serial
+        }
     }
 
     private let resolver: any NameResolving
     private let settings: Settings
     private let now: @Sendable () -> UInt64
-    private let entries = Lock<[Key: Entry]>([:])
+    private let state = Lock(State())
 
     /// A cache in front of `resolver`; `now` is the clock in monotonic nanoseconds (tests inject their own).
     init(
@@ -57,45 +86,56 @@ final class DNSCache: Sendable {
     func cached(host: String, port: Int) -> Answer? {
         let key = Key(host: host, port: port)
         let time = now()
-        return entries.withLock { entries -> Answer? in
-            guard case .answered(let answer, let expires) = entries[key] else { return nil }
+        return state.withLock { state -> Answer? in
+            guard case .answered(let answer, let expires) = state.entries[key] else { return nil }
             if expires > time { return answer }
-            entries[key] = nil
+            state.entries[key] = nil
             return nil
         }
     }
 
     /// Calls `completion` (on a resolver thread, or at once for a cached answer) with the answer for `host` and
-    /// `port`: cached, shared with a lookup in progress, or looked up now.
-    func resolve(host: String, port: Int, completion: @escaping Waiter) {
-        if settings.ttl == 0 {
-            Self.lookUp(resolver, host: host, port: port, completion: completion)
-            return
-        }
-        let key = Key(host: host, port: port)
+    /// `port`: cached, shared with a lookup in progress, or looked up now. Returns the waiter's ticket, to give up
+    /// waiting with ``cancel(_:)``, or `nil` when `completion` has already been called.
+    @discardableResult
+    func resolve(host: String, port: Int, completion: @escaping Waiter) -> Ticket? {
+        let shared = settings.ttl > 0
         let time = now()
         enum Step {
             case answer(Answer)
-            case wait
-            case lookUp
+            case wait(Ticket)
+            case lookUp(Ticket, lookup: UInt64)
         }
-        let step = entries.withLock { entries -> Step in
-            switch entries[key] {
+        let step = state.withLock { state -> Step in
+            var key = Key(host: host, port: port)
+            if !shared { key.serial = state.nextSerial() }
+            let ticket = Ticket(key: key, waiter: state.nextSerial())
+            switch state.entries[key] {
             case .answered(let answer, let expires) where expires > time:
                 return .answer(answer)
-            case .pending(let waiters):
-                entries[key] = .pending(waiters + [completion])
-                return .wait
+            case .pending(var lookup):
+                lookup.waiters.append((id: ticket.waiter, waiter: completion))
+                state.entries[key] = .pending(lookup)
+                return .wait(ticket)
             default:
-                entries[key] = .pending([completion])
-                return .lookUp
+                let lookup = Lookup(id: state.nextSerial(), waiters: [(id: ticket.waiter, waiter: completion)])
+                state.entries[key] = .pending(lookup)
+                return .lookUp(ticket, lookup: lookup.id)
             }
         }
         switch step {
-        case .answer(let answer): completion(answer)
-        case .wait: break
-        case .lookUp:
-            Self.lookUp(resolver, host: host, port: port) { [self] answer in store(answer, for: key) }
+        case .answer(let answer):
+            completion(answer)
+            return nil
+        case .wait(let ticket):
+            return ticket
+        case .lookUp(let ticket, let lookup):
+            let key = ticket.key
+            let task = Self.lookUp(resolver, host: host, port: port) { [self] answer in
+                store(answer, for: key, lookup: lookup)
+            }
+            if let task { attach(task, to: key, lookup: lookup) }
+            return ticket
         }
     }
 
@@ -106,34 +146,63 @@ final class DNSCache: Sendable {
         }
     }
 
+    /// Gives up the place `ticket` holds: its completion is never called. When it was the lookup's last waiter, the
+    /// lookup is forgotten (the next connection asks the resolver again) and a custom resolver's task is cancelled.
+    /// Idempotent; a ticket whose answer came already is ignored.
+    func cancel(_ ticket: Ticket) {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            guard case .pending(var lookup) = state.entries[ticket.key] else { return nil }
+            lookup.waiters.removeAll { $0.id == ticket.waiter }
+            guard lookup.waiters.isEmpty else {
+                state.entries[ticket.key] = .pending(lookup)
+                return nil
+            }
+            state.entries[ticket.key] = nil
+            return lookup.task
+        }
+        task?.cancel()
+    }
+
     /// Drops the answer for `host` and `port` (every address failed to connect: the next connection asks again).
     func forget(host: String, port: Int) {
         let key = Key(host: host, port: port)
-        entries.withLock { entries in
-            if case .answered = entries[key] { entries[key] = nil }
+        state.withLock { state in
+            if case .answered = state.entries[key] { state.entries[key] = nil }
         }
     }
 
     /// How many names are cached or being looked up (for tests).
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { state.withLock { $0.entries.count } }
 
-    /// Keeps `answer` for its lifetime and hands it to every waiter.
-    private func store(_ answer: Answer, for key: Key) {
+    /// Records the task running lookup `lookup`, or cancels it when every waiter left before it was made.
+    private func attach(_ task: Task<Void, Never>, to key: Key, lookup id: UInt64) {
+        let attached = state.withLock { state -> Bool in
+            guard case .pending(var lookup) = state.entries[key], lookup.id == id else { return false }
+            lookup.task = task
+            state.entries[key] = .pending(lookup)
+            return true
+        }
+        if !attached { task.cancel() }
+    }
+
+    /// Keeps `answer` of lookup `lookup` for its lifetime and hands it to every waiter still waiting. An answer for a
+    /// lookup that was given up is dropped.
+    private func store(_ answer: Answer, for key: Key, lookup id: UInt64) {
         let lifetime: UInt64
         switch answer {
-        case .success: lifetime = settings.ttl
-        case .failure: lifetime = settings.failureTTL
+        case .success: lifetime = key.serial == 0 ? settings.ttl : 0
+        case .failure: lifetime = key.serial == 0 ? settings.failureTTL : 0
         }
         let time = now()
-        let waiters = entries.withLock { entries -> [Waiter] in
-            guard case .pending(let waiters) = entries[key] else { return [] }
+        let waiters = state.withLock { state -> [Waiter] in
+            guard case .pending(let lookup) = state.entries[key], lookup.id == id else { return [] }
             if lifetime > 0 {
-                entries[key] = .answered(answer, expires: time &+ lifetime)
-                Self.trim(&entries, to: max(1, settings.maxEntries), now: time)
+                state.entries[key] = .answered(answer, expires: time &+ lifetime)
+                Self.trim(&state.entries, to: max(1, settings.maxEntries), now: time)
             } else {
-                entries[key] = nil
+                state.entries[key] = nil
             }
-            return waiters
+            return lookup.waiters.map(\.waiter)
         }
         for waiter in waiters { waiter(answer) }
     }
@@ -156,16 +225,17 @@ final class DNSCache: Sendable {
     }
 
     /// One call to the resolver, its error made a ``NativeTransportError``. The system resolver is called with a
-    /// callback on its own queue; another one runs on ``ResolverExecutor`` (dispatch threads, never Swift's
-    /// cooperative pool, which a busy process may keep from it for seconds).
+    /// callback on its own queue (`getaddrinfo` cannot be stopped: a cancelled lookup runs to its end and its answer
+    /// is dropped); another one runs in a task on ``ResolverExecutor`` (dispatch threads, never Swift's cooperative
+    /// pool, which a busy process may keep from it for seconds), returned so that it can be cancelled.
     private static func lookUp(
         _ resolver: any NameResolving, host: String, port: Int, completion: @escaping Waiter
-    ) {
+    ) -> Task<Void, Never>? {
         if resolver is SystemNameResolver {
             NameResolver.resolve(host: host, port: port) { result in
                 completion(result.flatMap { addresses in checked(addresses.compactMap(NetworkAddress.init), host) })
             }
-            return
+            return nil
         }
         let work: @Sendable () async -> Void = {
             do {
@@ -178,9 +248,9 @@ final class DNSCache: Sendable {
             }
         }
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            Task(executorPreference: ResolverExecutor.shared) { await work() }
+            return Task(executorPreference: ResolverExecutor.shared) { await work() }
         } else {
-            Task { await work() }
+            return Task.detached { await work() }
         }
     }
 

@@ -32,7 +32,7 @@ struct HappyEyeballsTests {
     )
     func blackholedFirstAddress() async throws {
         try #require(Loopback.hasIPv6, "BOTHAM_REQUIRE_IPV6=1, but no socket binds to ::1 on this machine")
-        let blackhole = try LoopbackBlackhole(.ipv6)
+        let blackhole = try await LoopbackBlackhole.make(.ipv6)
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.enqueue(MockResponse().withBody("over IPv4"))
@@ -80,8 +80,8 @@ struct HappyEyeballsTests {
     @Test("Every address dead: cannotConnect, and the error names each address tried and why it failed")
     func everyAddressDead() async throws {
         try #require(Loopback.hasIPv6, "BOTHAM_REQUIRE_IPV6=1, but no socket binds to ::1 on this machine")
-        let blackhole6 = try LoopbackBlackhole(.ipv6)
-        let blackhole4 = try LoopbackBlackhole(.ipv4)
+        let blackhole6 = try await LoopbackBlackhole.make(.ipv6)
+        let blackhole4 = try await LoopbackBlackhole.make(.ipv4)
         let refused = try BoundSocket(.ipv4)
         let resolver = TableResolver(["dual.test": [blackhole4.address, refused.address, blackhole6.address]])
         let http = client(resolver) { configuration in
@@ -113,8 +113,8 @@ struct HappyEyeballsTests {
     @Test("Every address blackholed and no attempt limit: limits.connectTimeout ends the whole connect with timeout")
     func connectTimeoutBoundsTheRace() async throws {
         try #require(Loopback.hasIPv6, "BOTHAM_REQUIRE_IPV6=1, but no socket binds to ::1 on this machine")
-        let blackhole6 = try LoopbackBlackhole(.ipv6)
-        let blackhole4 = try LoopbackBlackhole(.ipv4)
+        let blackhole6 = try await LoopbackBlackhole.make(.ipv6)
+        let blackhole4 = try await LoopbackBlackhole.make(.ipv4)
         let resolver = TableResolver(["dual.test": [blackhole6.address, blackhole4.address]])
         let http = client(resolver) { configuration in
             configuration.connectionAttemptDelay = .milliseconds(50)

@@ -71,8 +71,9 @@ struct LoopbackSocketError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// A TCP socket bound to a loopback address on a port of the kernel's choice, closed on release.
-final class BoundSocket {
+/// A TCP socket bound to a loopback address on a port of the kernel's choice, closed on release. `Sendable`: its
+/// properties are constants, and the descriptor is only closed by `deinit`.
+final class BoundSocket: Sendable {
     let fd: Int32
     let address: NetworkAddress
 
@@ -157,8 +158,10 @@ private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
 /// hangs, its SYN retransmitted, until the client gives up. Nothing leaves the machine.
 ///
 /// ``init(_:)`` checks that it really hangs (a connect must not complete within 300 ms) and throws otherwise, so a
-/// kernel that behaves differently fails the tests loudly instead of passing them for the wrong reason.
-final class LoopbackBlackhole {
+/// kernel that behaves differently fails the tests loudly instead of passing them for the wrong reason. That check
+/// blocks its thread: async tests use ``make(_:)``, which runs it on a dispatch thread, never on Swift's cooperative
+/// pool (two threads on a two-core machine, which every test of the process shares).
+final class LoopbackBlackhole: Sendable {
     private let listener: BoundSocket
     private let filler: Int32
     /// Where a connect never completes.
@@ -168,15 +171,21 @@ final class LoopbackBlackhole {
         listener = try BoundSocket(family)
         try listener.listen(backlog: 0)
         filler = try Self.startConnect(to: listener.address)
+        // Every property is set from here on, so a throw runs `deinit`, which closes the filler (once).
         guard Self.wait(filler, millis: 2000) else {
-            close(filler)
             throw LoopbackSocketError(description: "the filler connection to \(listener.address) did not connect")
         }
         let probe = try Self.startConnect(to: listener.address)
         defer { close(probe) }
         if Self.wait(probe, millis: 300) {
-            close(filler)
             throw LoopbackSocketError(description: "\(listener.address) is no blackhole: a second connect completed")
+        }
+    }
+
+    /// A blackhole made on a dispatch thread (its check blocks for 300 ms).
+    static func make(_ family: NetworkAddress.Family) async throws -> LoopbackBlackhole {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try LoopbackBlackhole(family) }) }
         }
     }
 
