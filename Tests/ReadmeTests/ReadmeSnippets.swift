@@ -483,3 +483,22 @@ func transportExample() async {
         print(result)
     }
 }
+
+// README block 27
+
+// Names mapped by hand (service discovery, a staging host): anything else fails with cannotFindHost.
+struct StagingResolver: NameResolving {
+    func resolve(host: String, port: Int) async throws -> [NetworkAddress] {
+        guard host == "api.staging.test" else { throw URLError(.cannotFindHost) }
+        return [NetworkAddress(ip: "::1", port: port), NetworkAddress(ip: "127.0.0.1", port: port)].compactMap { $0 }
+    }
+}
+
+func realNetworksExample() -> NativeHTTPClient {
+    var configuration = NativeHTTPClient.Configuration()
+    configuration.nameResolver = StagingResolver()
+    configuration.connectionAttemptDelay = .milliseconds(100)  // RFC 8305 suggests 250 ms; 10 ms at least
+    configuration.connectionAttemptTimeout = .seconds(3)       // each address; limits.connectTimeout bounds all
+    configuration.dnsCacheTTL = .seconds(10)
+    return NativeHTTPClient(configuration: configuration)
+}

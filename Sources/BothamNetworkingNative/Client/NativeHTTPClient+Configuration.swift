@@ -28,8 +28,50 @@ extension NativeHTTPClient {
         public var redirectPolicy = RedirectPolicy.follow
         /// How HTTPS servers are verified.
         public var tls = NativeTLSConfiguration()
+        /// Who turns host names into addresses (``SystemNameResolver``: `getaddrinfo`, off the event loop). IP
+        /// literals are never looked up.
+        public var nameResolver: any NameResolving = SystemNameResolver()
+        /// How long a resolved name's addresses are reused by new connections (30 s): `getaddrinfo` reports no time
+        /// to live, so this is the client's choice, short enough to follow DNS changes and long enough to spare a
+        /// lookup per connection. `.zero` turns the cache off. The cache is the client's own; a name whose every
+        /// address fails to connect is dropped from it at once.
+        public var dnsCacheTTL = Duration.seconds(30)
+        /// How long a failed lookup is remembered (1 s), so that a burst of requests to a missing name asks once;
+        /// `.zero` remembers none.
+        public var dnsFailureCacheTTL = Duration.seconds(1)
+        /// The most names the DNS cache keeps (256); a full cache drops the entry that expires first.
+        public var dnsCacheSize = 256
+        /// Happy Eyeballs v2 (RFC 8305): how long a connection attempt runs alone before the next address (the
+        /// other family first) is tried alongside it (250 ms, the RFC's recommendation; at least 10 ms, the RFC's
+        /// minimum). The first attempt to connect wins and the others are closed; `limits.connectTimeout` bounds
+        /// the whole connect, TLS included.
+        public var connectionAttemptDelay = Duration.milliseconds(250)
+        /// How long one connection attempt may take before it counts as failed (`nil`, the default: only
+        /// `limits.connectTimeout` bounds it). When every address has failed, the error
+        /// (`cannotConnect`, carrying a ``NativeTransportError``) names each address tried and why it failed.
+        public var connectionAttemptTimeout: Duration?
 
         /// Creates the default configuration.
         public init() {}
+    }
+}
+
+extension NativeHTTPClient.Configuration {
+    /// What connections need of these settings: a new DNS cache in front of ``nameResolver`` (one per client) and
+    /// the Happy Eyeballs timing in nanoseconds.
+    func makeConnectSettings() -> ConnectSettings {
+        let cache = DNSCache(
+            resolver: nameResolver,
+            settings: DNSCache.Settings(
+                ttl: MonotonicClock.nanoseconds(dnsCacheTTL),
+                failureTTL: MonotonicClock.nanoseconds(dnsFailureCacheTTL),
+                maxEntries: max(1, dnsCacheSize)
+            )
+        )
+        return ConnectSettings(
+            dnsCache: cache,
+            attemptDelay: max(10_000_000, MonotonicClock.nanoseconds(connectionAttemptDelay)),
+            attemptTimeout: connectionAttemptTimeout.map { max(1_000_000, MonotonicClock.nanoseconds($0)) }
+        )
     }
 }

@@ -49,7 +49,8 @@ public final class NativeHTTPClient: HTTPClient {
             ConnectionPool(
                 loop: loop,
                 maxConnectionsPerHost: configuration.maxConnectionsPerHost,
-                idleTimeout: MonotonicClock.nanoseconds(configuration.idleConnectionTimeout)
+                idleTimeout: MonotonicClock.nanoseconds(configuration.idleConnectionTimeout),
+                connectSettings: configuration.makeConnectSettings()
             )
         }
     }
@@ -164,7 +165,9 @@ public final class NativeHTTPClient: HTTPClient {
             case .streaming(let head, let body):
                 return (head, body)
             case .failure(let error):
-                throw error
+                // A cancellation wins over whatever ended the exchange meanwhile: the loop runs due timers before
+                // the work queued for it, so a timeout (or a failure) may be decided after `onCancel` already ran.
+                throw Task.isCancelled ? .cancelled : error
             case .staleConnection:
                 if attempt == 0 && request.method.isIdempotent {
                     plan.freshConnection = true

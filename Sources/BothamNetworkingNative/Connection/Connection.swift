@@ -11,7 +11,8 @@ import Foundation
 
 /// One non-blocking TCP connection to an origin, optionally with TLS, driven by the event loop.
 ///
-/// It resolves the host off the loop, tries each address in turn, runs the TLS handshake, then moves bytes:
+/// It resolves the host off the loop (through its ``ConnectSettings/dnsCache``; an IP literal needs no lookup),
+/// races the addresses with ``HappyEyeballsConnector``, runs the TLS handshake on the winner, then moves bytes:
 /// writes are queued and flushed as the socket accepts them, reads go to the ``delegate``.
 ///
 /// `@unchecked Sendable` so that the resolver can hand the addresses back through ``EventLoop/execute(_:)``:
@@ -32,10 +33,11 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     private let loop: EventLoop
     private let tlsContext: TLSContext?
     private(set) var state = State.idle
+    private let connectSettings: ConnectSettings
     private var fd: Int32 = -1
-    private var addresses: [SocketAddress] = []
-    private var nextAddress = 0
-    private var lastConnectError: Int32 = 0
+    /// The DNS lookup this connection waits for, given up when it closes first.
+    private var lookup: DNSCache.Ticket?
+    private var connector: HappyEyeballsConnector?
     private var tls: TLSSession?
     private var wire = ByteQueue()
     private var plaintext = ByteQueue()
@@ -49,10 +51,11 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     /// When bytes last moved on the socket (monotonic nanoseconds), for idle timeouts during long transfers.
     private(set) var lastProgress: UInt64 = 0
 
-    init(origin: Origin, loop: EventLoop, tlsContext: TLSContext?) {
+    init(origin: Origin, loop: EventLoop, tlsContext: TLSContext?, connectSettings: ConnectSettings) {
         self.origin = origin
         self.loop = loop
         self.tlsContext = tlsContext
+        self.connectSettings = connectSettings
     }
 
     /// Whether the connection can carry a request now.
@@ -62,8 +65,20 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     func start() {
         guard state == .idle else { return }
         state = .resolving
-        NameResolver.resolve(host: origin.host, port: origin.port) { [self] result in
-            loop.execute { [self] in resolved(result) }
+        let cache = connectSettings.dnsCache
+        let (host, port) = (origin.host, origin.port)
+        // An IP literal or a cached answer goes through the loop's queue (no thread switch), so that `start()`
+        // never calls the delegate itself.
+        if let literal = NetworkAddress(ip: host, port: port) {
+            loop.execute { [self] in resolved(.success([literal])) }
+            return
+        }
+        if let answer = cache.cached(host: host, port: port) {
+            loop.execute { [self] in resolved(answer) }
+            return
+        }
+        lookup = cache.resolve(host: host, port: port) { [self] answer in
+            loop.execute { [self] in resolved(answer) }
         }
     }
 
@@ -82,6 +97,12 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         guard state != .closed else { return }
         state = .closed
         delegate = nil
+        // Whatever phase it is in ends here: the lookup is given up (a resolver that never answers holds nothing),
+        // every connection attempt is closed, then the socket and TLS.
+        if let lookup { connectSettings.dnsCache.cancel(lookup) }
+        lookup = nil
+        connector?.cancel()
+        connector = nil
         closeSocket()
         tls = nil
     }
@@ -108,15 +129,6 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     func handle(readable: Bool, writable: Bool) {
         switch state {
-        case .connecting:
-            let error = Socket.pendingError(fd)
-            if error == 0 {
-                connected()
-            } else {
-                lastConnectError = error
-                closeSocket()
-                connectNext()
-            }
         case .handshaking, .ready:
             if writable { flush() }
             if readable && state != .closed && !isReadingPaused { readAvailable() }
@@ -127,47 +139,50 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     // MARK: Connecting
 
-    private func resolved(_ result: Result<[SocketAddress], NativeTransportError>) {
+    private func resolved(_ result: Result<[NetworkAddress], NativeTransportError>) {
         guard state == .resolving else { return }
+        lookup = nil
         switch result {
         case .failure(let error):
             fail(.resolve(error))
         case .success(let addresses):
-            self.addresses = addresses
             state = .connecting
-            connectNext()
+            let connector = HappyEyeballsConnector(
+                loop: loop,
+                addresses: addresses,
+                attemptDelay: connectSettings.attemptDelay,
+                attemptTimeout: connectSettings.attemptTimeout
+            ) { [unowned self] result in connectorFinished(result) }
+            self.connector = connector
+            connector.start()
         }
     }
 
-    private func connectNext() {
-        while nextAddress < addresses.count {
-            let address = addresses[nextAddress]
-            nextAddress += 1
-            switch Socket.connect(to: address) {
-            case .connected(let socket):
-                guard adopt(socket, interest: PollInterest(readable: true, writable: false)) else { continue }
-                connected()
+    private func connectorFinished(_ result: Result<(fd: Int32, address: NetworkAddress), NativeTransportError>) {
+        connector = nil
+        guard state == .connecting else {
+            if case .success(let winner) = result { Socket.closeDescriptor(winner.fd) }
+            return
+        }
+        switch result {
+        case .success(let winner):
+            guard loop.register(winner.fd, interest: PollInterest(readable: true, writable: false), handler: self)
+            else {
+                let error = errno
+                Socket.closeDescriptor(winner.fd)
+                let reason = "cannot watch the connection to \(winner.address): \(String(cString: strerror(error)))"
+                fail(.connect(NativeTransportError(code: .connect, reason: reason, systemErrno: error)))
                 return
-            case .inProgress(let socket):
-                guard adopt(socket, interest: PollInterest(readable: false, writable: true)) else { continue }
-                return
-            case .failed(let error):
-                lastConnectError = error
             }
+            fd = winner.fd
+            interest = PollInterest(readable: true, writable: false)
+            connected()
+        case .failure(let error):
+            // Every address failed: the next connection asks the resolver again.
+            connectSettings.dnsCache.forget(host: origin.host, port: origin.port)
+            let reason = "cannot connect to \(origin.host):\(origin.port): \(error.reason)"
+            fail(.connect(NativeTransportError(code: .connect, reason: reason, systemErrno: error.systemErrno)))
         }
-        let reason = "cannot connect to \(origin.host):\(origin.port): \(String(cString: strerror(lastConnectError)))"
-        fail(.connect(NativeTransportError(code: .connect, reason: reason, systemErrno: lastConnectError)))
-    }
-
-    private func adopt(_ socket: Int32, interest: PollInterest) -> Bool {
-        guard loop.register(socket, interest: interest, handler: self) else {
-            lastConnectError = errno
-            Socket.closeDescriptor(socket)
-            return false
-        }
-        fd = socket
-        self.interest = interest
-        return true
     }
 
     private func connected() {

@@ -38,13 +38,16 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
     private let loop: EventLoop
     private let maxConnectionsPerHost: Int
     private let idleTimeout: UInt64
+    private let connectSettings: ConnectSettings
     private var origins: [Origin: OriginState] = [:]
     private var connectionsOpened = 0
 
-    init(loop: EventLoop, maxConnectionsPerHost: Int, idleTimeout: UInt64) {
+    /// A pool whose new connections resolve and connect as `connectSettings` say.
+    init(loop: EventLoop, maxConnectionsPerHost: Int, idleTimeout: UInt64, connectSettings: ConnectSettings) {
         self.loop = loop
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.idleTimeout = idleTimeout
+        self.connectSettings = connectSettings
     }
 
     /// How many connections this pool has opened so far (for tests and diagnostics).
@@ -139,7 +142,8 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
     private func makeConnection(_ origin: Origin, state: OriginState) -> Connection {
         connectionsOpened += 1
         let tlsContext = origin.isTLS ? state.tlsContext : nil
-        let connection = Connection(origin: origin, loop: loop, tlsContext: tlsContext)
+        let connection = Connection(
+            origin: origin, loop: loop, tlsContext: tlsContext, connectSettings: connectSettings)
         state.open.insert(ObjectIdentifier(connection))
         return connection
     }

@@ -56,6 +56,15 @@ enum Socket {
         return error
     }
 
+    /// Whether `fd` has a peer (`getpeername` succeeds): a non-blocking connect has completed.
+    static func isConnected(_ fd: Int32) -> Bool {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) == 0 }
+        }
+    }
+
     /// Sends without raising `SIGPIPE`. Returns the count, or -1 with `errno`.
     static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         #if os(Linux)
