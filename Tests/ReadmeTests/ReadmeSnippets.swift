@@ -502,3 +502,23 @@ func realNetworksExample() -> NativeHTTPClient {
     configuration.dnsCacheTTL = .seconds(10)
     return NativeHTTPClient(configuration: configuration)
 }
+
+// README block 28
+
+func proxiesExample() throws -> NativeHTTPClient {
+    var configuration = NativeHTTPClient.Configuration()
+    // http_proxy, https_proxy, all_proxy and no_proxy as curl reads them, read once, now.
+    configuration.proxy = try .fromEnvironment()
+    // Or explicitly: one proxy for http and https, its credentials, and the hosts reached directly.
+    configuration.proxy = .all(
+        try ProxyServer(url: "socks5h://user:secret@proxy.corp:1080"),
+        noProxy: NoProxyList("localhost,127.0.0.0/8,.internal.corp"))
+    return NativeHTTPClient(configuration: configuration)
+}
+
+func proxyFailureMessage(_ error: APIClientError) -> String? {
+    guard case .networkError(let failure) = error, failure.kind == .proxyAuthenticationRequired,
+        let proxyError = failure.underlying as? NativeProxyError
+    else { return nil }
+    return "\(proxyError.proxy) wants credentials: \(proxyError.challenges.joined(separator: ", "))"
+}

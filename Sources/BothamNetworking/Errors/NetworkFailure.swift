@@ -18,6 +18,13 @@ public struct NetworkFailure: Sendable, CustomStringConvertible {
         case tooManyRedirects
         /// The response exceeded a configured size limit.
         case responseTooLarge
+        /// A proxy wants credentials, or refused the ones it was given: an HTTP proxy's
+        /// `407 Proxy Authentication Required` (for a forwarded request or a `CONNECT`), or a SOCKS5 proxy that
+        /// rejected the username and password. Not an HTTP response of the origin, so it is an error rather than a
+        /// response (no retry policy retries it by default: the same credentials would fail again). Native
+        /// transport: the `underlying` error is a `NativeProxyError` with the proxy (password redacted) and its
+        /// `Proxy-Authenticate` challenges.
+        case proxyAuthenticationRequired
         /// Anything else.
         case other
     }

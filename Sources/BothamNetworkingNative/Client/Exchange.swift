@@ -69,7 +69,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         }
         lastActivity = MonotonicClock.now()
         armTimer()
-        pool.acquire(plan.origin, tlsContext: plan.tlsContext, for: self, fresh: plan.freshConnection)
+        pool.acquire(plan.route, tlsContext: plan.tlsContext, for: self, fresh: plan.freshConnection)
     }
 
     /// The calling task was cancelled: close the connection and end with ``APIClientError/cancelled``.
@@ -150,6 +150,10 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             finish(.failure(.networkError(NetworkFailure(kind: .cannotConnect, underlying: error))))
         case .tls(let error):
             finish(.failure(.networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: error))))
+        case .proxy(let error):
+            let kind: NetworkFailure.Kind =
+                error.code == .authenticationRequired ? .proxyAuthenticationRequired : .cannotConnect
+            finish(.failure(.networkError(NetworkFailure(kind: kind, underlying: error))))
         }
     }
 
@@ -320,7 +324,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             connection.delegate = nil
             pool.discard(connection)
         } else {
-            pool.removeWaiter(self, origin: plan.origin)
+            pool.removeWaiter(self, route: plan.route)
         }
         continuation?.resume(returning: outcome)
         continuation = nil

@@ -3,8 +3,8 @@ import Foundation
 
 /// Everything the event loop needs to run one request/response exchange, computed on the caller's task.
 struct ExchangePlan: Sendable {
-    /// Where to connect.
-    var origin: Origin
+    /// Where to connect: the origin, and the proxy in between if any.
+    var route: ConnectionRoute
     /// The TLS context for an `https` origin.
     var tlsContext: TLSContext?
     /// The method token (HEAD responses have no body).

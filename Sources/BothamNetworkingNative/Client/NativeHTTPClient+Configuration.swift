@@ -50,6 +50,13 @@ extension NativeHTTPClient {
         /// `limits.connectTimeout` bounds it). When every address has failed, the error
         /// (`cannotConnect`, carrying a ``NativeTransportError``) names each address tried and why it failed.
         public var connectionAttemptTimeout: Duration?
+        /// Which requests go through a proxy (``ProxyConfiguration/none``, the default: none, whatever the
+        /// environment says). Set it explicitly, or to `try .fromEnvironment()` to read `http_proxy`, `https_proxy`,
+        /// `all_proxy` and `no_proxy` once, by curl's rules. Plain `http` requests go to an HTTP proxy in absolute
+        /// form, `https` ones through a `CONNECT` tunnel with TLS and pins end to end with the origin; SOCKS5 proxies
+        /// (`socks5://`, `socks5h://`) carry both. A proxy's `407` fails the call with
+        /// `NetworkFailure.Kind.proxyAuthenticationRequired`.
+        public var proxy = ProxyConfiguration.none
 
         /// Creates the default configuration.
         public init() {}

@@ -161,8 +161,10 @@ public final class NativeHTTPClient: HTTPClient {
             }
             switch outcome {
             case .response(let response):
+                try Self.checkProxyAuthentication(response, plan: plan)
                 return (response, nil)
             case .streaming(let head, let body):
+                try Self.checkProxyAuthentication(head, plan: plan)
                 return (head, body)
             case .failure(let error):
                 // A cancellation wins over whatever ended the exchange meanwhile: the loop runs due timers before
@@ -184,7 +186,20 @@ public final class NativeHTTPClient: HTTPClient {
     private func makePlan(_ request: HTTPRequest, url: URL, deadline: UInt64?) throws(APIClientError) -> ExchangePlan {
         // `request` is prepared (checked once, in `send`), or a redirect's follow-up that `RedirectHop` made from
         // it (a token method, a subset of its header fields, its body or none): nothing needs checking again.
-        let (origin, target) = try Origin.parse(url)
+        let (origin, originTarget) = try Origin.parse(url)
+        let route = ConnectionRoute(origin: origin, proxy: configuration.proxy.proxy(for: origin))
+        var target = originTarget
+        var headers = request.headers
+        if route.forwardsToHTTPProxy, let proxy = route.proxy {
+            // RFC 9112 §3.2.2: absolute form to a proxy; its credentials on this hop only, never on a tunnel.
+            target = "http://\(origin.hostHeader)\(originTarget)"
+            if let credentials = proxy.credentials, !headers.contains(.proxyAuthorization) {
+                headers.add(.proxyAuthorization, credentials.basicAuthorization)
+            }
+        } else if route.needsTunnel {
+            // Inside a tunnel every field reaches the origin: a proxy credential must not.
+            headers.remove(.proxyAuthorization)
+        }
         var tlsContext: TLSContext?
         if origin.isTLS {
             switch TLSContextCache.context(for: configuration.tls) {
@@ -208,13 +223,13 @@ public final class NativeHTTPClient: HTTPClient {
             method: request.method.rawValue,
             target: target,
             origin: origin,
-            headers: request.headers,
+            headers: headers,
             bodyLength: bodyFile?.1 ?? streamed?.length ?? body?.count,
             chunked: streamed != nil && streamed?.length == nil
         )
         let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPFieldList.elements(of:))
         var plan = ExchangePlan(
-            origin: origin,
+            route: route,
             tlsContext: tlsContext,
             method: request.method.rawValue,
             head: head,
@@ -247,6 +262,19 @@ public final class NativeHTTPClient: HTTPClient {
             }
         }
         return plan
+    }
+
+    /// A `407` from an HTTP proxy a plain `http` request was forwarded to is the proxy's, not the origin's: it
+    /// becomes `proxyAuthenticationRequired` with the proxy's challenges (a tunnel's `407` fails the same way).
+    private static func checkProxyAuthentication(_ response: ParsedResponse, plan: ExchangePlan) throws(APIClientError)
+    {
+        guard response.statusCode == 407, plan.route.forwardsToHTTPProxy, let proxy = plan.route.proxy else { return }
+        let what = proxy.credentials == nil ? "no credentials were configured" : "the credentials were rejected"
+        let error = NativeProxyError(
+            code: .authenticationRequired, proxy: proxy.description, statusCode: 407,
+            challenges: response.headers.values(for: "Proxy-Authenticate"),
+            reason: "the request for \(plan.route.origin.hostHeader) answered 407: \(what)")
+        throw .networkError(NetworkFailure(kind: .proxyAuthenticationRequired, underlying: error))
     }
 
     private func decode(_ response: ParsedResponse) throws(APIClientError) -> ParsedResponse {

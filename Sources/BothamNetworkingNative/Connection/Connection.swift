@@ -15,6 +15,9 @@ import Foundation
 /// races the addresses with ``HappyEyeballsConnector``, runs the TLS handshake on the winner, then moves bytes:
 /// writes are queued and flushed as the socket accepts them, reads go to the ``delegate``.
 ///
+/// Through a proxy (its ``route``), the host resolved and connected to is the proxy's; a `CONNECT` or SOCKS5 tunnel
+/// (``ProxyTunnel``) is opened before TLS when the route needs one, so that TLS runs with the origin.
+///
 /// `@unchecked Sendable` so that the resolver can hand the addresses back through ``EventLoop/execute(_:)``:
 /// every stored property is only read or written on the loop thread (the resolver callback only captures the
 /// reference and hops to the loop).
@@ -24,12 +27,16 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         case idle
         case resolving
         case connecting
+        case tunneling
         case handshaking
         case ready
         case closed
     }
 
-    let origin: Origin
+    /// The origin and the proxy, if any: the pool's key.
+    let route: ConnectionRoute
+    /// The origin the requests are for.
+    var origin: Origin { route.origin }
     private let loop: EventLoop
     private let tlsContext: TLSContext?
     private(set) var state = State.idle
@@ -39,6 +46,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     private var lookup: DNSCache.Ticket?
     private var connector: HappyEyeballsConnector?
     private var tls: TLSSession?
+    private var tunnel: ProxyTunnel?
     private var wire = ByteQueue()
     private var plaintext = ByteQueue()
     private var interest = PollInterest(readable: true, writable: false)
@@ -51,8 +59,8 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     /// When bytes last moved on the socket (monotonic nanoseconds), for idle timeouts during long transfers.
     private(set) var lastProgress: UInt64 = 0
 
-    init(origin: Origin, loop: EventLoop, tlsContext: TLSContext?, connectSettings: ConnectSettings) {
-        self.origin = origin
+    init(route: ConnectionRoute, loop: EventLoop, tlsContext: TLSContext?, connectSettings: ConnectSettings) {
+        self.route = route
         self.loop = loop
         self.tlsContext = tlsContext
         self.connectSettings = connectSettings
@@ -66,7 +74,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         guard state == .idle else { return }
         state = .resolving
         let cache = connectSettings.dnsCache
-        let (host, port) = (origin.host, origin.port)
+        let (host, port) = (route.connectHost, route.connectPort)
         // An IP literal or a cached answer goes through the loop's queue (no thread switch), so that `start()`
         // never calls the delegate itself.
         if let literal = NetworkAddress(ip: host, port: port) {
@@ -132,6 +140,9 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         case .handshaking, .ready:
             if writable { flush() }
             if readable && state != .closed && !isReadingPaused { readAvailable() }
+        case .tunneling:
+            if writable { flush() }
+            if readable && state == .tunneling { readTunnel() }
         default:
             break
         }
@@ -179,14 +190,25 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             connected()
         case .failure(let error):
             // Every address failed: the next connection asks the resolver again.
-            connectSettings.dnsCache.forget(host: origin.host, port: origin.port)
-            let reason = "cannot connect to \(origin.host):\(origin.port): \(error.reason)"
+            connectSettings.dnsCache.forget(host: route.connectHost, port: route.connectPort)
+            let target = route.proxy.map { "the proxy \($0)" } ?? "\(origin.host):\(origin.port)"
+            let reason = "cannot connect to \(target): \(error.reason)"
             fail(.connect(NativeTransportError(code: .connect, reason: reason, systemErrno: error.systemErrno)))
         }
     }
 
     private func connected() {
         setInterest(PollInterest(readable: true, writable: false))
+        if let proxy = route.proxy, route.needsTunnel {
+            state = .tunneling
+            openTunnel(through: proxy)
+        } else {
+            secure()
+        }
+    }
+
+    /// Starts TLS with the origin, or reports the connection ready when it has none.
+    private func secure() {
         guard let tlsContext else {
             state = .ready
             delegate?.connectionIsReady(self)
@@ -216,6 +238,84 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             delegate?.connectionIsReady(self)
         case .failed(let error):
             fail(.tls(error))
+        }
+    }
+
+    // MARK: Tunnelling through a proxy
+
+    /// Sends the first bytes of the tunnel's handshake. A `socks5` proxy (not `socks5h`) is given an address, so the
+    /// origin's name is resolved here first, through the client's DNS cache.
+    private func openTunnel(through proxy: ProxyServer) {
+        let (host, port) = (origin.host, origin.port)
+        guard proxy.kind == .socks5, NetworkAddress(ip: host, port: port) == nil else {
+            beginTunnel(ProxyTunnel(proxy: proxy, targetHost: host, targetPort: port))
+            return
+        }
+        let cache = connectSettings.dnsCache
+        if let answer = cache.cached(host: host, port: port) {
+            loop.execute { [self] in resolvedForTunnel(answer, proxy: proxy) }
+            return
+        }
+        cache.resolve(host: host, port: port) { [self] answer in
+            loop.execute { [self] in resolvedForTunnel(answer, proxy: proxy) }
+        }
+    }
+
+    private func resolvedForTunnel(_ result: Result<[NetworkAddress], NativeTransportError>, proxy: ProxyServer) {
+        guard state == .tunneling, tunnel == nil else { return }
+        switch result {
+        case .failure(let error):
+            fail(.resolve(error))
+        case .success(let addresses):
+            guard let address = addresses.first else {
+                fail(.resolve(NativeTransportError(code: .nameResolution, reason: "\(origin.host) has no address")))
+                return
+            }
+            beginTunnel(ProxyTunnel(proxy: proxy, targetHost: address.ip, targetPort: origin.port))
+        }
+    }
+
+    private func beginTunnel(_ tunnel: ProxyTunnel) {
+        self.tunnel = tunnel
+        wire.append(tunnel.start())
+        flush()
+    }
+
+    /// Reads the proxy's answers until the tunnel is open (then TLS starts, or the connection is ready) or fails.
+    private func readTunnel() {
+        let buffer = loop.scratch
+        while state == .tunneling, tunnel != nil {
+            let count = Socket.receive(fd, into: buffer)
+            if count < 0 {
+                let error = errno
+                if error == EINTR { continue }
+                if error == EAGAIN || error == EWOULDBLOCK { return }
+                fail(.socket(Self.socketError("read", error)))
+                return
+            }
+            if count == 0 {
+                let reason = "the proxy \(route.proxy.map(String.init(describing:)) ?? "") closed the connection"
+                fail(.socket(NativeTransportError(code: .closedByPeer, reason: reason)))
+                return
+            }
+            lastProgress = MonotonicClock.now()
+            guard var tunnel else { return }
+            let step = tunnel.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            self.tunnel = tunnel
+            switch step {
+            case .needMore:
+                continue
+            case .send(let bytes):
+                wire.append(bytes)
+                flush()
+            case .established:
+                self.tunnel = nil
+                secure()
+                return
+            case .failed(let error):
+                fail(.proxy(error))
+                return
+            }
         }
     }
 
@@ -279,7 +379,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     // MARK: Writing
 
     private func flush() {
-        while state == .handshaking || state == .ready {
+        while state == .tunneling || state == .handshaking || state == .ready {
             if !wire.isEmpty {
                 let fd = self.fd
                 let sent = wire.writeFirst { bytes in Socket.send(fd, bytes) }
@@ -301,8 +401,8 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             }
             moveTLSOutput()
         }
-        if state == .handshaking || state == .ready {
-            setInterest(PollInterest(readable: !isReadingPaused, writable: !wire.isEmpty))
+        if state == .tunneling || state == .handshaking || state == .ready {
+            setInterest(PollInterest(readable: state == .tunneling || !isReadingPaused, writable: !wire.isEmpty))
         }
         if state == .ready && wire.isEmpty && plaintext.isEmpty { delegate?.connectionDidDrain(self) }
     }

@@ -10,6 +10,8 @@ enum ConnectionFailure {
     case socket(NativeTransportError)
     /// TLS failed (handshake, verification, pins, protocol).
     case tls(NativeTLSError)
+    /// The proxy refused the tunnel or wants credentials.
+    case proxy(NativeProxyError)
 }
 
 /// The current user of a ``Connection``: an exchange while a request is in flight, the pool while it is idle.

@@ -7,7 +7,8 @@ protocol ConnectionPoolClient: AnyObject {
     func assign(_ connection: Connection, reused: Bool)
 }
 
-/// Keep-alive connections per origin: at most `maxConnectionsPerHost` open (connecting, busy or idle), idle ones
+/// Keep-alive connections per route (origin and proxy, ``ConnectionRoute``: a connection through a proxy is never
+/// reused for a direct request or another proxy): at most `maxConnectionsPerHost` open (connecting, busy or idle), idle ones
 /// reused most-recent-first and closed after `idleTimeout`, waiters served in order.
 ///
 /// What the pool knows of a connection is its own (``OriginState``): whether the connection counts against its
@@ -39,7 +40,7 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
     private let maxConnectionsPerHost: Int
     private let idleTimeout: UInt64
     private let connectSettings: ConnectSettings
-    private var origins: [Origin: OriginState] = [:]
+    private var origins: [ConnectionRoute: OriginState] = [:]
     private var connectionsOpened = 0
 
     /// A pool whose new connections resolve and connect as `connectSettings` say.
@@ -53,16 +54,16 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
     /// How many connections this pool has opened so far (for tests and diagnostics).
     var openedCount: Int { connectionsOpened }
 
-    /// Gives `client` a connection to `origin` now or when one frees up; new connections to an `https` origin use
-    /// `tlsContext`. With `fresh`, idle connections of the origin are closed first (they are suspected stale) so a
+    /// Gives `client` a connection along `route` now or when one frees up; new connections to an `https` origin use
+    /// `tlsContext`. With `fresh`, idle connections of the route are closed first (they are suspected stale) so a
     /// new one is made.
     func acquire(
-        _ origin: Origin,
+        _ route: ConnectionRoute,
         tlsContext: TLSContext?,
         for client: any ConnectionPoolClient,
         fresh: Bool
     ) {
-        let state = self.state(of: origin)
+        let state = self.state(of: route)
         if tlsContext != nil { state.tlsContext = tlsContext }
         if fresh { retireIdle(in: state) }
         if let idle = state.idle.popLast() {
@@ -71,7 +72,7 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
             return
         }
         if state.open.count < maxConnectionsPerHost {
-            let connection = makeConnection(origin, state: state)
+            let connection = makeConnection(route, state: state)
             client.assign(connection, reused: false)
             connection.start()
             return
@@ -79,21 +80,21 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
         state.waiters.append(client)
     }
 
-    private func state(of origin: Origin) -> OriginState {
-        if let state = origins[origin] { return state }
+    private func state(of route: ConnectionRoute) -> OriginState {
+        if let state = origins[route] { return state }
         let state = OriginState()
-        origins[origin] = state
+        origins[route] = state
         return state
     }
 
     /// Forgets a waiting client (it timed out or was cancelled).
-    func removeWaiter(_ client: any ConnectionPoolClient, origin: Origin) {
-        origins[origin]?.waiters.removeAll { $0 === client }
+    func removeWaiter(_ client: any ConnectionPoolClient, route: ConnectionRoute) {
+        origins[route]?.waiters.removeAll { $0 === client }
     }
 
     /// Takes back a connection that finished a response and may be reused.
     func release(_ connection: Connection) {
-        guard connection.isReady, let state = origins[connection.origin] else {
+        guard connection.isReady, let state = origins[connection.route] else {
             discard(connection)
             return
         }
@@ -114,10 +115,10 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
     /// Closes a connection that cannot be reused and lets a waiter open a new one.
     func discard(_ connection: Connection) {
         connection.close()
-        guard let state = origins[connection.origin], state.open.remove(ObjectIdentifier(connection)) != nil else {
+        guard let state = origins[connection.route], state.open.remove(ObjectIdentifier(connection)) != nil else {
             return
         }
-        serveWaiters(connection.origin, state: state)
+        serveWaiters(connection.route, state: state)
     }
 
     /// Closes every idle connection (the client is going away). In-flight exchanges finish normally.
@@ -139,11 +140,11 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
 
     // MARK: Private
 
-    private func makeConnection(_ origin: Origin, state: OriginState) -> Connection {
+    private func makeConnection(_ route: ConnectionRoute, state: OriginState) -> Connection {
         connectionsOpened += 1
-        let tlsContext = origin.isTLS ? state.tlsContext : nil
+        let tlsContext = route.origin.isTLS ? state.tlsContext : nil
         let connection = Connection(
-            origin: origin, loop: loop, tlsContext: tlsContext, connectSettings: connectSettings)
+            route: route, loop: loop, tlsContext: tlsContext, connectSettings: connectSettings)
         state.open.insert(ObjectIdentifier(connection))
         return connection
     }
@@ -156,7 +157,7 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
 
     /// Closes an idle connection that expired, failed or heard from the server, and lets a waiter open a new one.
     private func dropIdle(_ connection: Connection) {
-        guard let state = origins[connection.origin],
+        guard let state = origins[connection.route],
             let index = state.idle.firstIndex(where: { $0.connection === connection })
         else { return }
         takeFromIdle(state.idle.remove(at: index))
@@ -173,10 +174,10 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
         state.idle.removeAll()
     }
 
-    private func serveWaiters(_ origin: Origin, state: OriginState) {
+    private func serveWaiters(_ route: ConnectionRoute, state: OriginState) {
         while !state.waiters.isEmpty, state.open.count < maxConnectionsPerHost {
             let client = state.waiters.removeFirst()
-            let connection = makeConnection(origin, state: state)
+            let connection = makeConnection(route, state: state)
             client.assign(connection, reused: false)
             connection.start()
         }
