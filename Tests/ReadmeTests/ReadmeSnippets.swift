@@ -419,7 +419,27 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 25
+// README block 25: compiled, never called (it talks to real services)
+@Sendable func readmeBlock25(apiClient: BothamAPIClient) async throws {
+    // Record: HAR_MODE=record swift test --filter EchoClientTests (against the real service), then commit the file.
+    // Every other run replays it.
+    let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Recordings/echo.har")
+    let mode: RecordingHTTPClient.Mode = ProcessInfo.processInfo.environment["HAR_MODE"] == "record" ? .record : .replay
+    let transport = RecordingHTTPClient(
+        mode, file: recording, wrapping: URLSessionHTTPClient(),
+        options: RecordingOptions(
+            // Beyond the defaults (Authorization, Cookie, access_token, password…): httpbin echoes what it is sent,
+            // so its answers carry the secrets too, in these fields.
+            redactor: Redactor(bodyFieldNames: ["authorization", "api_key", "url", "data"]),
+            matching: ReplayMatching(ignoredQueryItems: ["nonce"])))
+    let echoClient = BothamAPIClient(baseEndpoint: "https://httpbin.org", httpClient: transport)
+    let echoed = try await echoClient.GET("/anything/search", parameters: ["page": "2", "nonce": UUID().uuidString])
+        .get().json()
+    print(echoed["args"]?["page"] ?? "none")
+}
+
+// README block 26
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -443,8 +463,8 @@ func transportExample() async {
     }
 }
 
-// README block 26: compiled, never called (it talks to real services)
-@Sendable func readmeBlock26(apiClient: BothamAPIClient) async throws {
+// README block 27: compiled, never called (it talks to real services)
+@Sendable func readmeBlock27(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()
