@@ -439,7 +439,20 @@ struct BearerToken: BothamRequestInterceptor {
     print(echoed["args"]?["page"] ?? "none")
 }
 
-// README block 26
+// README block 26: compiled, never called (it talks to real services)
+@Sendable func readmeBlock26(apiClient: BothamAPIClient) async throws {
+    let harness = InterceptorHarness()
+    harness.next.stub(.header(.authorization, "Bearer stale"), with: .response(statusCode: 401))
+    harness.next.stub(.header(.authorization, "Bearer fresh"), with: .text("me"))
+    let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("stale"))) { _ in AuthToken("fresh") }
+
+    let run = await harness.runAttempts(authenticator, on: harness.request(.get, "/me"))
+    print(run.nextCallCount)                                        // 2: the 401, then the retry
+    print(run.sentRequests.map { $0.headers[.authorization] ?? "" })  // ["Bearer stale", "Bearer fresh"]
+    print(try run.get().statusCode)                                 // 200
+}
+
+// README block 27
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -463,8 +476,8 @@ func transportExample() async {
     }
 }
 
-// README block 27: compiled, never called (it talks to real services)
-@Sendable func readmeBlock27(apiClient: BothamAPIClient) async throws {
+// README block 28: compiled, never called (it talks to real services)
+@Sendable func readmeBlock28(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()

@@ -4,7 +4,7 @@ import Foundation
 /// How ``RecordingHTTPClient`` redacts, matches and times what it records and replays.
 public struct RecordingOptions: Sendable {
     /// What is hidden before an exchange is written: header values, query items, and the JSON and form body fields
-    /// it names, in requests and responses alike. Default ``Redactor/default`` (credential headers, `access_token`
+    /// it names, in requests and responses alike. Default `Redactor/default` (credential headers, `access_token`
     /// and the other default query items, `password` and OAuth token fields). Name your own secrets too:
     /// `Redactor(headerNames: ["X-Customer-Id"], queryParameterNames: ["session"], bodyFieldNames: ["pin"])`.
     public var redactor: Redactor
