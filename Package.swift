@@ -78,7 +78,9 @@ let package = Package(
         // Runs against a live httpbin (scripts/httpbin.sh); skipped unless HTTPBIN_URL is set.
         .testTarget(
             name: "BothamNetworkingInteropTests",
-            dependencies: ["BothamNetworking", "BothamNetworkingNative", "BothamTestSupport"]
+            dependencies: [
+                "BothamNetworking", "BothamNetworkingNative", "BothamNetworkingTesting", "BothamTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

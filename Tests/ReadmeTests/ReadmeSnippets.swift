@@ -430,7 +430,40 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 27
+// README block 27: compiled, never called (it talks to real services)
+@Sendable func readmeBlock27(apiClient: BothamAPIClient) async throws {
+    // Record: HAR_MODE=record swift test --filter EchoClientTests (against the real service), then commit the file.
+    // Every other run replays it.
+    let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Recordings/echo.har")
+    let mode: RecordingHTTPClient.Mode = ProcessInfo.processInfo.environment["HAR_MODE"] == "record" ? .record : .replay
+    let transport = RecordingHTTPClient(
+        mode, file: recording, wrapping: URLSessionHTTPClient(),
+        options: RecordingOptions(
+            // Beyond the defaults (Authorization, Cookie, access_token, password…): httpbin echoes what it is sent,
+            // so its answers carry the secrets too, in these fields.
+            redactor: Redactor(bodyFieldNames: ["authorization", "api_key", "url", "data"]),
+            matching: ReplayMatching(ignoredQueryItems: ["nonce"])))
+    let echoClient = BothamAPIClient(baseEndpoint: "https://httpbin.org", httpClient: transport)
+    let echoed = try await echoClient.GET("/anything/search", parameters: ["page": "2", "nonce": UUID().uuidString])
+        .get().json()
+    print(echoed["args"]?["page"] ?? "none")
+}
+
+// README block 28: compiled, never called (it talks to real services)
+@Sendable func readmeBlock28(apiClient: BothamAPIClient) async throws {
+    let harness = InterceptorHarness()
+    harness.next.stub(.header(.authorization, "Bearer stale"), with: .response(statusCode: 401))
+    harness.next.stub(.header(.authorization, "Bearer fresh"), with: .text("me"))
+    let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("stale"))) { _ in AuthToken("fresh") }
+
+    let run = await harness.runAttempts(authenticator, on: harness.request(.get, "/me"))
+    print(run.nextCallCount)                                        // 2: the 401, then the retry
+    print(run.sentRequests.map { $0.headers[.authorization] ?? "" })  // ["Bearer stale", "Bearer fresh"]
+    print(try run.get().statusCode)                                 // 200
+}
+
+// README block 29
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -454,8 +487,8 @@ func transportExample() async {
     }
 }
 
-// README block 28: compiled, never called (it talks to real services)
-@Sendable func readmeBlock28(apiClient: BothamAPIClient) async throws {
+// README block 30: compiled, never called (it talks to real services)
+@Sendable func readmeBlock30(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()
@@ -484,7 +517,7 @@ func transportExample() async {
     }
 }
 
-// README block 27
+// README block 31
 
 // Names mapped by hand (service discovery, a staging host): anything else fails with cannotFindHost.
 struct StagingResolver: NameResolving {
@@ -503,7 +536,7 @@ func realNetworksExample() -> NativeHTTPClient {
     return NativeHTTPClient(configuration: configuration)
 }
 
-// README block 28
+// README block 32
 
 func proxiesExample() throws -> NativeHTTPClient {
     var configuration = NativeHTTPClient.Configuration()

@@ -51,7 +51,7 @@ public struct HTTPCallContext: Sendable, Hashable {
     }
 
     /// The context of the next attempt of the same call: the same id, start and values.
-    func nextAttempt() -> HTTPCallContext {
+    package func nextAttempt() -> HTTPCallContext {
         HTTPCallContext(
             callID: callID, attempt: attempt + 1, maxAttempts: maxAttempts, startedAt: startedAt, storage: storage)
     }

@@ -33,7 +33,8 @@ import Foundation
 ///   an ``UnmatchedRequest`` that names the request and lists the stubs.
 /// - Latency is virtual by default: ``virtualTimeElapsed`` advances, nothing sleeps; a latency longer than the
 ///   request's timeout ends with `APIClientError/timeout` at once.
-/// - Safe to use from concurrent calls.
+/// - Safe to use from concurrent calls; ``hold(_:next:)`` makes their interleaving deterministic (hold requests
+///   until the test releases them, see ``StubGate``).
 /// - Progress is reported for stubbed bodies too (the request body, then the response body, a quarter at a time, see
 ///   ``progressSteps``), so progress UIs can be tested; a file `HTTPRequest.responseDestination` gets the stubbed
 ///   body written to it by the client.
@@ -81,6 +82,7 @@ public final class StubHTTPClient: HTTPClient {
         var entries: [Entry] = []
         var requests: [HTTPRequest] = []
         var elapsed: Duration = .zero
+        var gates: [StubGate] = []
     }
 
     private let state = Lock(State())
@@ -104,6 +106,20 @@ public final class StubHTTPClient: HTTPClient {
         state.withLock { $0.entries.append(Entry(matcher: matcher, responses: responses, exhaustion: then)) }
     }
 
+    /// Holds the next `count` requests that `matcher` accepts until the test releases them through the returned
+    /// ``StubGate`` (``StubGate/releaseOne()``, ``StubGate/releaseAll()``); ``StubGate/waitUntilHeld(_:timeout:)``
+    /// waits, bounded, until they have arrived. Gates are tried in the order they were added; a request is held by
+    /// one gate at most.
+    ///
+    /// ```swift
+    /// let gate = stubClient.hold(.path("/profile"), next: 2)
+    /// ```
+    public func hold(_ matcher: RequestMatcher = .any, next count: Int) -> StubGate {
+        let gate = StubGate(matcher: matcher, capacity: count)
+        state.withLock { $0.gates.append(gate) }
+        return gate
+    }
+
     /// Removes every stub (recorded requests stay).
     public func removeAllStubs() {
         state.withLock { $0.entries.removeAll() }
@@ -121,17 +137,16 @@ public final class StubHTTPClient: HTTPClient {
 
     /// Answers from the matching stub.
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        let answer: StubResponse? = state.withLock { state in
+        let arrival: (gate: StubGate?, answer: StubResponse?) = state.withLock { state in
             state.requests.append(request)
-            guard
-                let index = state.entries.lastIndex(where: {
-                    !$0.isExhausted && !$0.responses.isEmpty && $0.matcher.matches(request)
-                })
-            else { return nil }
-            let entry = state.entries[index]
-            let answer = entry.responses[min(entry.served, entry.responses.count - 1)]
-            state.entries[index].served += 1
-            return answer
+            if let gate = state.gates.first(where: { $0.admits(request) }) { return (gate, nil) }
+            return (nil, Self.answer(to: request, in: &state))
+        }
+        var answer = arrival.answer
+        if let gate = arrival.gate {
+            await gate.hold()
+            if Task.isCancelled { throw .cancelled }
+            answer = state.withLock { Self.answer(to: request, in: &$0) }
         }
         guard let answer else {
             let stubs = state.withLock { $0.entries.map(\.matcher.description) }
@@ -173,6 +188,18 @@ public final class StubHTTPClient: HTTPClient {
             }
             return HTTPResponse(statusCode: statusCode, headers: headers, request: request, bodyStream: stream)
         }
+    }
+
+    /// The answer of the newest stub that matches `request`, counted as served; `nil` when none matches.
+    private static func answer(to request: HTTPRequest, in state: inout State) -> StubResponse? {
+        guard
+            let index = state.entries.lastIndex(where: {
+                !$0.isExhausted && !$0.responses.isEmpty && $0.matcher.matches(request)
+            })
+        else { return nil }
+        let entry = state.entries[index]
+        state.entries[index].served += 1
+        return entry.responses[min(entry.served, entry.responses.count - 1)]
     }
 
     /// How many progress reports a stubbed body produces per direction: a quarter of it at a time.

@@ -1,0 +1,177 @@
+import Foundation
+
+/// A HAR 1.2 document (the HTTP Archive format of browsers' developer tools and of proxies such as Charles and
+/// mitmproxy), as ``RecordingHTTPClient`` writes and reads it.
+///
+/// Only the members HAR 1.2 requires, plus `queryString`, `postData` and `content.encoding`, are written; members
+/// other tools add (and any member starting with `_`) are ignored when a file is read.
+public struct HTTPArchive: Sendable, Hashable, Codable {
+    /// The archive's root object.
+    public var log: Log
+
+    /// An archive of `entries`, created by BothamNetworking.
+    public init(entries: [Entry] = []) {
+        log = Log(version: "1.2", creator: Creator(name: "BothamNetworking", version: "1"), entries: entries)
+    }
+
+    /// The `log` object: the format version, the tool that wrote it, and the exchanges.
+    public struct Log: Sendable, Hashable, Codable {
+        /// The HAR version, `1.2`.
+        public var version: String
+        /// The tool that wrote the archive.
+        public var creator: Creator
+        /// The exchanges, in the order they ended.
+        public var entries: [Entry]
+    }
+
+    /// The `creator` object.
+    public struct Creator: Sendable, Hashable, Codable {
+        /// The tool's name.
+        public var name: String
+        /// The tool's version.
+        public var version: String
+    }
+
+    /// A name and value pair: a header field, a query item or a form parameter.
+    public struct NameValue: Sendable, Hashable, Codable {
+        /// The name, as sent.
+        public var name: String
+        /// The value (percent-decoded for query items).
+        public var value: String
+
+        /// A pair.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// One exchange: a request and the response it got.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// When the request started, ISO 8601 with milliseconds.
+        public var startedDateTime: String
+        /// Milliseconds from the start to the end of the response body.
+        public var time: Double
+        /// The request, redacted.
+        public var request: Request
+        /// The response, redacted.
+        public var response: Response
+        /// Always empty: nothing is cached.
+        public var cache: Cache
+        /// How the time was spent.
+        public var timings: Timings
+        /// A note for people (for example why a body was left out).
+        public var comment: String?
+    }
+
+    /// The `request` object.
+    public struct Request: Sendable, Hashable, Codable {
+        /// The method, for example `GET`.
+        public var method: String
+        /// The absolute URL, redacted.
+        public var url: String
+        /// `HTTP/1.1`.
+        public var httpVersion: String
+        /// Always empty: cookies are in ``headers``.
+        public var cookies: [NameValue]
+        /// The header fields in order, redacted.
+        public var headers: [NameValue]
+        /// The URL's query items in order, percent-decoded, redacted.
+        public var queryString: [NameValue]
+        /// The body, when there is one.
+        public var postData: PostData?
+        /// `-1`: not known.
+        public var headersSize: Int
+        /// The body's size in bytes (`-1` when not known, for a streamed body).
+        public var bodySize: Int
+    }
+
+    /// The `postData` object: a request body.
+    public struct PostData: Sendable, Hashable, Codable {
+        /// The body's `Content-Type` (empty when it has none).
+        public var mimeType: String
+        /// The body as text (UTF-8; base64 when ``encoding`` says so — an extension HAR 1.2 makes for `content`
+        /// only), or `nil` when it was not recorded (``comment`` says why).
+        public var text: String?
+        /// `base64` for a body that is not UTF-8 text.
+        public var encoding: String?
+        /// Why the body is not in ``text``.
+        public var comment: String?
+    }
+
+    /// The `response` object.
+    public struct Response: Sendable, Hashable, Codable {
+        /// The status code.
+        public var status: Int
+        /// The reason phrase (empty: HTTP/1.1 makes it optional and transports do not report it).
+        public var statusText: String
+        /// `HTTP/1.1`.
+        public var httpVersion: String
+        /// Always empty: cookies are in ``headers``.
+        public var cookies: [NameValue]
+        /// The header fields in order, redacted.
+        public var headers: [NameValue]
+        /// The body.
+        public var content: Content
+        /// The `Location` of a redirect, or empty.
+        public var redirectURL: String
+        /// `-1`: not known.
+        public var headersSize: Int
+        /// The body's size in bytes as received.
+        public var bodySize: Int
+    }
+
+    /// The `content` object: a response body.
+    public struct Content: Sendable, Hashable, Codable {
+        /// The body's size in bytes.
+        public var size: Int
+        /// The `Content-Type` (empty when there was none).
+        public var mimeType: String
+        /// The body (UTF-8 text, or base64 when ``encoding`` is `base64`); `nil` when it was not recorded.
+        public var text: String?
+        /// `base64` for a body that is not UTF-8 text.
+        public var encoding: String?
+        /// Why the body is not in ``text``.
+        public var comment: String?
+    }
+
+    /// The `cache` object (always empty).
+    public struct Cache: Sendable, Hashable, Codable {}
+
+    /// The `timings` object, in milliseconds.
+    public struct Timings: Sendable, Hashable, Codable {
+        /// Sending the request: `0` (a transport does not report it apart from ``wait``).
+        public var send: Double
+        /// From the start until the response head arrived.
+        public var wait: Double
+        /// Reading the body after the head.
+        public var receive: Double
+    }
+}
+
+extension HTTPArchive {
+    /// Reads an archive from HAR text.
+    ///
+    /// - Throws: ``RecordingError/unreadableRecording(_:reason:)`` when the text is not a HAR 1.x document.
+    public init(data: Data, from url: URL) throws(RecordingError) {
+        do {
+            self = try JSONDecoder().decode(HTTPArchive.self, from: data)
+        } catch {
+            throw .unreadableRecording(url, reason: "not a HAR document: \(error)")
+        }
+        guard log.version.hasPrefix("1.") else {
+            throw .unreadableRecording(url, reason: "HAR version \(log.version) is not 1.x")
+        }
+    }
+
+    /// The archive as HAR text: pretty-printed with sorted keys, so a committed recording diffs well.
+    public func encoded() throws(RecordingError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(self)
+        } catch {
+            throw .writeFailed(reason: "the archive could not be encoded: \(error)")
+        }
+    }
+}

@@ -1,0 +1,317 @@
+import BothamNetworking
+import Foundation
+
+/// A transport decorator that records real traffic to a HAR 1.2 file once and answers from it ever after: tests
+/// of an API client that run offline, in CI, against what the real server really said.
+///
+/// ```swift
+/// let recording = URL(fileURLWithPath: "Tests/Recordings/github-issues.har")
+/// let transport = RecordingHTTPClient(
+///     .recordIfMissing, file: recording, wrapping: URLSessionHTTPClient(),
+///     options: RecordingOptions(redactor: Redactor(bodyFieldNames: ["email"])))
+/// let apiClient = BothamAPIClient(baseEndpoint: "https://api.github.com", httpClient: transport)
+/// ```
+///
+/// - ``Mode/record`` passes every call to the wrapped transport and writes each exchange to the file (a fresh
+///   file: what was there is replaced on the first write).
+/// - ``Mode/replay`` never calls the wrapped transport: it answers from the file, and fails closed — a request no
+///   recorded exchange matches fails with `APIClientError.httpClientError(underlying:)` holding
+///   ``RecordingError/noMatch(_:)``, whose description is a diff against the closest recorded request.
+/// - ``Mode/recordIfMissing`` answers from the file when an exchange matches and records the others (the file may
+///   not exist yet): the first run records, every later run replays.
+///
+/// What is written is redacted with ``RecordingOptions/redactor`` — header values, query items and named JSON and
+/// form body fields, of requests and responses — so a recording can be committed; replayed responses carry
+/// `REDACTED` where a secret was. Requests match as ``RecordingOptions/matching`` says (method and URL by default),
+/// compared in their redacted form. Several recorded exchanges that match one request answer it in the order they
+/// were recorded, one per send, and then the last repeats.
+///
+/// Bodies:
+/// - a request body is recorded as sent; a file body is read from its file (up to
+///   ``RecordingOptions/maximumBodySize``); a streamed request body is not recorded (its `postData` says so) and
+///   never compared;
+/// - a response body in memory or in a file destination is recorded whole; a streamed response is passed on to the
+///   caller chunk by chunk while it is copied, and its exchange is written when the body ends, before the caller
+///   sees the end (a body the caller stopped reading early is recorded without its body, and replaying it fails
+///   with ``RecordingError/bodyNotRecorded(request:reason:)``);
+/// - a replayed body is returned in memory: the client writes it to a file destination, and hands it to a streaming
+///   call as one chunk;
+/// - text that is valid UTF-8 is written as text, anything else as base64 (`"encoding": "base64"`).
+///
+/// Transport failures (timeouts, refused connections) pass through and are not recorded. The file is rewritten
+/// after every exchange, atomically (a temporary file renamed over it), one write at a time: concurrent calls each
+/// add their exchange and a reader never sees half a file. ``RecordingOptions/timing`` replays the recorded
+/// durations when you ask.
+///
+/// Pinned by `RecordingHTTPClientTests` and, against a real httpbin, `HTTPBinRecordReplayTests`.
+public final class RecordingHTTPClient: HTTPClient {
+    /// Whether to record, replay, or replay what is there and record the rest.
+    public enum Mode: Sendable, Hashable {
+        /// Pass every call through and record it, replacing the file.
+        case record
+        /// Answer from the file only; never call the wrapped transport.
+        case replay
+        /// Answer from the file when an exchange matches; pass the others through and add them to it.
+        case recordIfMissing
+    }
+
+    private struct State {
+        /// The archive as recorded so far or as read from the file; `nil` until the first call needs it.
+        var archive: HTTPArchive?
+        /// How often each entry answered a replay.
+        var served: [Int: Int] = [:]
+    }
+
+    /// The mode.
+    public let mode: Mode
+    /// The HAR file.
+    public let file: URL
+    private let transport: any HTTPClient
+    private let options: RecordingOptions
+    private let state = Lock(State())
+
+    /// A recorder or replayer of `file` around `transport` (which ``Mode/replay`` never calls).
+    public init(_ mode: Mode, file: URL, wrapping transport: any HTTPClient, options: RecordingOptions = .init()) {
+        self.mode = mode
+        self.file = file
+        self.transport = transport
+        self.options = options
+    }
+
+    /// A replayer of `file` with no transport behind it.
+    public convenience init(replaying file: URL, options: RecordingOptions = .init()) {
+        self.init(.replay, file: file, wrapping: NoTransport(), options: options)
+    }
+
+    /// The exchanges recorded or read so far (reading the file first when nothing was).
+    public var entries: [HTTPArchive.Entry] {
+        get throws(RecordingError) {
+            try withArchive { archive, _ in archive.log.entries }
+        }
+    }
+
+    /// Answers from the recording, or sends through the wrapped transport and records, as ``mode`` says.
+    public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        let request = try request.prepared()
+        let recorded = HTTPArchive.Request(
+            request, redactor: options.redactor, maximumBodySize: options.maximumBodySize)
+        switch mode {
+        case .replay:
+            return try await replay(request, recorded: recorded, orRecord: false)
+        case .recordIfMissing:
+            return try await replay(request, recorded: recorded, orRecord: true)
+        case .record:
+            return try await record(request, recorded: recorded)
+        }
+    }
+
+    // MARK: Replay
+
+    private func replay(
+        _ request: HTTPRequest, recorded: HTTPArchive.Request, orRecord: Bool
+    ) async throws(APIClientError) -> HTTPResponse {
+        let choice: Result<HTTPArchive.Entry, ReplayMismatch>
+        do {
+            choice = try withArchive { archive, served in
+                Self.choose(recorded, in: archive.log.entries, matching: options.matching, served: &served)
+            }
+        } catch {
+            throw .httpClientError(underlying: error)
+        }
+        let entry: HTTPArchive.Entry
+        switch choice {
+        case .success(let found):
+            entry = found
+        case .failure(let mismatch):
+            if orRecord { return try await record(request, recorded: recorded) }
+            throw .httpClientError(underlying: RecordingError.noMatch(mismatch))
+        }
+        if case .recorded(let scale) = options.timing {
+            try await wait(milliseconds: entry.time * max(0, scale), timeout: request.timeout)
+        }
+        do {
+            return try entry.response.response(to: request)
+        } catch {
+            throw .httpClientError(underlying: error)
+        }
+    }
+
+    /// The entry to answer `recorded` with: the first matching one not served yet, else the last matching one; or
+    /// the mismatch against the closest entry.
+    private static func choose(
+        _ recorded: HTTPArchive.Request, in entries: [HTTPArchive.Entry], matching: ReplayMatching,
+        served: inout [Int: Int]
+    ) -> Result<HTTPArchive.Entry, ReplayMismatch> {
+        var matches: [Int] = []
+        var closest: (index: Int, differences: [String], score: Int)?
+        for (index, entry) in entries.enumerated() {
+            let differences = matching.differences(recorded: entry.request, sent: recorded)
+            if differences.isEmpty {
+                matches.append(index)
+                continue
+            }
+            let score = differences.count + (entry.request.method == recorded.method ? 0 : 100)
+            if closest.map({ score < $0.score }) ?? true { closest = (index, differences, score) }
+        }
+        guard let index = matches.first(where: { served[$0, default: 0] == 0 }) ?? matches.last else {
+            return .failure(
+                ReplayMismatch(
+                    request: "\(recorded.method) \(recorded.url)", recordedCount: entries.count,
+                    closest: closest.map { "\(entries[$0.index].request.method) \(entries[$0.index].request.url)" },
+                    differences: closest?.differences ?? []))
+        }
+        served[index, default: 0] += 1
+        return .success(entries[index])
+    }
+
+    private func wait(milliseconds: Double, timeout: Duration?) async throws(APIClientError) {
+        let delay = Duration.microseconds(Int64(min(milliseconds * 1000, 1e15)))
+        let timesOut = timeout.map { delay > $0 } ?? false
+        do {
+            try await options.sleep(timesOut ? (timeout ?? .zero) : delay)
+        } catch {
+            throw .cancelled
+        }
+        if Task.isCancelled { throw .cancelled }
+        if timesOut { throw .timeout }
+    }
+
+    // MARK: Record
+
+    private func record(
+        _ request: HTTPRequest, recorded: HTTPArchive.Request
+    ) async throws(APIClientError) -> HTTPResponse {
+        let started = Date()
+        let start = ContinuousClock.now
+        let response = try await transport.send(request)
+        let wait = ContinuousClock.now - start
+        let entry: @Sendable (Data?, Int, String?, Duration) -> HTTPArchive.Entry = { body, size, omission, receive in
+            HTTPArchive.Entry(
+                startedDateTime: HTTPArchive.timestamp(started),
+                time: HTTPArchive.milliseconds(wait + receive), request: recorded,
+                response: HTTPArchive.Response(
+                    response, body: body, size: size, omission: omission, redactor: self.options.redactor),
+                cache: HTTPArchive.Cache(),
+                timings: HTTPArchive.Timings(
+                    send: 0, wait: HTTPArchive.milliseconds(wait), receive: HTTPArchive.milliseconds(receive)))
+        }
+        if let stream = response.bodyStream {
+            return tee(response, stream: stream, headArrived: start + wait, entry: entry)
+        }
+        var body: Data? = response.body
+        var size = response.body.count
+        var omission: String?
+        if let fileURL = response.bodyFileURL {
+            size = HTTPArchive.fileSize(fileURL) ?? 0
+            body = size <= options.maximumBodySize ? try? Data(contentsOf: fileURL) : nil
+            if body == nil { omission = "body of \(size) bytes in a file, larger than maximumBodySize: not recorded" }
+        } else if size > options.maximumBodySize {
+            body = nil
+            omission = "body of \(size) bytes, larger than maximumBodySize: not recorded"
+        }
+        do {
+            try append(entry(body, size, omission, .zero))
+        } catch {
+            throw .httpClientError(underlying: error)
+        }
+        return response
+    }
+
+    /// A response whose body stream passes `stream`'s chunks on as they come and records the exchange when it ends.
+    private func tee(
+        _ response: HTTPResponse, stream: HTTPBodyStream, headArrived: ContinuousClock.Instant,
+        entry: @escaping @Sendable (Data?, Int, String?, Duration) -> HTTPArchive.Entry
+    ) -> HTTPResponse {
+        let (copy, continuation) = HTTPBodyStream.makeStream(
+            bufferLimit: stream.bufferLimit, onCancel: { stream.cancel() })
+        let limit = options.maximumBodySize
+        Task { [self] in
+            var collected = Data()
+            var size = 0
+            var omission: String?
+            var failure: APIClientError?
+            do {
+                for try await chunk in stream {
+                    size += chunk.count
+                    if size <= limit { collected.append(chunk) }
+                    guard await continuation.send(chunk) else {
+                        omission = "the reader stopped before the end of the body: not recorded"
+                        break
+                    }
+                }
+            } catch {
+                failure = (error as? APIClientError) ?? .httpClientError(underlying: error)
+                omission = "the body ended with an error: not recorded"
+            }
+            if omission == nil, size > limit { omission = "body of \(size) bytes, larger than maximumBodySize" }
+            let receive = ContinuousClock.now - headArrived
+            do {
+                try append(entry(omission == nil ? collected : nil, size, omission, receive))
+            } catch {
+                failure = failure ?? .httpClientError(underlying: error)
+            }
+            if let failure { continuation.finish(throwing: failure) } else { continuation.finish() }
+        }
+        return HTTPResponse(
+            statusCode: response.statusCode, headers: response.headers, request: response.request, url: response.url,
+            bodyStream: copy)
+    }
+
+    /// Adds `entry` to the archive and rewrites the file atomically, under the lock so writes never interleave
+    /// and the last write holds every entry.
+    private func append(_ entry: HTTPArchive.Entry) throws(RecordingError) {
+        try withArchive { archive, _ throws(RecordingError) in
+            archive.log.entries.append(entry)
+            let data = try archive.encoded()
+            do {
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try data.write(to: file, options: .atomic)
+            } catch {
+                throw .writeFailed(reason: "\(file.path): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    // MARK: The archive
+
+    /// Runs `body` on the archive under the lock, loading it first: empty in ``Mode/record``, read from the file
+    /// otherwise (in ``Mode/recordIfMissing`` empty when there is no file).
+    private func withArchive<T>(
+        _ body: (inout HTTPArchive, inout [Int: Int]) throws(RecordingError) -> T
+    ) throws(RecordingError) -> T {
+        let result: Result<T, RecordingError> = state.withLock { state in
+            do throws(RecordingError) {
+                if state.archive == nil { state.archive = try load() }
+                var archive = state.archive ?? HTTPArchive()
+                defer { state.archive = archive }
+                return .success(try body(&archive, &state.served))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private func load() throws(RecordingError) -> HTTPArchive {
+        if mode == .record { return HTTPArchive() }
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            if mode == .recordIfMissing { return HTTPArchive() }
+            throw .missingRecording(file)
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw .unreadableRecording(file, reason: error.localizedDescription)
+        }
+        return try HTTPArchive(data: data, from: file)
+    }
+}
+
+/// The transport behind a replay-only ``RecordingHTTPClient``: never called, and failing if it were.
+private struct NoTransport: HTTPClient {
+    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        throw .httpClientError(underlying: RecordingError.writeFailed(reason: "a replay-only client has no transport"))
+    }
+}

@@ -1,0 +1,46 @@
+import BothamNetworking
+import Foundation
+
+/// How ``RecordingHTTPClient`` redacts, matches and times what it records and replays.
+public struct RecordingOptions: Sendable {
+    /// What is hidden before an exchange is written: header values, query items, and the JSON and form body fields
+    /// it names, in requests and responses alike. Default `Redactor/default` (credential headers, `access_token`
+    /// and the other default query items, `password` and OAuth token fields). Name your own secrets too:
+    /// `Redactor(headerNames: ["X-Customer-Id"], queryParameterNames: ["session"], bodyFieldNames: ["pin"])`.
+    public var redactor: Redactor
+    /// Which parts of a request must match a recorded one. Default ``ReplayMatching/methodAndURL``.
+    public var matching: ReplayMatching
+    /// Whether a replayed answer takes the time the recorded one took. Default ``ReplayTiming/immediate``.
+    public var timing: ReplayTiming
+    /// The largest request or response body written to the recording, in bytes (default 16 MiB); a larger one is
+    /// left out with a comment saying so, and replaying its response fails with
+    /// ``RecordingError/bodyNotRecorded(request:reason:)``.
+    public var maximumBodySize: Int
+    /// How a replay waits for ``ReplayTiming/recorded(scale:)``: `Task.sleep` by default; give your own to test
+    /// without waiting. It throws when the task is cancelled.
+    public var sleep: @Sendable (Duration) async throws -> Void
+
+    /// Options; every parameter has its default.
+    public init(
+        redactor: Redactor = .default,
+        matching: ReplayMatching = .methodAndURL,
+        timing: ReplayTiming = .immediate,
+        maximumBodySize: Int = 16 * 1024 * 1024,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.redactor = redactor
+        self.matching = matching
+        self.timing = timing
+        self.maximumBodySize = maximumBodySize
+        self.sleep = sleep
+    }
+}
+
+/// Whether replayed answers wait as long as the recorded ones took.
+public enum ReplayTiming: Sendable, Hashable {
+    /// Answer at once (the default).
+    case immediate
+    /// Wait the recorded entry's `time` multiplied by `scale` (`1` as recorded, `0.1` ten times faster) before
+    /// answering; a wait longer than the request's `timeout` ends with `APIClientError.timeout` after the timeout.
+    case recorded(scale: Double)
+}

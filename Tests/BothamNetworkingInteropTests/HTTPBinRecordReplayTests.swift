@@ -1,0 +1,94 @@
+import BothamNetworking
+import BothamNetworkingTesting
+import BothamTestSupport
+import Foundation
+import Testing
+
+extension HTTPBinInteropTests {
+    /// Record real httpbin traffic once, then replay it with nothing reaching the network: the same client code
+    /// gets the same answers, and the recording holds none of the secrets the redactor was told about.
+    @Suite("httpbin: record and replay", .timeLimit(.minutes(1)))
+    struct HTTPBinRecordReplayTests {
+        /// Where the recording goes: `BOTHAM_RECORDING_PATH` when set (to keep it), else a fresh temporary file.
+        let recording: URL = {
+            if let path = ProcessInfo.processInfo.environment["BOTHAM_RECORDING_PATH"], !path.isEmpty {
+                return URL(fileURLWithPath: path)
+            }
+            return FileManager.default.temporaryDirectory.appendingPathComponent("httpbin-\(UUID().uuidString).har")
+        }()
+        let secret = "s3cr3t-\(UUID().uuidString)"
+        /// httpbin echoes what it was sent, so its answers carry the secrets too: name the fields it echoes them in.
+        let options = RecordingOptions(
+            redactor: Redactor(bodyFieldNames: ["authorization", "api_key", "url", "data"]))
+
+        /// The API client code under test, the same for the recording and the replay.
+        struct EchoClient {
+            let apiClient: BothamAPIClient
+
+            /// What the client makes of httpbin's answers (none of it secret).
+            struct Summary: Equatable {
+                var page: JSONValue?
+                var user: JSONValue?
+                var status: Int
+                var bytes: Int
+            }
+
+            func run(secret: String) async throws -> Summary {
+                let search = try await apiClient.GET(
+                    "/anything/search", parameters: ["page": "2", "api_key": secret],
+                    headers: ["Authorization": "Bearer \(secret)"]
+                ).get().json()
+                let login = try await apiClient.POST(
+                    "/anything/login", body: ["user": "jane", "password": .string(secret)]
+                ).get().json()
+                let teapot = try await apiClient.GET("/status/418").get()
+                let bytes = try await apiClient.GET("/bytes/64").get()
+                return Summary(
+                    page: search["args"]?["page"], user: login["json"]?["user"],
+                    status: teapot.statusCode, bytes: bytes.body.count)
+            }
+        }
+
+        @Test("Traffic recorded from httpbin replays with every send failing, and the file holds no secret")
+        func recordThenReplayOffline() async throws {
+            let recorder = RecordingHTTPClient(
+                .record, file: recording, wrapping: HTTPBin.transport(), options: options)
+            let live = try await EchoClient(apiClient: client(recorder)).run(secret: secret)
+            #expect(live == EchoClient.Summary(page: "2", user: "jane", status: 418, bytes: 64))
+
+            let text = String(decoding: try Data(contentsOf: recording), as: UTF8.self)
+            #expect(!text.contains(secret), "the recording must not hold the secret")
+            #expect(text.contains("REDACTED"))
+            #expect(text.contains(#""version" : "1.2""#))
+
+            let network = FailingTransport()
+            let replayer = RecordingHTTPClient(.replay, file: recording, wrapping: network, options: options)
+            let replayed = try await EchoClient(apiClient: client(replayer)).run(secret: secret)
+            #expect(replayed == live)
+            #expect(network.sends.value == 0, "nothing reached the network")
+
+            let unrecorded = await client(replayer).GET("/anything/other")
+            guard case .failure(.httpClientError(let underlying)) = unrecorded, underlying is RecordingError else {
+                Issue.record("an unrecorded request must fail closed, got \(unrecorded)")
+                return
+            }
+            #expect(network.sends.value == 0)
+        }
+
+        func client(_ transport: any HTTPClient) -> BothamAPIClient {
+            BothamAPIClient(
+                baseEndpoint: HTTPBin.url ?? "http://127.0.0.1:9", httpClient: transport,
+                configuration: .init(validation: .acceptAll))
+        }
+    }
+}
+
+/// A transport that fails every send and counts them: a replay through it proves nothing reached the network.
+private struct FailingTransport: HTTPClient {
+    let sends = Counter()
+
+    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        sends.increment()
+        throw .networkError(NetworkFailure(kind: .cannotConnect))
+    }
+}
