@@ -285,14 +285,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     private func readTunnel() {
         let buffer = loop.scratch
         while state == .tunneling, tunnel != nil {
-            let count = Socket.receive(fd, into: buffer)
-            if count < 0 {
-                let error = errno
-                if error == EINTR { continue }
-                if error == EAGAIN || error == EWOULDBLOCK { return }
-                fail(.socket(Self.socketError("read", error)))
-                return
-            }
+            guard let count = receive(into: buffer) else { return }
             if count == 0 {
                 let reason = "the proxy \(route.proxy.map(String.init(describing:)) ?? "") closed the connection"
                 fail(.socket(NativeTransportError(code: .closedByPeer, reason: reason)))
@@ -321,17 +314,23 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     // MARK: Reading
 
+    /// Receives what the socket has into `buffer`: the byte count (0 when the peer closed), or `nil` when there is
+    /// nothing more to read now or the read failed (the connection has then failed).
+    private func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        while true {
+            let count = Socket.receive(fd, into: buffer)
+            if count >= 0 { return count }
+            let error = errno
+            if error == EINTR { continue }
+            if error != EAGAIN && error != EWOULDBLOCK { fail(.socket(Self.socketError("read", error))) }
+            return nil
+        }
+    }
+
     private func readAvailable() {
         let buffer = loop.scratch
         while (state == .handshaking || state == .ready) && !isReadingPaused {
-            let count = Socket.receive(fd, into: buffer)
-            if count < 0 {
-                let error = errno
-                if error == EINTR { continue }
-                if error == EAGAIN || error == EWOULDBLOCK { return }
-                fail(.socket(Self.socketError("read", error)))
-                return
-            }
+            guard let count = receive(into: buffer) else { return }
             if count == 0 {
                 if tls != nil {
                     // TCP ended without TLS close_notify: the peer (or an attacker) cut the stream, so what came
