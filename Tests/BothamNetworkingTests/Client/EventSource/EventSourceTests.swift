@@ -409,8 +409,9 @@ struct EventSourceTests {
                 return (first ?? nil, error as? APIClientError)
             }
         }
-        let start = ContinuousClock.now
         for await _ in started { break }
+        // Timed from the cancellation: the next event is 30 s away, and the reader must not wait for it.
+        let start = ContinuousClock.now
         reader.cancel()
         let (first, error) = await reader.value
         #expect(first?.data == "first")
