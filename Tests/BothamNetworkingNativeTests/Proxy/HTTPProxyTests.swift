@@ -91,9 +91,11 @@ struct HTTPProxyTests {
 
     @Test("A CONNECT the proxy cannot open fails with cannotConnect carrying the proxy's status")
     func connectToClosedPort() async throws {
-        let closed = try recordingServer()
-        let port = closed.port
-        closed.shutdown()
+        // Bound and not listening, so connects are refused and no other test's server can take the port meanwhile
+        // (a server shut down frees its port for the parallel suite to reuse).
+        let closed = try BoundSocket(.ipv4)
+        defer { withExtendedLifetime(closed) {} }
+        let port = closed.address.port
         let request = HTTPRequest(method: .get, baseEndpoint: "https://127.0.0.1:\(port)", path: "/")
         let error = await failure(of: request, with: proxiedClient(ProxyConfiguration(httpsProxy: proxy)))
         guard case .networkError(let failure) = error, failure.kind == .cannotConnect,

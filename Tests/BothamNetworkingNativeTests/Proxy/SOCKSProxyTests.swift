@@ -70,9 +70,11 @@ struct SOCKSProxyTests {
 
     @Test("A SOCKS5 CONNECT to a closed port fails with cannotConnect and the proxy's reply")
     func closedPort() async throws {
-        let closed = try recordingServer()
-        let port = closed.port
-        closed.shutdown()
+        // Bound and not listening, so connects are refused and no other test's server can take the port meanwhile
+        // (a server shut down frees its port for the parallel suite to reuse).
+        let closed = try BoundSocket(.ipv4)
+        defer { withExtendedLifetime(closed) {} }
+        let port = closed.address.port
         let error = await failure(
             of: HTTPRequest(method: .get, baseEndpoint: "http://127.0.0.1:\(port)", path: "/"),
             with: proxiedClient(.all(proxy)))
