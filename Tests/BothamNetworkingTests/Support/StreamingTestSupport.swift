@@ -14,17 +14,6 @@ enum StreamingTestSupport {
         var isSet: Bool { storage.withLock { $0 } }
     }
 
-    /// Gives other tasks a chance to run until `condition` holds or `limit` has passed (no fixed sleep: it returns
-    /// as soon as the condition holds). Returns whether it holds.
-    static func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while !condition() {
-            if ContinuousClock.now >= deadline { return false }
-            await Task.yield()
-        }
-        return true
-    }
-
     /// Every element of `sequence` until it ends, and the error that ended it, if any.
     static func readAll<S: AsyncSequence>(_ sequence: S) async -> (elements: [S.Element], error: APIClientError?) {
         var elements: [S.Element] = []

@@ -86,7 +86,7 @@ struct HTTPBodyStreamTests {
             returned.set()
             return accepted
         }
-        #expect(await Support.eventually { continuation.bufferedBytes == 4 })
+        #expect(await eventually { continuation.bufferedBytes == 4 })
         // The chunk is in, the buffer is full: send cannot return until the consumer reads.
         for _ in 0..<100 { await Task.yield() }
         #expect(!returned.isSet)
@@ -100,7 +100,7 @@ struct HTTPBodyStreamTests {
         let cancels = Counter()
         let (stream, continuation) = HTTPBodyStream.makeStream(bufferLimit: 4, onCancel: { cancels.increment() })
         let producer = Task { await continuation.send(Data(count: 4)) }
-        #expect(await Support.eventually { continuation.bufferedBytes == 4 })
+        #expect(await eventually { continuation.bufferedBytes == 4 })
         stream.cancel()
         #expect(await producer.value == false)
         #expect(await continuation.send(data("more")) == false)
