@@ -60,16 +60,20 @@ struct CacheFreshness: Sendable, Hashable {
             now: now.timeIntervalSince1970)
     }
 
+    /// The largest delta-seconds a cache keeps (§1.2.2: a greater value is read as 2^31).
+    static let maximumDeltaSeconds: Double = 2_147_483_648
+
     /// §4.2.3's `current_age`.
     static func currentAge(
         headers: HTTPHeaders, dateValue: Double?, requestTime: Double, responseTime: Double, now: Double
     ) -> Double {
-        // An `Age` that is not a non-negative integer is ignored (§5.1).
+        // An `Age` that is not a non-negative integer is ignored (§5.1); one too large to represent reads as 2^31
+        // (§1.2.2), so hundreds of digits never become an infinite age.
         let ageValue =
             headers["Age"].flatMap { text -> Double? in
                 let trimmed = text.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-                return Double(trimmed)
+                return min(Double(trimmed) ?? CacheFreshness.maximumDeltaSeconds, CacheFreshness.maximumDeltaSeconds)
             } ?? 0
         let apparentAge = max(0, responseTime - (dateValue ?? responseTime))
         let responseDelay = max(0, responseTime - requestTime)

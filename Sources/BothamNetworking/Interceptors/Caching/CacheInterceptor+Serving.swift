@@ -11,7 +11,7 @@ extension CacheInterceptor {
         var headers = entry.head.headers
         for name in CacheControl(headers).fieldNames("no-cache") { headers.remove(name) }
         headers.remove("Age")
-        headers.add("Age", String(Int(clamping: Int64(max(0, freshness.age).rounded(.down)))))
+        headers.add("Age", String(Int64(min(max(0, freshness.age), CacheFreshness.maximumDeltaSeconds).rounded(.down))))
         return response(head: entry.head, headers: headers, body: body, request: request, status: status)
     }
 
