@@ -55,19 +55,8 @@
         private static func measure(_ client: BothamAPIClient, _ request: HTTPRequest, calls: Int) async
             -> (cpu: Double, wall: Double)
         {
-            var failures = 0
-            for _ in 0..<min(calls, 1_000) {
-                if case .failure = await client.send(request) { failures += 1 }
-            }
-            let usage = ResourceUsage.now()
-            let stopwatch = Stopwatch()
-            for _ in 0..<calls {
-                if case .failure = await client.send(request) { failures += 1 }
-            }
-            let seconds = stopwatch.seconds
-            let cpuSeconds = ResourceUsage.now().cpuSeconds - usage.cpuSeconds
-            precondition(failures == 0, "a cache case call failed")
-            return (cpuSeconds * 1e9 / Double(calls), seconds * 1e9 / Double(calls))
+            let cost = await measureSends(of: request, on: client, calls: calls, what: "cache case")
+            return (cost.cpuSeconds * 1e9 / Double(calls), cost.seconds * 1e9 / Double(calls))
         }
 
         /// (2) Sequential requests to a `MockWebServer` resource with `no-cache` and an `ETag`: with the cache each

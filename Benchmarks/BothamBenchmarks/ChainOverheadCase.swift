@@ -121,21 +121,9 @@
             let client = BothamAPIClient(baseEndpoint: endpoint, httpClient: transport)
             let uninstall = client.installPassThroughInterceptors(interceptors)
             defer { uninstall() }
-            var failures = 0
-            for _ in 0..<min(calls, 1_000) {
-                if case .failure = await client.send(request) { failures += 1 }
-            }
-            let allocationsBefore = AllocationCount.now()
-            let usage = ResourceUsage.now()
-            let stopwatch = Stopwatch()
-            for _ in 0..<calls {
-                if case .failure = await client.send(request) { failures += 1 }
-            }
-            let seconds = stopwatch.seconds
-            let cpuSeconds = ResourceUsage.now().cpuSeconds - usage.cpuSeconds
-            let allocations = AllocationCount.now().allocations - allocationsBefore.allocations
-            precondition(failures == 0, "a chain call failed")
-            return Sample(calls: calls, seconds: seconds, cpuSeconds: cpuSeconds, allocations: allocations)
+            let cost = await measureSends(of: request, on: client, calls: calls, what: "chain")
+            return Sample(
+                calls: calls, seconds: cost.seconds, cpuSeconds: cost.cpuSeconds, allocations: cost.allocations)
         }
     }
 

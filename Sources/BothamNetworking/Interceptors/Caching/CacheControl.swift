@@ -94,8 +94,9 @@ struct CacheControl: Sendable, Hashable {
             argument.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
         else { return nil }
         // §1.2.2: a value too large to represent is 2^31.
-        guard argument.utf8.count <= 10, let value = Int(argument) else { return 2_147_483_648 }
-        return Double(min(value, 2_147_483_648))
+        let maximum = CacheFreshness.maximumDeltaSeconds
+        guard argument.utf8.count <= 10, let value = Int(argument) else { return maximum }
+        return min(Double(value), maximum)
     }
 
     /// Whether `name` is present with an argument that is not valid delta-seconds.
