@@ -79,6 +79,16 @@ struct RFC9111FreshnessTests {
         #expect(try await cache.get().cacheStatus == .miss)
     }
 
+    @Test("§1.2.2 an Age too large to represent reads as 2^31: the response is stale, and served stale it never traps")
+    func hugeAge() async throws {
+        let cache = harness(["Cache-Control": "max-age=60", "Age": String(repeating: "9", count: 400)])
+        _ = try await cache.get()
+        let stale = try await cache.get(headers: [.cacheControl: "max-stale"])
+        #expect(stale.cacheStatus == .staleHit)
+        #expect(stale.headers["Age"] == "2147483648")
+        #expect(cache.sent.count == 1)
+    }
+
     @Test("§4.2.3 the apparent age (response time minus Date) counts")
     func apparentAge() async throws {
         let dated = CacheHarness()
