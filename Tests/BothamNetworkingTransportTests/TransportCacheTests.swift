@@ -83,6 +83,43 @@ extension TransportIntegrationTests {
             #expect(server.requestCount == 2)
         }
 
+        @Test(
+            "HEAD: answered from a fresh stored GET without a request; a HEAD's 200 with a new ETag (§4.3.5) makes the next GET fetch anew",
+            arguments: TransportUnderTest.allCases)
+        func headUsesStoredGet(transport: TransportUnderTest) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(
+                MockResponse().withHeader("Cache-Control", "max-age=60").withHeader("ETag", #""v1""#).withBody("fresh"))
+            server.enqueue(
+                MockResponse().withHeader("Cache-Control", "no-cache").withHeader("ETag", #""v1""#).withBody("old"))
+            server.enqueue(MockResponse().withHeader("Cache-Control", "no-cache").withHeader("ETag", #""v2""#))
+            server.enqueue(
+                MockResponse().withHeader("Cache-Control", "max-age=60").withHeader("ETag", #""v2""#).withBody("new"))
+            let apiClient = client(transport, server, CacheInterceptor(storage: .memory(maxBytes: 1 << 20)))
+            _ = try await apiClient.response(for: apiClient.request(.get, "/fresh"))
+            let head = try await apiClient.response(for: apiClient.request(.head, "/fresh"))
+            #expect(head.cacheStatus == .hit)
+            #expect(head.statusCode == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.headers[.eTag] == #""v1""#)
+            #expect(server.requestCount == 1)
+            _ = try await apiClient.response(for: apiClient.request(.get, "/stale"))
+            let changed = try await apiClient.response(for: apiClient.request(.head, "/stale"))
+            #expect(changed.cacheStatus == .miss)
+            #expect(changed.headers[.eTag] == #""v2""#)
+            let refetched = try await apiClient.response(for: apiClient.request(.get, "/stale"))
+            #expect(refetched.cacheStatus == .miss)
+            #expect(refetched.body == Data("new".utf8))
+            let recorded = [
+                try await server.takeRequest(), try await server.takeRequest(), try await server.takeRequest(),
+                try await server.takeRequest(),
+            ]
+            #expect(recorded.map(\.method) == [.get, .get, .head, .get])
+            #expect(recorded[2].headers[.ifNoneMatch] == #""v1""#)
+            #expect(recorded[3].headers[.ifNoneMatch] == nil)
+        }
+
         @Test("no-store: every request reaches the server", arguments: TransportUnderTest.allCases)
         func noStore(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()

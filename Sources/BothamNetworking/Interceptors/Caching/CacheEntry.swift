@@ -4,9 +4,17 @@ import Foundation
 /// body (in memory, or in the disk store's entry file).
 struct CacheEntry: Sendable {
     /// Everything but the body; what the disk store writes before the body.
-    var head: Head
+    let head: Head
     /// The body.
     let body: CacheBody
+    /// ``head`` read once: fields, directives, freshness inputs and the fields a hit serves.
+    let parsed: CachedResponseHead
+
+    init(head: Head, body: CacheBody) {
+        self.head = head
+        self.body = body
+        parsed = CachedResponseHead(head)
+    }
 
     /// The stored head of a response.
     struct Head: Sendable, Codable, Hashable {

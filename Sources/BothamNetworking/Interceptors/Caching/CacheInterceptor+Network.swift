@@ -39,6 +39,13 @@ extension CacheInterceptor {
         {
             return served
         }
+        if request.method == .head {
+            // A HEAD response is not stored; its 200 freshens (or invalidates) the stored GET response (§4.3.5).
+            if let entry = stored, response.statusCode == 200 {
+                freshen(entry, with: response, key: key, requestTime: requestTime, responseTime: responseTime)
+            }
+            return response.adding(CacheStatusField.miss(forward: forward, status: response.statusCode, stored: false))
+        }
         let isStored = store(response, key: key, request: request, requestTime: requestTime, responseTime: responseTime)
         if !isStored, stored != nil, response.statusCode < 500 { storage.store.remove(key) }
         return response.adding(CacheStatusField.miss(forward: forward, status: response.statusCode, stored: isStored))
@@ -65,31 +72,56 @@ extension CacheInterceptor {
         _ entry: CacheEntry, by notModified: HTTPResponse, key: CacheKey, request: HTTPRequest, requestTime: Date,
         responseTime: Date, forward: String
     ) -> HTTPResponse? {
-        if let newTag = notModified.headers[.eTag], let storedTag = entry.head.headers[.eTag],
+        if let newTag = notModified.headers[.eTag], let storedTag = entry.parsed.headers[.eTag],
             !newTag.hasPrefix("W/"), newTag != storedTag
         {
             return nil
         }
         var head = entry.head
-        head.headers = CacheHeaders.merging(entry.head.headers, with: notModified.headers)
+        head.headers = CacheHeaders.merging(entry.parsed.headers, with: notModified.headers)
         head.requestTime = requestTime.timeIntervalSince1970
         head.responseTime = responseTime.timeIntervalSince1970
         guard let updated = storage.store.update(head, for: key) else { return nil }
         return body(of: updated, key: key, for: request).map { body in
             response(
-                head: head, headers: head.headers, body: body, request: notModified.request,
+                updated, headers: updated.parsed.headers, body: body, request: notModified.request,
                 status: CacheStatusField.revalidated(forward: forward))
         }
+    }
+
+    /// Updates the stored `GET` response `entry` with the fields of `headResponse`, the `200` of a `HEAD` request
+    /// (RFC 9111 §4.3.5), when they describe the same representation: every validator it carries (`ETag`,
+    /// `Last-Modified`) equals the stored one and its `Content-Length`, if any, is the stored body's. Otherwise the
+    /// stored response is out of date and is removed. Returns whether it was updated.
+    @discardableResult
+    func freshen(
+        _ entry: CacheEntry, with headResponse: HTTPResponse, key: CacheKey, requestTime: Date, responseTime: Date
+    ) -> Bool {
+        let stored = entry.parsed.headers
+        let received = headResponse.headers
+        let validatorsMatch = [HTTPFieldName.eTag, CachedResponseHead.lastModified].allSatisfy { name in
+            received[name].map { $0 == stored[name] } ?? true
+        }
+        let storedLength = stored[.contentLength] ?? String(entry.head.bodyLength)
+        let lengthMatches = received[.contentLength].map { $0 == storedLength } ?? true
+        guard validatorsMatch, lengthMatches else {
+            storage.store.remove(key)
+            return false
+        }
+        var head = entry.head
+        head.headers = CacheHeaders.merging(stored, with: received)
+        head.requestTime = requestTime.timeIntervalSince1970
+        head.responseTime = responseTime.timeIntervalSince1970
+        return storage.store.update(head, for: key) != nil
     }
 
     /// The stored response served because the server failed, when `stale-if-error` allows.
     private func serveStaleOnError(
         _ entry: CacheEntry, key: CacheKey, to request: HTTPRequest, requestControl: CacheControl, status: Int?
     ) -> HTTPResponse? {
-        let freshness = CacheFreshness(head: entry.head, now: clock.now)
+        let freshness = CacheFreshness(entry.parsed, now: clock.now)
         guard
-            CacheDecision.servesStaleOnError(
-                entry: CacheControl(entry.head.headers), freshness: freshness, request: requestControl)
+            CacheDecision.servesStaleOnError(entry: entry.parsed.control, freshness: freshness, request: requestControl)
         else { return nil }
         return serve(
             entry, key: key, to: request, freshness: freshness,
@@ -99,9 +131,9 @@ extension CacheInterceptor {
     /// `request` with the stored response's validators (§4.3.1).
     static func conditional(_ request: HTTPRequest, for entry: CacheEntry) -> HTTPRequest {
         var conditional = request
-        let headers = entry.head.headers
+        let headers = entry.parsed.headers
         if let etag = headers[.eTag] { conditional = conditional.withHeader(.ifNoneMatch, etag) }
-        if let lastModified = headers["Last-Modified"] {
+        if let lastModified = headers[CachedResponseHead.lastModified] {
             conditional = conditional.withHeader("If-Modified-Since", lastModified)
         }
         return conditional
@@ -123,7 +155,10 @@ extension CacheInterceptor {
             let requestTime = interceptor.clock.now
             guard let response = try? await next(sent) else { return }
             let responseTime = interceptor.clock.now
-            if response.statusCode == 304 {
+            if sent.method == .head, response.statusCode == 200 {
+                interceptor.freshen(
+                    entry, with: response, key: key, requestTime: requestTime, responseTime: responseTime)
+            } else if response.statusCode == 304 {
                 if interceptor.revalidated(
                     entry, by: response, key: key, request: sent, requestTime: requestTime, responseTime: responseTime,
                     forward: "stale") == nil

@@ -10,14 +10,20 @@ import Foundation
 /// print(response.cacheStatus ?? .miss)   // .miss, then .hit while fresh, .revalidated after a 304
 /// ```
 ///
-/// What it does, each rule proved by the test named after its RFC section in `RFC9111Tests`:
+/// What it does, each rule proved by the test named after its RFC section in `RFC9111StorageTests`,
+/// `RFC9111FreshnessTests`, `RFC9111ValidationTests`, `RFC9111HeadTests` and `RFC5861Tests`:
 ///
-/// - **Which requests**: `GET` requests whose body goes to memory, a file or a stream. A request carrying its own
-///   `If-None-Match`, `If-Modified-Since`, `If-Match`, `If-Unmodified-Since`, `If-Range` or `Range` is the caller's
-///   own validation and bypasses the cache (its `304` reaches the caller, who accepts it with
-///   ``HTTPRequest/accepting(_:)``). Other methods are sent as they are; a successful unsafe one (`POST`, `PUT`,
-///   `PATCH`, `DELETE`, …) removes the stored responses of its URL and of its same-origin `Location` and
+/// - **Which requests**: `GET` requests whose body goes to memory, a file or a stream, and `HEAD` requests. A
+///   request carrying its own `If-None-Match`, `If-Modified-Since`, `If-Match`, `If-Unmodified-Since`, `If-Range` or
+///   `Range` is the caller's own validation and bypasses the cache (its `304` reaches the caller, who accepts it
+///   with ``HTTPRequest/accepting(_:)``). Other methods are sent as they are; a successful unsafe one (`POST`,
+///   `PUT`, `PATCH`, `DELETE`, …) removes the stored responses of its URL and of its same-origin `Location` and
 ///   `Content-Location` (§4.4).
+/// - **`HEAD`** (RFC 9110 §9.3.2, RFC 9111 §4.3.5, `RFC9111HeadTests`): a `HEAD` is answered from the stored `GET`
+///   response of its URL by the same rules as a `GET` — its status and fields (`Content-Length` included) with an
+///   empty body — and validated with a conditional `HEAD` when stale. A `HEAD` response is never stored; its `200`
+///   updates the stored `GET` response's fields when every validator it carries (`ETag`, `Last-Modified`) and its
+///   `Content-Length` match the stored ones, and otherwise removes that response, which is out of date.
 /// - **What is stored** (§3): final responses other than `206` and `304`, without `no-store` (request or
 ///   response), without `Vary: *`, with explicit freshness, `public`, `private` or a heuristically cacheable status;
 ///   a request with `Authorization` only when the response says `public`, `private`, `s-maxage` or
@@ -98,9 +104,8 @@ public struct CacheInterceptor: HTTPInterceptor {
             forward = "vary-miss"
         }
         if let entry = stored {
-            let freshness = CacheFreshness(head: entry.head, now: clock.now)
-            let entryControl = CacheControl(entry.head.headers)
-            let decision = CacheDecision(entry: entryControl, freshness: freshness, request: requestControl)
+            let freshness = CacheFreshness(entry.parsed, now: clock.now)
+            let decision = CacheDecision(entry: entry.parsed.control, freshness: freshness, request: requestControl)
             switch decision {
             case .fresh:
                 let status = CacheStatusField.hit(freshness, detail: freshness.isHeuristic ? "heuristic" : nil)

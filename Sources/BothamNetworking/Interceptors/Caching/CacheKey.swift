@@ -22,13 +22,18 @@ struct CacheKey: Sendable, Hashable {
     /// The key of a request for `url` carrying `headers`.
     init(url: URL, headers: HTTPHeaders) {
         self.url = Self.normalized(url)
+        // One pass to learn whether there is anything to hash: most requests carry neither field.
+        guard headers.fields.contains(where: { $0.name == .authorization || $0.name == .cookie }) else {
+            partition = ""
+            return
+        }
         var credentials: [UInt8] = []
         for name in [HTTPFieldName.authorization, .cookie] {
             for value in headers.values(for: name) {
                 credentials += Array(name.canonicalName.utf8) + [0x3A] + Array(value.utf8) + [0x0A]
             }
         }
-        partition = credentials.isEmpty ? "" : SHA256Digest.hex(of: credentials)
+        partition = SHA256Digest.hex(of: credentials)
     }
 
     init(url: String, partition: String) {
@@ -39,7 +44,7 @@ struct CacheKey: Sendable, Hashable {
     /// `url` as a key: its absolute string without a fragment (§4.1: the fragment is not part of the target).
     static func normalized(_ url: URL) -> String {
         let text = url.absoluteString
-        guard let hash = text.firstIndex(of: "#") else { return text }
+        guard let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) else { return text }
         return String(text[..<hash])
     }
 

@@ -6,7 +6,9 @@ enum CacheStatusField {
     static func hit(_ freshness: CacheFreshness, detail: String?) -> String {
         let remaining = freshness.remaining.rounded(.down)
         let ttl = freshness.isFresh ? Int(clamping: Int64(max(0, remaining))) : min(-1, Int(clamping: Int64(remaining)))
-        return "\(name); hit; ttl=\(ttl)" + (detail.map { "; detail=\($0)" } ?? "")
+        let field = name + "; hit; ttl=" + String(ttl)
+        guard let detail else { return field }
+        return field + "; detail=" + detail
     }
 
     /// A stored response served stale because the server failed with `status` (`nil`: no response at all).

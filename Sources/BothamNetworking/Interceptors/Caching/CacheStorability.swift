@@ -6,10 +6,11 @@ enum CacheStorability {
         .ifNoneMatch, "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range",
     ]
 
-    /// Whether the cache handles `request` at all: a `GET` without the caller's own conditionals or `Range`, whose
-    /// body goes to memory, a file or a stream.
+    /// Whether the cache handles `request` at all: a `GET` or a `HEAD` (answered from a stored `GET` response, RFC
+    /// 9110 §9.3.2) without the caller's own conditionals or `Range`.
     static func usesCache(_ request: HTTPRequest) -> Bool {
-        request.method == .get && !callerConditionals.contains(where: request.headers.contains)
+        (request.method == .get || request.method == .head)
+            && !request.headers.fields.contains { field in callerConditionals.contains(field.name) }
     }
 
     /// Whether `response` to `request` (with request directives `requestControl`) may be stored (§3):

@@ -27,11 +27,10 @@ final class MemoryCacheStore: CacheStore {
 
     func entry(for key: CacheKey) -> CacheEntry? {
         state.withLock { state in
-            guard var slot = state.slots[key] else { return nil }
+            guard let index = state.slots.index(forKey: key) else { return nil }
             state.tick &+= 1
-            slot.lastUse = state.tick
-            state.slots[key] = slot
-            return slot.entry
+            state.slots.values[index].lastUse = state.tick
+            return state.slots.values[index].entry
         }
     }
 
@@ -71,7 +70,7 @@ final class MemoryCacheStore: CacheStore {
             head.bodyLength = slot.entry.head.bodyLength
             head.bodySHA256 = slot.entry.head.bodySHA256
             state.totalBytes -= slot.entry.cost
-            slot.entry.head = head
+            slot.entry = CacheEntry(head: head, body: slot.entry.body)
             state.totalBytes += slot.entry.cost
             state.slots[key] = slot
             evict(&state)

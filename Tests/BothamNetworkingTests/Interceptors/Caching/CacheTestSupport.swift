@@ -40,6 +40,11 @@ struct CacheHarness {
         try await client.response(for: client.request(.get, path, parameters: parameters, headers: headers))
     }
 
+    /// `HEAD path` with `headers`.
+    func head(_ path: String = "/item", headers: HTTPHeaders = [:]) async throws -> HTTPResponse {
+        try await client.response(for: client.request(.head, path, headers: headers))
+    }
+
     /// The requests the server received.
     var sent: [HTTPRequest] { stub.receivedRequests }
 
