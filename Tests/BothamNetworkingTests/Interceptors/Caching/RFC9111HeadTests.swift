@@ -135,7 +135,8 @@ struct RFC9111HeadTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("botham-head-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data("old".utf8).write(to: file)
-        let request = cache.client.request(.head, "/item").withResponseDestination(.file(file))
+        let request = cache.client.request(.head, "/item").withResponseDestination(
+            .file(file, options: [.replaceExistingFile]))
         let head = try await cache.client.response(for: request)
         #expect(head.cacheStatus == .hit)
         #expect(head.bodyFileURL == file)
