@@ -196,8 +196,9 @@ public final class NativeHTTPClient: HTTPClient {
             if let credentials = proxy.credentials, !headers.contains(.proxyAuthorization) {
                 headers.add(.proxyAuthorization, credentials.basicAuthorization)
             }
-        } else if route.needsTunnel {
-            // Inside a tunnel every field reaches the origin: a proxy credential must not.
+        } else if route.needsTunnel, headers.contains(.proxyAuthorization) {
+            // Inside a tunnel every field reaches the origin: a proxy credential must not (checked first, so a
+            // request without one is not copied).
             headers.remove(.proxyAuthorization)
         }
         var tlsContext: TLSContext?

@@ -1,3 +1,4 @@
+import BothamNetworking
 import Foundation
 
 /// A proxy that ``NativeHTTPClient`` sends requests through (``ProxyConfiguration`` says which requests).
@@ -118,6 +119,6 @@ public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible {
 
     /// The `Proxy-Authorization` value for HTTP proxies: `Basic` with `username:password` in base64 (RFC 7617).
     var basicAuthorization: String {
-        "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+        BasicAuthCredentials(username: username, password: password).authorizationHeaderValue
     }
 }
