@@ -17,7 +17,9 @@ enum CacheStorability {
     ///
     /// - the method is `GET` (the only one this cache stores) and the status is final and understood: not `206`
     ///   (a partial response is never stored as a full one), not `304`, not `1xx`;
-    /// - neither the request nor the response has `no-store`;
+    /// - neither the request nor the response has `no-store` — except that a response with `must-understand`
+    ///   (§5.2.2.3) is stored only when this cache understands its status (the statuses RFC 9110 makes cacheable by
+    ///   default, whose rules it implements), and then its `no-store` is ignored, as the directive intends;
     /// - `Vary: *` is not stored (it could never be selected, §4.1);
     /// - a request with `Authorization` is stored only when the response explicitly allows it (§3.5): `public`,
     ///   `private`, `s-maxage` or `must-revalidate`;
@@ -27,7 +29,9 @@ enum CacheStorability {
         let status = response.statusCode
         guard request.method == .get, status >= 200, status != 206, status != 304 else { return false }
         let control = CacheControl(response.headers)
-        guard !control.has("no-store"), !requestControl.has("no-store") else { return false }
+        let mustUnderstand = control.has("must-understand")
+        if mustUnderstand, !CacheFreshness.heuristicallyCacheable.contains(status) { return false }
+        guard mustUnderstand || !control.has("no-store"), !requestControl.has("no-store") else { return false }
         guard !CacheVary(response: response.headers, request: request.headers).matchesNothing else { return false }
         if request.headers.contains(.authorization) {
             guard ["public", "private", "s-maxage", "must-revalidate"].contains(where: control.has) else {

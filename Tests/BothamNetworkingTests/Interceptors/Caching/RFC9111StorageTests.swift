@@ -40,6 +40,31 @@ struct RFC9111StorageTests {
         #expect(cache.cache.storage.totalBytes == 0)
     }
 
+    @Test("§5.2.2.3 must-understand with a status the cache understands is stored, its no-store ignored")
+    func mustUnderstandKnownStatus() async throws {
+        let cache = CacheHarness()
+        cache.stub.stub(
+            .path("/item"), with: .text("v1", headers: ["Cache-Control": "must-understand, no-store, max-age=60"]))
+        _ = try await cache.get()
+        let second = try await cache.get()
+        #expect(second.cacheStatus == .hit)
+        #expect(second.bodyText == "v1")
+        #expect(cache.sent.count == 1)
+    }
+
+    @Test("§5.2.2.3 must-understand with a status the cache does not understand is never stored")
+    func mustUnderstandUnknownStatus() async throws {
+        let cache = CacheHarness()
+        cache.stub.stub(
+            .path("/item"),
+            with: .text("v1", statusCode: 299, headers: ["Cache-Control": "must-understand, max-age=60"]))
+        _ = try await cache.get()
+        let second = try await cache.get()
+        #expect(second.cacheStatus == .miss)
+        #expect(cache.sent.count == 2)
+        #expect(cache.cache.storage.totalBytes == 0)
+    }
+
     @Test("§3 a request with no-store does not store its response, but may be served what is stored")
     func requestNoStore() async throws {
         let cache = CacheHarness()
