@@ -53,8 +53,18 @@ struct CallPipeline: Sendable {
         }
     }
 
+    /// What follows an attempt: the call's result, or another attempt.
+    private enum NextStep {
+        case finish(Result<HTTPResponse, APIClientError>)
+        case retry
+    }
+
     /// Runs the call; a call cancelled once `timedOut` says its deadline passed (the caller's timer cancelled it)
     /// ends, for its observers too, with ``APIClientError/timeout``.
+    ///
+    /// Memory: this frame, the attempt's and the onion's are alive for as long as the transport is, for every call in
+    /// flight, so what runs between attempts (the retrier, the checks, the sleep) is in ``step(after:of:context:budget:)``,
+    /// whose locals exist only while it runs (BENCHMARKS.md, "Memory per concurrent call").
     func run(
         _ original: HTTPRequest, timedOut: (@Sendable () -> Bool)?
     ) async -> Result<HTTPResponse, APIClientError> {
@@ -71,7 +81,22 @@ struct CallPipeline: Sendable {
         let budget =
             interceptors.isEmpty && networkInterceptors.isEmpty
             ? nil : SendBudget(limit: context.maxAttempts, of: context)
-        var outcome = await run(original, context: &context, files: &files, budget: budget)
+        var outcome: Result<HTTPResponse, APIClientError>
+        while true {
+            if Task.isCancelled {
+                outcome = .failure(.cancelled)
+                break
+            }
+            let attemptContext = context
+            let attempted = await HTTPCallContext.$current.withValue(attemptContext) {
+                await attempt(original, context: attemptContext, files: &files, budget: budget)
+            }
+            if case .finish(let result) = await step(after: attempted, of: original, context: context, budget: budget) {
+                outcome = result
+                break
+            }
+            context = context.nextAttempt()
+        }
         if case .failure(.cancelled) = outcome, timedOut?() == true { outcome = .failure(.timeout) }
         let result = files.deliver(outcome)
         for observer in settings.callObservers {
@@ -81,45 +106,37 @@ struct CallPipeline: Sendable {
         return result
     }
 
-    private func run(
-        _ original: HTTPRequest, context: inout HTTPCallContext, files: inout DownloadFiles, budget: SendBudget?
-    ) async
-        -> Result<
-            HTTPResponse, APIClientError
-        >
-    {
-        while true {
-            if Task.isCancelled { return .failure(.cancelled) }
-            let attemptContext = context
-            let outcome = await HTTPCallContext.$current.withValue(attemptContext) {
-                await attempt(original, context: attemptContext, files: &files, budget: budget)
+    /// After one attempt: the retrier's decision (if any), the budget and replayability checks, and the sleep before
+    /// the next attempt.
+    @inline(never)
+    private func step(
+        after outcome: AttemptOutcome, of original: HTTPRequest, context: HTTPCallContext, budget: SendBudget?
+    ) async -> NextStep {
+        var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
+        switch outcome {
+        case .done(let result, let request):
+            guard let request, let retrier = settings.retrier else { return .finish(validate(result, of: original)) }
+            if case .failure(.cancelled) = result { return .finish(result) }
+            let decision = await HTTPCallContext.$current.withValue(context) {
+                await retrier.decision(for: result, request: request, context: context)
             }
-            var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
-            switch outcome {
-            case .done(let result, let request):
-                guard let request, let retrier = settings.retrier else { return validate(result, of: original) }
-                if case .failure(.cancelled) = result { return result }
-                let decision = await HTTPCallContext.$current.withValue(attemptContext) {
-                    await retrier.decision(for: result, request: request, context: attemptContext)
-                }
-                guard case .retry(let delay) = decision else { return validate(result, of: original) }
-                retry = (result, delay)
-            case .retry(let last, let delay):
-                retry = (last, delay)
-            }
-            if Task.isCancelled { return .failure(.cancelled) }
-            // A body streamed from a sequence has been used up: the call ends with what it got.
-            guard original.body?.isReplayable ?? true else { return validate(retry.last, of: original) }
-            guard context.attempt < context.maxAttempts, budget.map({ $0.sends < $0.limit }) ?? true else {
-                return .failure(.retryLimitExceeded(attempts: context.attempt, lastOutcome: retry.last))
-            }
-            do {
-                try await settings.retrySleeper(retry.delay)
-            } catch {
-                return .failure(.cancelled)
-            }
-            context = context.nextAttempt()
+            guard case .retry(let delay) = decision else { return .finish(validate(result, of: original)) }
+            retry = (result, delay)
+        case .retry(let last, let delay):
+            retry = (last, delay)
         }
+        if Task.isCancelled { return .finish(.failure(.cancelled)) }
+        // A body streamed from a sequence has been used up: the call ends with what it got.
+        guard original.body?.isReplayable ?? true else { return .finish(validate(retry.last, of: original)) }
+        guard context.attempt < context.maxAttempts, budget.map({ $0.sends < $0.limit }) ?? true else {
+            return .finish(.failure(.retryLimitExceeded(attempts: context.attempt, lastOutcome: retry.last)))
+        }
+        do {
+            try await settings.retrySleeper(retry.delay)
+        } catch {
+            return .finish(.failure(.cancelled))
+        }
+        return .retry
     }
 
     private func attempt(
@@ -148,7 +165,17 @@ struct CallPipeline: Sendable {
             result = .failure(error)
         }
         if case .failure(.cancelled) = result { return .done(result, request: nil) }
+        guard !responseInterceptors.isEmpty else { return .done(result, request: prepared) }
+        return await intercepting(result, for: prepared)
+    }
 
+    /// The response interceptors run on an attempt's outcome (kept out of ``attempt(_:context:files:budget:)``, whose
+    /// frame is alive while the transport runs).
+    @inline(never)
+    private func intercepting(
+        _ outcome: Result<HTTPResponse, APIClientError>, for prepared: HTTPRequest
+    ) async -> AttemptOutcome {
+        var result = outcome
         for interceptor in responseInterceptors {
             let decision: ResponseInterceptorResult
             do {
@@ -184,17 +211,30 @@ struct CallPipeline: Sendable {
         guard index < interceptors.count + networkInterceptors.count else {
             if Task.isCancelled { throw .cancelled }
             guard let budget else { return try await transport.send(request) }
-            // Every send counts, however many times an interceptor calls `next`.
-            try budget.spend()
-            do {
-                let response = try await transport.send(request)
-                budget.record(.success(response))
-                return response
-            } catch {
-                budget.record(.failure(error))
-                throw error
-            }
+            return try await send(request, budget: budget)
         }
+        return try await intercept(request, index: index, context: context, budget: budget)
+    }
+
+    /// Sends `request`, counting the send (every send counts, however many times an interceptor calls `next`).
+    @inline(never)
+    private func send(_ request: HTTPRequest, budget: SendBudget) async throws(APIClientError) -> HTTPResponse {
+        try budget.spend()
+        do {
+            let response = try await transport.send(request)
+            budget.record(.success(response))
+            return response
+        } catch {
+            budget.record(.failure(error))
+            throw error
+        }
+    }
+
+    /// Interceptor `index` (of ``interceptors``, then ``networkInterceptors``) around the rest of the onion.
+    @inline(never)
+    private func intercept(
+        _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?
+    ) async throws(APIClientError) -> HTTPResponse {
         let interceptor =
             index < interceptors.count ? interceptors[index] : networkInterceptors[index - interceptors.count]
         let next = HTTPInterceptorNext { request async throws(APIClientError) in
