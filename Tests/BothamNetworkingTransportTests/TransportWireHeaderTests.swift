@@ -16,6 +16,19 @@ private struct LastInterceptor: HTTPInterceptor {
     }
 }
 
+/// Removes one header field before passing the request on.
+private struct RemovingInterceptor: HTTPInterceptor {
+    let name: HTTPFieldName
+
+    func intercept(
+        _ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext
+    ) async throws -> HTTPResponse {
+        var headers = request.headers
+        headers.remove(name)
+        return try await next(request.withHeaders(headers))
+    }
+}
+
 /// Adds an `Authorization` computed from the request, as a signer does.
 private struct Signer: HTTPInterceptor {
     func intercept(
@@ -36,7 +49,8 @@ private struct WrappingTransport: HTTPClient {
 
 /// One kind of request the wire-equality test sends.
 enum WireCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case getInMemory, postRawBytes, postJSON, putFromFile, downloadToFile, userHeaders, signed
+    case getInMemory, postRawBytes, postJSON, putFromFile, postStreamed, postStreamedChunked, downloadToFile,
+        userHeaders, signed
 
     var testDescription: String { rawValue }
 }
@@ -48,6 +62,14 @@ extension TransportIntegrationTests {
     struct TransportWireHeaderTests {
         /// Header fields the transports add while sending (framing), which no interceptor sees.
         static let framing: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
+
+        /// `chunks` as a one-shot async sequence, for a streamed request body.
+        static func stream(_ chunks: [Data]) -> AsyncStream<Data> {
+            AsyncStream { continuation in
+                for chunk in chunks { continuation.yield(chunk) }
+                continuation.finish()
+            }
+        }
 
         /// `headers` without the framing fields, as sorted `name: value` lines with lowercased names.
         static func wire(_ headers: HTTPHeaders) -> [String] {
@@ -80,6 +102,14 @@ extension TransportIntegrationTests {
                 let file = folder.file("upload.bin")
                 try Data("file body".utf8).write(to: file)
                 result = await apiClient.upload("/objects/1", method: .put, fromFile: file)
+            case .postStreamed:
+                let chunks = [Data("first ".utf8), Data("second".utf8)]
+                result = await apiClient.POST(
+                    "/ingest", body: .stream(length: 12, contentType: "text/plain", Self.stream(chunks)))
+            case .postStreamedChunked:
+                let chunks = [Data("{\"a\":1}\n".utf8), Data("{\"a\":2}\n".utf8)]
+                result = await apiClient.POST(
+                    "/ingest", body: .stream(contentType: "application/x-ndjson", Self.stream(chunks)))
             case .downloadToFile:
                 result = await apiClient.download("/big", to: .file(folder.file("big.bin")))
             case .userHeaders:
@@ -158,6 +188,34 @@ extension TransportIntegrationTests {
             let throughWrapper = try await server.takeRequest()
             #expect(Self.wire(throughWrapper.headers) == Self.wire(throughDirect.headers))
             #expect(throughWrapper.header("Accept-Encoding") != nil)
+        }
+
+        @Test(
+            "a transport field an interceptor removes stays removed on native and comes back on URLSession, as documented",
+            arguments: TransportUnderTest.allCases)
+        func removedTransportField(transport: TransportUnderTest) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse())
+            let apiClient = TransportTest.client(transport, server)
+            let seen = Recorder<HTTPRequest>()
+            apiClient.networkInterceptors.append(RemovingInterceptor(name: "Accept-Encoding"))
+            apiClient.networkInterceptors.append(LastInterceptor(seen: seen))
+
+            _ = try await apiClient.GET("/plain").get()
+
+            let recorded = try await server.takeRequest()
+            let sent = try #require(seen.values.first)
+            #expect(sent.headers["Accept-Encoding"] == nil)
+            switch transport {
+            case .native:
+                // InterceptorsAndTheirOrder.md: "One an interceptor removes stays removed."
+                #expect(recorded.headers.values(for: "Accept-Encoding").isEmpty)
+                #expect(Self.wire(recorded.headers) == Self.wire(sent.headers))
+            case .urlSession:
+                // InterceptorsAndTheirOrder.md: "URLSession adds one of these again if an interceptor removes it."
+                #expect(!recorded.headers.values(for: "Accept-Encoding").isEmpty)
+            }
         }
 
         @Test("URLSession's session-wide additional headers are seen by the interceptors too")

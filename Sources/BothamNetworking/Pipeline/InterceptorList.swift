@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// apiClient.requestInterceptors.append(JSONHeadersRequestInterceptor())
-/// BothamAPIClient.globalResponseInterceptors.append(LoggingInterceptor())
+/// BothamAPIClient.globalNetworkInterceptors.append(LoggingInterceptor())
 /// ```
 ///
 /// Every call takes one snapshot of each list when it starts; changing a list never affects calls already in flight.
