@@ -116,7 +116,8 @@ struct ProxyAuthenticatorTests {
 
     @Test("A proxy that answers 407 again (as RFC 9110 says it should) ends the call after exactly one retry")
     func conformingProxyRefusingTwice() async throws {
-        let refusal = "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"mock\"\r\n"
+        let refusal =
+            "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"mock\"\r\n"
             + "Content-Length: 0\r\nConnection: close\r\n\r\n"
         let strictProxy = try makeServer { _ in .raw(refusal, close: true) }
         defer { strictProxy.shutdown() }
