@@ -192,7 +192,7 @@ public final class NativeHTTPClient: HTTPClient {
                 let error = NativeTransportError(code: .closedByPeer, reason: "the kept-alive connection was closed")
                 throw .networkError(NetworkFailure(kind: .connectionLost, underlying: error))
             }
-            // At most one answered retry per call: a second refusal is the caller's typed error, never a loop.
+            // At most one answered retry per hop: a second refusal is the caller's typed error, never a loop.
             guard !answeredProxy,
                 let retry = try await planAnsweringProxy(failure, plan: plan, request: request, url: url)
             else { throw failure }
