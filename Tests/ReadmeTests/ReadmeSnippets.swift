@@ -549,6 +549,17 @@ func proxiesExample() throws -> NativeHTTPClient {
     return NativeHTTPClient(configuration: configuration)
 }
 
+func answeringProxyExample() throws -> NativeHTTPClient {
+    var configuration = NativeHTTPClient.Configuration()
+    configuration.proxy = .all(try ProxyServer(url: "http://proxy.corp:3128"))
+    // Asked on a 407 (the proxy, the origin, the challenges); the answer is tried once, nil gives up.
+    configuration.proxy.authenticator = ProxyAuthenticator { challenge in
+        challenge.challenges.contains { $0.lowercased().hasPrefix("basic") }
+            ? ProxyCredentials(username: "me", password: "from the keychain") : nil
+    }
+    return NativeHTTPClient(configuration: configuration)
+}
+
 func proxyFailureMessage(_ error: APIClientError) -> String? {
     guard case .networkError(let failure) = error, failure.kind == .proxyAuthenticationRequired,
         let proxyError = failure.underlying as? NativeProxyError

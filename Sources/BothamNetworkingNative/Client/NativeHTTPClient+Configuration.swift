@@ -55,7 +55,8 @@ extension NativeHTTPClient {
         /// `all_proxy` and `no_proxy` once, by curl's rules. Plain `http` requests go to an HTTP proxy in absolute
         /// form, `https` ones through a `CONNECT` tunnel with TLS and pins end to end with the origin; SOCKS5 proxies
         /// (`socks5://`, `socks5h://`) carry both. A proxy's `407` fails the call with
-        /// `NetworkFailure.Kind.proxyAuthenticationRequired`.
+        /// `NetworkFailure.Kind.proxyAuthenticationRequired`, unless ``ProxyConfiguration/authenticator`` answers
+        /// it with credentials to try once.
         public var proxy = ProxyConfiguration.none
 
         /// Creates the default configuration.

@@ -38,6 +38,9 @@ public final class NativeHTTPClient: HTTPClient {
     public let configuration: Configuration
     private let loop: EventLoop?
     private let pool: ConnectionPool?
+    /// Credentials a ``ProxyAuthenticator`` gave that the proxy accepted, by the proxy as configured: sent up front
+    /// on later calls.
+    let answeredProxyCredentials = Lock<[ProxyServer: ProxyCredentials]>([:])
 
     /// Creates a client. The TLS configuration is loaded on the first HTTPS request (and shared by clients with the
     /// same configuration); one that cannot be loaded (bad PEM, bad pin) makes HTTPS calls fail with
@@ -144,7 +147,9 @@ public final class NativeHTTPClient: HTTPClient {
         }
         var plan = try makePlan(request, url: url, deadline: deadline)
         plan.progress = progress
-        for attempt in 0..<2 {
+        var replayedStale = false
+        var answeredProxy = false
+        while true {
             if Task.isCancelled { throw .cancelled }
             let exchange = Exchange(plan: plan, pool: pool, loop: loop)
             let outcome = await withTaskCancellationHandler {
@@ -159,40 +164,57 @@ public final class NativeHTTPClient: HTTPClient {
             } onCancel: {
                 loop.execute { exchange.cancel() }
             }
+            let failure: APIClientError
             switch outcome {
             case .response(let response):
-                try Self.checkProxyAuthentication(response, plan: plan)
-                return (response, nil)
+                guard let refusal = Self.proxyAuthenticationFailure(response, plan: plan) else {
+                    if answeredProxy { rememberAnsweredCredentials(of: plan, statusCode: response.statusCode) }
+                    return (response, nil)
+                }
+                failure = refusal
             case .streaming(let head, let body):
-                try Self.checkProxyAuthentication(head, plan: plan)
-                return (head, body)
+                guard let refusal = Self.proxyAuthenticationFailure(head, plan: plan) else {
+                    if answeredProxy { rememberAnsweredCredentials(of: plan, statusCode: head.statusCode) }
+                    return (head, body)
+                }
+                failure = refusal
             case .failure(let error):
                 // A cancellation wins over whatever ended the exchange meanwhile: the loop runs due timers before
                 // the work queued for it, so a timeout (or a failure) may be decided after `onCancel` already ran.
-                throw Task.isCancelled ? .cancelled : error
+                if Task.isCancelled { throw .cancelled }
+                failure = error
             case .staleConnection:
-                if attempt == 0 && request.method.isIdempotent {
+                if !replayedStale && request.method.isIdempotent {
+                    replayedStale = true
                     plan.freshConnection = true
                     continue
                 }
                 let error = NativeTransportError(code: .closedByPeer, reason: "the kept-alive connection was closed")
                 throw .networkError(NetworkFailure(kind: .connectionLost, underlying: error))
             }
+            // At most one answered retry per hop: a second refusal is the caller's typed error, never a loop.
+            guard !answeredProxy,
+                let retry = try await planAnsweringProxy(failure, plan: plan, request: request, url: url)
+            else { throw failure }
+            answeredProxy = true
+            plan = retry
         }
-        let error = NativeTransportError(code: .closedByPeer, reason: "the kept-alive connection was closed")
-        throw .networkError(NetworkFailure(kind: .connectionLost, underlying: error))
     }
 
-    private func makePlan(_ request: HTTPRequest, url: URL, deadline: UInt64?) throws(APIClientError) -> ExchangePlan {
+    func makePlan(
+        _ request: HTTPRequest, url: URL, deadline: UInt64?, answeredCredentials: ProxyCredentials? = nil
+    ) throws(APIClientError) -> ExchangePlan {
         // `request` is prepared (checked once, in `send`), or a redirect's follow-up that `RedirectHop` made from
         // it (a token method, a subset of its header fields, its body or none): nothing needs checking again.
         let (origin, originTarget) = try Origin.parse(url)
-        let route = ConnectionRoute(origin: origin, proxy: configuration.proxy.proxy(for: origin))
+        let route = ConnectionRoute(origin: origin, proxy: proxy(for: origin, answered: answeredCredentials))
         var target = originTarget
         var headers = request.headers
         if route.forwardsToHTTPProxy, let proxy = route.proxy {
             // RFC 9112 §3.2.2: absolute form to a proxy; its credentials on this hop only, never on a tunnel.
             target = "http://\(origin.hostHeader)\(originTarget)"
+            // An authenticator's answer replaces whatever the refused request carried.
+            if answeredCredentials != nil { headers.remove(.proxyAuthorization) }
             if let credentials = proxy.credentials, !headers.contains(.proxyAuthorization) {
                 headers.add(.proxyAuthorization, credentials.basicAuthorization)
             }
@@ -263,19 +285,6 @@ public final class NativeHTTPClient: HTTPClient {
             }
         }
         return plan
-    }
-
-    /// A `407` from an HTTP proxy a plain `http` request was forwarded to is the proxy's, not the origin's: it
-    /// becomes `proxyAuthenticationRequired` with the proxy's challenges (a tunnel's `407` fails the same way).
-    private static func checkProxyAuthentication(_ response: ParsedResponse, plan: ExchangePlan) throws(APIClientError)
-    {
-        guard response.statusCode == 407, plan.route.forwardsToHTTPProxy, let proxy = plan.route.proxy else { return }
-        let what = proxy.credentials == nil ? "no credentials were configured" : "the credentials were rejected"
-        let error = NativeProxyError(
-            code: .authenticationRequired, proxy: proxy.description, statusCode: 407,
-            challenges: response.headers.values(for: "Proxy-Authenticate"),
-            reason: "the request for \(plan.route.origin.hostHeader) answered 407: \(what)")
-        throw .networkError(NetworkFailure(kind: .proxyAuthenticationRequired, underlying: error))
     }
 
     private func decode(_ response: ParsedResponse) throws(APIClientError) -> ParsedResponse {

@@ -16,6 +16,9 @@ import Foundation
 ///
 /// Connections are pooled per origin *and* proxy (credentials included): one made through a proxy is never reused
 /// for a direct request or for another proxy.
+///
+/// A `407` from an HTTP proxy fails the call with `NetworkFailure.Kind.proxyAuthenticationRequired`, unless
+/// ``authenticator`` answers it with credentials to try once.
 public struct ProxyConfiguration: Sendable, Hashable {
     /// The proxy for `http://` URLs, if any.
     public var httpProxy: ProxyServer?
@@ -24,12 +27,19 @@ public struct ProxyConfiguration: Sendable, Hashable {
     public var httpsProxy: ProxyServer?
     /// The hosts reached directly whatever the proxies above say.
     public var noProxy: NoProxyList
+    /// Who answers an HTTP proxy's `407` (or `401` to a `CONNECT`) with credentials to try once (`nil`, the
+    /// default: the call fails with `proxyAuthenticationRequired`). ``ProxyAuthenticator`` says when it is asked.
+    public var authenticator: ProxyAuthenticator?
 
     /// A configuration with the given proxies.
-    public init(httpProxy: ProxyServer? = nil, httpsProxy: ProxyServer? = nil, noProxy: NoProxyList = NoProxyList()) {
+    public init(
+        httpProxy: ProxyServer? = nil, httpsProxy: ProxyServer? = nil, noProxy: NoProxyList = NoProxyList(),
+        authenticator: ProxyAuthenticator? = nil
+    ) {
         self.httpProxy = httpProxy
         self.httpsProxy = httpsProxy
         self.noProxy = noProxy
+        self.authenticator = authenticator
     }
 
     /// No proxy: every request connects directly (the default).
