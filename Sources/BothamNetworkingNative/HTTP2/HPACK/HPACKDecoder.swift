@@ -17,7 +17,8 @@ package struct HPACKDecoder: Sendable {
     private var requiredUpdateCeiling: Int?
 
     /// A decoder for a connection whose SETTINGS allow a table of `maxTableSize` bytes (4,096 unless changed,
-    /// RFC 9113 §6.5.2) and header lists of `maxHeaderListSize` bytes.
+    /// RFC 9113 §6.5.2) and header lists of `maxHeaderListSize` bytes (by default 64 KiB, the HTTP/1.1 parser's
+    /// `maxHeaderBytes` default).
     package init(maxTableSize: Int = 4096, maxHeaderListSize: Int = 64 * 1024) {
         self.maxHeaderListSize = maxHeaderListSize
         maxTableSizeLimit = max(0, maxTableSize)
