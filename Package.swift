@@ -125,6 +125,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzContentRange", ["BothamNetworking"]),
     ("FuzzRetryAfter", ["BothamNetworking"]),
     ("FuzzBodyRedaction", ["BothamNetworking"]),
+    ("FuzzHPACKDecoder", ["BothamNetworkingNative"]),
 ]
 package.targets += [
     .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
