@@ -1,12 +1,12 @@
 import BothamNetworking
 
 /// The transport conformance suite: every guarantee the transports of this package make, checked against a
-/// loopback `MockWebServer`, for a transport of yours (an ``HTTPClient`` you wrote, or a wrapper around another
+/// loopback `MockWebServer`, for a transport of yours (an `HTTPClient` you wrote, or a wrapper around another
 /// library).
 ///
 /// Give it a factory for your transport; it calls the factory for each check with the
 /// ``ConformanceClientConfiguration`` the check needs (a redirect policy, time and size limits), sends through a
-/// ``BothamAPIClient`` with no retries and every status accepted, and reports each check as passed, failed with a
+/// `BothamAPIClient` with no retries and every status accepted, and reports each check as passed, failed with a
 /// reason, or not applicable:
 ///
 /// ```swift
@@ -14,7 +14,7 @@ import BothamNetworking
 ///     MyHTTPClient(redirectPolicy: configuration.redirectPolicy, limits: configuration.limits)
 /// }
 /// let report = await conformance.run()
-/// print(report)  // "47 passed, 0 failed, 0 not applicable of 47 checks"
+/// print(report)  // "46 passed, 0 failed, 0 not applicable of 46 checks"
 /// ```
 ///
 /// The checks run one at a time (several measure time). Every wait is bounded: a transport that hangs, or ignores
