@@ -43,7 +43,7 @@ extension ConformanceTests {
                     (order.firstIndex(of: pair.0) ?? 0) <= (order.firstIndex(of: pair.1) ?? 0)
                 })
             #expect(Set(areas) == Set(order))
-            #expect(TransportConformance.checks(in: .streaming).count == 5)
+            #expect(TransportConformance.checks(in: .streaming).count == 6)
         }
     }
 }

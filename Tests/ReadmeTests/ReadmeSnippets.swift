@@ -474,7 +474,7 @@ struct BearerToken: BothamRequestInterceptor {
             configuration: .init(redirectPolicy: configuration.redirectPolicy, limits: configuration.limits))
     }
     let report = await conformance.run()
-    print(report)  // "45 passed, 0 failed, 1 not applicable of 46 checks"
+    print(report)  // "46 passed, 0 failed, 1 not applicable of 47 checks"
 }
 
 // README block 30

@@ -125,6 +125,31 @@ extension ConformanceCheck {
         }
     }
 
+    /// Between chunks, a streamed body has the idle timeout: a body that stalls ends with `.timeout`.
+    public static let streamIdleTimeout = ConformanceCheck(
+        .streaming, "idleTimeout", "a streamed body that stalls past idleTimeout ends with .timeout after what came"
+    ) { context in
+        let server = try context.server()
+        defer { server.shutdown() }
+        server.enqueue(
+            MockResponse().streaming([.init(Data("first\n".utf8)), .init(Data("late\n".utf8), after: .seconds(10))]))
+        let limit = Duration.milliseconds(400)
+        let apiClient = context.apiClient(server, limits: TransportLimits(idleTimeout: limit))
+
+        let (response, _) = try await context.streamed(apiClient, "/feed")
+        let start = ContinuousClock.now
+        let read = try await context.readLines(response, within: limit + timeoutSlack + .milliseconds(500))
+        let duration = ContinuousClock.now - start
+
+        try expect(read.lines == ["first"], "before the stall, the lines came as \(read.lines)")
+        guard case .timeout? = read.error else {
+            throw ConformanceFailure(
+                reason: "the stalled stream ended with \(read.error.map { "\($0)" } ?? "no error"), not .timeout")
+        }
+        let latest = context.scaled(limit + timeoutSlack)
+        try expect(duration < latest, "the stalled stream timed out after \(duration), later than \(latest)")
+    }
+
     /// Leaving the loop early ends the request, and the next call works.
     public static let streamEarlyExit = ConformanceCheck(
         .streaming, "earlyExit", "leaving a stream early ends its request, and the next call works"

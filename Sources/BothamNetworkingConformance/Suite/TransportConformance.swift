@@ -14,7 +14,7 @@ import BothamNetworking
 ///     MyHTTPClient(redirectPolicy: configuration.redirectPolicy, limits: configuration.limits)
 /// }
 /// let report = await conformance.run()
-/// print(report)  // "46 passed, 0 failed, 0 not applicable of 46 checks"
+/// print(report)  // "47 passed, 0 failed, 0 not applicable of 47 checks"
 /// ```
 ///
 /// The checks run one at a time (several measure time). Every wait is bounded: a transport that hangs, or ignores
@@ -62,7 +62,8 @@ public struct TransportConformance: Sendable {
         .faultOversizedHead, .faultUnauthorizedIsAResponse,
         .maxResponseBytes, .maxFileResponseBytes,
         .uploadFromFile, .downloadToFile,
-        .streamHeadBeforeBody, .streamLargeBody, .streamDropMidStream, .streamEarlyExit, .streamCancel,
+        .streamHeadBeforeBody, .streamLargeBody, .streamDropMidStream, .streamIdleTimeout, .streamEarlyExit,
+        .streamCancel,
     ]
 
     /// The checks of `area`, in order.
