@@ -188,13 +188,13 @@ extension ConformanceCheck {
         let apiClient = context.apiClient(server)
 
         let (response, _) = try await context.streamed(apiClient, "/feed")
-        let firstLine = Lock(false)
+        let (firstLine, firstLineSeen) = AsyncStream<Void>.makeStream()
         let reader = Task { () async -> ReadLines in
             var read = ReadLines()
             do throws(APIClientError) {
                 for try await line in response.lines {
                     read.lines.append(line)
-                    firstLine.withLock { $0 = true }
+                    firstLineSeen.yield()
                 }
             } catch {
                 read.error = error
@@ -203,11 +203,8 @@ extension ConformanceCheck {
         }
         defer { reader.cancel() }
         let started = await BoundedWait.run(within: context.scaled(.seconds(5))) { () async -> Bool in
-            while !firstLine.withLock({ $0 }) {
-                if Task.isCancelled { return false }
-                try? await Task.sleep(for: .milliseconds(5))
-            }
-            return true
+            for await _ in firstLine { return true }
+            return false
         }
         try expect(started == true, "the first part never arrived")
         reader.cancel()
