@@ -16,6 +16,6 @@ public enum ConformanceArea: String, Sendable, Hashable, CaseIterable {
     case sizeLimits
     /// Uploads from a file and downloads to a file.
     case fileBodies
-    /// Streamed response bodies (`ResponseBodyDestination/stream`).
+    /// Streamed response bodies (`ResponseBodyDestination.stream`).
     case streaming
 }
