@@ -4,8 +4,8 @@ import BothamNetworking
 /// transport of yours maps onto its own (or ignores, and fails the checks that depend on them).
 ///
 /// ``TransportConformance`` calls its factory once per check (some checks twice) with the configuration the check
-/// needs, for example `RedirectPolicy/doNotFollow` for the check that a 3xx comes back as it is, or a small
-/// `TransportLimits/maxResponseBytes` for the size limit checks.
+/// needs, for example `RedirectPolicy.doNotFollow` for the check that a 3xx comes back as it is, or a small
+/// `TransportLimits.maxResponseBytes` for the size limit checks.
 public struct ConformanceClientConfiguration: Sendable, Hashable {
     /// How the transport follows redirects.
     public var redirectPolicy: RedirectPolicy

@@ -87,13 +87,13 @@ extension Result where Success == HTTPResponse, Failure == APIClientError {
         return failure.kind
     }
 
-    /// Whether this is `APIClientError/timeout`.
+    /// Whether this is `APIClientError.timeout`.
     var isTimeout: Bool {
         if case .failure(.timeout) = self { return true }
         return false
     }
 
-    /// Whether this is `APIClientError/cancelled`.
+    /// Whether this is `APIClientError.cancelled`.
     var isCancelled: Bool {
         if case .failure(.cancelled) = self { return true }
         return false
