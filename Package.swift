@@ -10,11 +10,14 @@ let package = Package(
         .library(name: "BothamNetworking", targets: ["BothamNetworking"]),
         .library(name: "BothamNetworkingTesting", targets: ["BothamNetworkingTesting"]),
         .library(name: "BothamNetworkingNative", targets: ["BothamNetworkingNative"]),
+        .library(name: "BothamNetworkingConformance", targets: ["BothamNetworkingConformance"]),
         .executable(name: "BothamBenchmarks", targets: ["BothamBenchmarks"]),
     ],
     targets: [
         .target(name: "BothamNetworking"),
         .target(name: "BothamNetworkingTesting", dependencies: ["BothamNetworking"]),
+        // The transport conformance suite a user runs against a transport of theirs (it serves with MockWebServer).
+        .target(name: "BothamNetworkingConformance", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .systemLibrary(
             name: "CBothamOpenSSL",
             pkgConfig: "openssl",
@@ -52,7 +55,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReadmeTests",
-            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative"]
+            dependencies: [
+                "BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative", "BothamNetworkingConformance",
+            ]
         ),
         .testTarget(
             name: "BothamNetworkingTestingTests",
@@ -70,6 +75,13 @@ let package = Package(
             name: "BothamNetworkingTransportTests",
             dependencies: [
                 "BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative", "BothamTestSupport",
+            ]
+        ),
+        // The conformance suite on both transports, and deliberately broken transports that must fail it.
+        .testTarget(
+            name: "BothamNetworkingConformanceTests",
+            dependencies: [
+                "BothamNetworking", "BothamNetworkingNative", "BothamNetworkingConformance", "BothamTestSupport",
             ]
         ),
         // The child process of DiskCacheCrashTests: writes disk cache entries until it is killed.

@@ -11,7 +11,7 @@ rm -rf "$out" .build/docs-graphs
 mkdir -p "$graphs" "$out"
 swift build --scratch-path .build/docs-build \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" >/dev/null
-for module in BothamNetworking BothamNetworkingTesting BothamNetworkingNative; do
+for module in BothamNetworking BothamNetworkingTesting BothamNetworkingNative BothamNetworkingConformance; do
     mkdir -p ".build/docs-graphs/$module"
     cp "$graphs/$module".symbols.json ".build/docs-graphs/$module/"
     cp "$graphs/$module"@*.symbols.json ".build/docs-graphs/$module/" 2>/dev/null || true

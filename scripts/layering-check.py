@@ -4,7 +4,7 @@
 The layers of each library, lowest first, are read from ARCHITECTURE.md's "Layers" table (lines of the form
 `| N | Module/Folder, Folder | ... |`), so the documentation and the check cannot drift apart. A folder of a module
 belongs to exactly one layer; a file may use types of its own layer and of every layer below it (and of the modules
-it imports). Extensions are fine anywhere: what counts is where a type is *declared*. Only top-level declarations
+it imports), and every Swift module under Sources/ must have rows. Extensions are fine anywhere: what counts is where a type is *declared*. Only top-level declarations
 (at the start of a line) count: a nested type is reached through its parent's name, which is checked.
 
 Comments and string literals are stripped before identifiers are collected, so a doc comment that mentions a type
@@ -63,11 +63,23 @@ def swift_files(folder):
                 yield os.path.join(directory, name)
 
 
+def unlisted_modules(layers):
+    """The Swift modules under Sources/ (a folder holding .swift files) that have no row in the table."""
+    sources = os.path.join(ROOT, "Sources")
+    return [
+        name
+        for name in sorted(os.listdir(sources))
+        if name not in layers and any(swift_files(os.path.join(sources, name)))
+    ]
+
+
 def main():
     explain = "--explain" in sys.argv
     violations = []
     unplaced = []
-    for module, entries in sorted(read_layers().items()):
+    layers = read_layers()
+    unlisted = unlisted_modules(layers)
+    for module, entries in sorted(layers.items()):
         module_root = os.path.join(ROOT, "Sources", module)
         layer_of_folder = {folder: number for number, folder in entries}
         declared = {}  # type name -> (layer, file)
@@ -95,12 +107,17 @@ def main():
                         f"{os.path.relpath(path, ROOT)} (layer {layer}) uses {name}, declared in "
                         f"{os.path.relpath(owner[1], ROOT)} (layer {owner[0]})"
                     )
+    for module in unlisted:
+        print(f"module with no rows in ARCHITECTURE.md's Layers table: Sources/{module}")
     for path in unplaced:
         print(f"not in any layer of ARCHITECTURE.md: {path}")
     for violation in violations:
         print(violation)
-    if violations or unplaced:
-        print(f"layering check: {len(violations)} upward dependencies, {len(unplaced)} files in no layer")
+    if violations or unplaced or unlisted:
+        print(
+            f"layering check: {len(violations)} upward dependencies, {len(unplaced)} files in no layer, "
+            f"{len(unlisted)} modules in no layer"
+        )
         return 1
     print("layering check: every file uses only its own layer and the layers below it")
     return 0

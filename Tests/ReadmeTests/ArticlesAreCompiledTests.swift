@@ -10,6 +10,11 @@ struct ArticlesAreCompiledTests {
     /// The articles whose blocks are compiled (`ARTICLES` in scripts/readme-snippets.py).
     private static let articles = [
         "SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md", "Caching.md",
+        "RunningTheConformanceSuite.md",
+    ]
+    /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py).
+    private static let catalogs = [
+        "RunningTheConformanceSuite.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc"
     ]
 
     /// The lines that count: imports (conditional ones included) move to the top of the generated file.
@@ -22,7 +27,8 @@ struct ArticlesAreCompiledTests {
     @Test("Every Swift block of the compiled DocC articles is in ArticleSnippets.swift", arguments: articles)
     func everyBlockIsCompiled(article: String) throws {
         let text = try String(
-            contentsOf: Self.root.appendingPathComponent("Sources/BothamNetworking/BothamNetworking.docc/\(article)"),
+            contentsOf: Self.root.appendingPathComponent(
+                "\(Self.catalogs[article] ?? "Sources/BothamNetworking/BothamNetworking.docc")/\(article)"),
             encoding: .utf8
         )
         let snippets = try String(

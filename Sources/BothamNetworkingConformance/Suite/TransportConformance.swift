@@ -1,0 +1,111 @@
+import BothamNetworking
+
+/// The transport conformance suite: every guarantee the transports of this package make, checked against a
+/// loopback `MockWebServer`, for a transport of yours (an `HTTPClient` you wrote, or a wrapper around another
+/// library).
+///
+/// Give it a factory for your transport; it calls the factory for each check with the
+/// ``ConformanceClientConfiguration`` the check needs (a redirect policy, time and size limits), sends through a
+/// `BothamAPIClient` with no retries and every status accepted, and reports each check as passed, failed with a
+/// reason, or not applicable:
+///
+/// ```swift
+/// let conformance = TransportConformance { configuration in
+///     MyHTTPClient(redirectPolicy: configuration.redirectPolicy, limits: configuration.limits)
+/// }
+/// let report = await conformance.run()
+/// print(report)  // "47 passed, 0 failed, 0 not applicable of 47 checks"
+/// ```
+///
+/// The checks run one at a time (several measure time). Every wait is bounded: a transport that hangs, or ignores
+/// cancellation, fails its check within seconds rather than holding the run. Upper time bounds are multiplied by
+/// ``timeScale`` (for slow machines or sanitizer builds); lower bounds (a timeout must not fire early) never are.
+public struct TransportConformance: Sendable {
+    /// Makes the transport under test for one check.
+    public typealias MakeClient = @Sendable (ConformanceClientConfiguration) -> any HTTPClient
+
+    /// The factor applied to every upper time bound; 1 (the default) is what the fault matrix documents, and
+    /// values below 1 count as 1.
+    public var timeScale: Double
+    /// Checks not to run, each with the reason, reported as ``ConformanceOutcome/notApplicable(reason:)``.
+    public var skipped: [ConformanceCheck: String]
+    /// The factory.
+    public let makeClient: MakeClient
+
+    /// Creates the suite for the transports `makeClient` makes.
+    ///
+    /// - Parameters:
+    ///   - timeScale: The factor applied to every upper time bound (default 1).
+    ///   - skipped: Checks not to run, each with the reason (for example the streaming checks, for a transport
+    ///     that does not stream).
+    ///   - makeClient: Makes a new transport with the given configuration; called once or twice per check.
+    public init(
+        timeScale: Double = 1, skipping skipped: [ConformanceCheck: String] = [:],
+        makeClient: @escaping MakeClient
+    ) {
+        self.timeScale = timeScale
+        self.skipped = skipped
+        self.makeClient = makeClient
+    }
+
+    /// Every check, grouped by ``ConformanceArea``, in the order ``run()`` runs them.
+    public static let checks: [ConformanceCheck] = [
+        .methods, .requestBodies, .query, .responses, .decodedBodies,
+        .requestFieldsAsGiven, .repeatedResponseFields, .caseInsensitiveNames, .responseFieldOrder,
+        .redirectPostBecomesGet, .redirectKeepsMethodAndBody, .redirectSameOriginKeepsCredentials,
+        .redirectCrossOriginStripsCredentials, .redirectStrippedStaysStripped, .redirectLoop, .redirectFollowAtMost,
+        .redirectDoNotFollow,
+        .requestTimeout, .idleTimeout, .idleTimeoutResetByData, .attemptTimeout, .maxAttemptTimeout, .withinTimeout,
+        .cancelledBeforeStart, .cancelWhileWaiting, .cancelMidBody,
+        .faultConnectionRefused, .faultClosedBeforeResponse, .faultReset, .faultDropAfterHead, .faultDropMidBody,
+        .faultShortBody, .faultTruncatedChunkedBody, .faultMalformedStatusLine, .faultInvalidHeaderLine,
+        .faultOversizedHead, .faultUnauthorizedIsAResponse,
+        .maxResponseBytes, .maxFileResponseBytes,
+        .uploadFromFile, .downloadToFile,
+        .streamHeadBeforeBody, .streamLargeBody, .streamDropMidStream, .streamIdleTimeout, .streamEarlyExit,
+        .streamCancel,
+    ]
+
+    /// The checks of `area`, in order.
+    public static func checks(in area: ConformanceArea) -> [ConformanceCheck] {
+        checks.filter { $0.area == area }
+    }
+
+    /// Runs every check, one at a time.
+    public func run() async -> ConformanceReport {
+        await run(only: Self.checks)
+    }
+
+    /// Runs `checks`, one at a time, in order.
+    public func run(only checks: [ConformanceCheck]) async -> ConformanceReport {
+        var results: [ConformanceResult] = []
+        for check in checks { results.append(await run(check)) }
+        return ConformanceReport(results: results)
+    }
+
+    /// The longest one check may take, before scaling: the longest check takes a few seconds.
+    static let checkLimit = Duration.seconds(20)
+
+    /// Runs one check (or reports it not applicable when it is in ``skipped``).
+    public func run(_ check: ConformanceCheck) async -> ConformanceResult {
+        if let reason = skipped[check] {
+            return ConformanceResult(check: check, outcome: .notApplicable(reason: reason), duration: .zero)
+        }
+        let context = ConformanceContext(makeClient: makeClient, timeScale: max(timeScale, 1))
+        let limit = context.scaled(Self.checkLimit)
+        let start = ContinuousClock.now
+        let outcome = await BoundedWait.run(within: limit) { () async -> ConformanceOutcome in
+            do {
+                try await check.body(context)
+                return .passed
+            } catch let failure as ConformanceFailure {
+                return .failed(reason: failure.reason)
+            } catch {
+                return .failed(reason: "\(error)")
+            }
+        }
+        return ConformanceResult(
+            check: check, outcome: outcome ?? .failed(reason: "the check had not ended after \(limit)"),
+            duration: ContinuousClock.now - start)
+    }
+}

@@ -1,0 +1,116 @@
+import BothamNetworking
+import BothamNetworkingConformance
+import Foundation
+
+/// A broken transport built on `NativeHTTPClient`. It passes on the fields native would add of its own
+/// (`Accept-Encoding`), so preparation puts them in the request as for native itself: without that, native adds
+/// them while sending and the wrapper fails `headers.requestFieldsAsGiven` too, which is not what it is broken in.
+protocol NativeWrapper: TransportHeaderDefaults {
+    var inner: any HTTPClient { get }
+}
+
+extension NativeWrapper {
+    func defaultHeaders(for request: HTTPRequest) -> HTTPHeaders {
+        (inner as? any TransportHeaderDefaults)?.defaultHeaders(for: request) ?? [:]
+    }
+}
+
+/// Follows redirects itself (its inner transport does not) and forwards every field to every origin: the
+/// credential leak a hand-written redirect loop makes. Everything else it does right (method rewriting, limits).
+struct ForwardsCredentialsAcrossOrigins: NativeWrapper {
+    let inner: any HTTPClient
+    let maxRedirects: Int
+
+    init(_ configuration: ConformanceClientConfiguration) {
+        var own = configuration
+        own.redirectPolicy = .doNotFollow
+        inner = OwnTransport.native.make(own)
+        maxRedirects = configuration.redirectPolicy.maxRedirects
+    }
+
+    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        var current = request
+        for _ in 0...maxRedirects {
+            let response = try await inner.send(current)
+            guard maxRedirects > 0, [301, 302, 303, 307, 308].contains(response.statusCode),
+                let location = response.resolvedLocation
+            else { return response }
+            var next = HTTPRequest(method: current.method, url: location, headers: current.headers, body: current.body)
+            if [301, 302, 303].contains(response.statusCode), current.method != .get, current.method != .head {
+                var headers = current.headers
+                headers.remove(.contentType)
+                next = HTTPRequest(method: .get, url: location, headers: headers)
+            }
+            current = next.withTimeout(current.timeout).withResponseDestination(current.responseDestination)
+        }
+        throw .networkError(NetworkFailure(kind: .tooManyRedirects))
+    }
+}
+
+/// Has no time limit at all: the transport's limits and the request's own timeout are dropped.
+struct IgnoresTimeouts: NativeWrapper {
+    let inner: any HTTPClient
+
+    init(_ configuration: ConformanceClientConfiguration) {
+        var own = configuration
+        own.limits.idleTimeout = nil
+        own.limits.attemptTimeout = nil
+        own.limits.maxAttemptTimeout = nil
+        inner = OwnTransport.native.make(own)
+    }
+
+    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        try await inner.send(request.withTimeout(nil))
+    }
+}
+
+/// Folds the repeated fields of a response into one comma-separated field, as a transport built on a dictionary of
+/// fields does.
+struct FoldsRepeatedFields: NativeWrapper {
+    let inner: any HTTPClient
+
+    init(_ configuration: ConformanceClientConfiguration) {
+        inner = OwnTransport.native.make(configuration)
+    }
+
+    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        let response = try await inner.send(request)
+        var folded = HTTPHeaders()
+        var seen = Set<String>()
+        for field in response.headers.fields where seen.insert(field.name.rawName.lowercased()).inserted {
+            folded.add(field.name, response.headers.values(for: field.name).joined(separator: ", "))
+        }
+        return response.withHeaders(folded)
+    }
+}
+
+/// Reports a lost connection (a reset, a body cut short) as a response it could not parse.
+struct MapsLostConnectionWrongly: NativeWrapper {
+    let inner: any HTTPClient
+
+    init(_ configuration: ConformanceClientConfiguration) {
+        inner = OwnTransport.native.make(configuration)
+    }
+
+    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        do {
+            return try await inner.send(request)
+        } catch .networkError(let failure) where failure.kind == .connectionLost {
+            throw .networkError(NetworkFailure(kind: .badServerResponse))
+        }
+    }
+}
+
+/// Does not stream: a request for a streamed body gets the whole body in memory, once it has all arrived.
+struct DoesNotStream: NativeWrapper {
+    let inner: any HTTPClient
+
+    init(_ configuration: ConformanceClientConfiguration) {
+        inner = OwnTransport.native.make(configuration)
+    }
+
+    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        guard case .stream = request.responseDestination else { return try await inner.send(request) }
+        return try await inner.send(request.withResponseDestination(.memory))
+    }
+}
