@@ -91,7 +91,7 @@ public final class NativeHTTPClient: HTTPClient {
             if let bodyStream {
                 return HTTPResponse(
                     statusCode: parsed.statusCode, headers: parsed.headers, request: request, url: url,
-                    bodyStream: bodyStream)
+                    bodyStream: bodyStream, timings: parsed.timings)
             }
             let policy = configuration.redirectPolicy
             if policy.followsRedirects,
@@ -116,7 +116,7 @@ public final class NativeHTTPClient: HTTPClient {
                 // Written as it arrived, as the server sent it (no `Accept-Encoding` was offered for it).
                 return HTTPResponse(
                     statusCode: parsed.statusCode, headers: parsed.headers, request: request, url: url,
-                    bodyFileURL: bodyFile)
+                    bodyFileURL: bodyFile, timings: parsed.timings)
             }
             let decoded = try decode(parsed)
             if let progress, decoded.body.count != parsed.body.count {
@@ -128,7 +128,8 @@ public final class NativeHTTPClient: HTTPClient {
                 headers: decoded.headers,
                 body: decoded.body,
                 request: request,
-                url: url
+                url: url,
+                timings: parsed.timings
             )
         }
     }
