@@ -25,6 +25,13 @@ import Foundation
 /// (`scripts/transfer-memory.sh`). Upload and download progress goes to `TransferProgressReporter.current`, reported
 /// on the loop thread.
 ///
+/// Every response carries the `HTTPTimings` of its exchange (the last hop of a redirected call) in
+/// `HTTPResponse.timings`, measured on the loop's monotonic clock with a few clock reads per exchange: the lookup
+/// (about zero for an answer from the DNS cache, none for an IP literal), the connect from the first Happy Eyeballs
+/// attempt to the winner, the TLS handshake, the request sent, the wait for the first byte and the body (none for a
+/// streamed body, handed over at its head), and whether the connection was reused (then it has no lookup, connect or
+/// handshake) (`NativeTimingsTests`, `NativeTLSTests`).
+///
 /// ## Lifecycle
 ///
 /// There is nothing to shut down. Every client shares one event-loop thread, started with the first client and kept

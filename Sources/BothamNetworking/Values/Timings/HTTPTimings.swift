@@ -30,8 +30,14 @@
 /// - A streamed response is handed over at its head, so its timings end with ``waiting``.
 /// - Transports of your own (and `StubHTTPClient`) report none: ``HTTPResponse/timings`` is then `nil`.
 ///
-/// Read it as ``HTTPResponse/timings``; `CallMetrics.timings` collects it for every attempt of a call, and
-/// `LoggingInterceptor` shows it (``description``) at its `headers` detail.
+/// Read it as ``HTTPResponse/timings``; ``CallMetrics/timings`` collects it for every attempt of a call,
+/// ``LoggingInterceptor`` shows it (``description``) at ``LoggingInterceptor/Detail/headers``, and a HAR recording
+/// of `RecordingHTTPClient` fills its `timings` from it.
+///
+/// Proved by `NativeTimingsTests` and `NativeTLSTests` (every phase present and ordered over http and https, a slow
+/// lookup, a cache hit, a slow head in ``waiting``, a slow handshake in ``tlsHandshake``, a reused connection with no
+/// lookup, connect or handshake), `TransportTimingsTests` (what each transport reports, on both),
+/// `MetricsInterceptorTimingsTests` and `LoggingInterceptorTimingsTests`.
 public struct HTTPTimings: Sendable, Hashable {
     /// One phase: when it began and when it ended, from the start of the exchange.
     public struct Phase: Sendable, Hashable {
