@@ -36,7 +36,8 @@
 ///
 /// Proved by `NativeTimingsTests` and `NativeTLSTests` (every phase present and ordered over http and https, a slow
 /// lookup, a cache hit, a slow head in ``waiting``, a slow handshake in ``tlsHandshake``, a reused connection with no
-/// lookup, connect or handshake), `TransportTimingsTests` (what each transport reports, on both),
+/// lookup, connect or handshake), `HTTPProxyTests` (through a proxy, the tunnel between connect and TLS),
+/// `TransportTimingsTests` (what each transport reports, on both),
 /// `MetricsInterceptorTimingsTests` and `LoggingInterceptorTimingsTests`.
 public struct HTTPTimings: Sendable, Hashable {
     /// One phase: when it began and when it ended, from the start of the exchange.
