@@ -162,7 +162,8 @@ struct DownloadFiles {
             body: response.body,
             request: response.request.withResponseDestination(attempt.destination),
             url: response.url,
-            bodyFileURL: target
+            bodyFileURL: target,
+            timings: response.timings
         )
     }
 
@@ -180,7 +181,8 @@ struct DownloadFiles {
             headers: response.headers,
             body: body,
             request: response.request.withResponseDestination(attempt.destination),
-            url: response.url
+            url: response.url,
+            timings: response.timings
         )
     }
 

@@ -19,6 +19,11 @@ public struct HTTPResponse: Sendable, Hashable {
     /// ``ResponseBodyDestination/stream`` and the transport streams (``body`` is then empty); `nil` otherwise.
     /// ``BothamAPIClient/stream(_:deadline:)`` hands it to you as ``HTTPStreamedResponse/body``.
     public let bodyStream: HTTPBodyStream?
+    /// Where the exchange that produced this response spent its time, as its transport measured it; `nil` when the
+    /// transport measures nothing (a stub, a transport of your own). Not part of equality: two responses that
+    /// differ only in their timings are equal. See ``HTTPTimings`` for what each transport reports.
+    public var timings: HTTPTimings? { timingsSlot.timings }
+    private let timingsSlot: ResponseTimingsSlot
 
     /// Creates a response.
     public init(
@@ -28,7 +33,8 @@ public struct HTTPResponse: Sendable, Hashable {
         request: HTTPRequest,
         url: URL? = nil,
         bodyFileURL: URL? = nil,
-        bodyStream: HTTPBodyStream? = nil
+        bodyStream: HTTPBodyStream? = nil,
+        timings: HTTPTimings? = nil
     ) {
         self.statusCode = statusCode
         self.headers = headers
@@ -37,6 +43,7 @@ public struct HTTPResponse: Sendable, Hashable {
         self.url = url ?? request.url
         self.bodyFileURL = bodyFileURL
         self.bodyStream = bodyStream
+        timingsSlot = ResponseTimingsSlot(timings)
     }
 
     /// The status code and its class: `response.status.kind == .successful`.
@@ -46,27 +53,36 @@ public struct HTTPResponse: Sendable, Hashable {
     /// ``bodyStream`` is not, and the stream ends when nothing else holds it).
     public func withBody(_ body: Data) -> HTTPResponse {
         HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
+            timings: timings)
     }
 
     /// A copy with other headers.
     public func withHeaders(_ headers: HTTPHeaders) -> HTTPResponse {
         HTTPResponse(
             statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
-            bodyStream: bodyStream)
+            bodyStream: bodyStream, timings: timings)
     }
 
     /// A copy with another status code.
     public func withStatusCode(_ statusCode: Int) -> HTTPResponse {
         HTTPResponse(
             statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
-            bodyStream: bodyStream)
+            bodyStream: bodyStream, timings: timings)
+    }
+
+    /// A copy with other timings (a transport sets what it measured; `nil` removes them).
+    public func withTimings(_ timings: HTTPTimings?) -> HTTPResponse {
+        HTTPResponse(
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
+            bodyStream: bodyStream, timings: timings)
     }
 
     /// A copy whose body is in the file at `bodyFileURL` (`nil`: in ``body``), with `body` as its in-memory body.
     public func withBodyFile(_ bodyFileURL: URL?, body: Data = Data()) -> HTTPResponse {
         HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL)
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
+            timings: timings)
     }
 }
 

@@ -42,6 +42,11 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private var streamUploadWaiter: CheckedContinuation<Bool, Never>?
     private var streamUploadSent = 0
     private var streamUploadDone = false
+    /// When each step happened, for the response's ``HTTPTimings``.
+    private var timeline = ExchangeTimeline()
+    /// Whether the head and an in-memory body are queued (the request is sent once the socket took them, and any
+    /// file or streamed body).
+    private var requestQueued = false
 
     init(plan: ExchangePlan, pool: ConnectionPool, loop: EventLoop) {
         self.plan = plan
@@ -68,6 +73,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             return
         }
         lastActivity = MonotonicClock.now()
+        timeline.startedAt = lastActivity
         armTimer()
         pool.acquire(plan.route, tlsContext: plan.tlsContext, for: self, fresh: plan.freshConnection)
     }
@@ -112,6 +118,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
 
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
         lastActivity = MonotonicClock.now()
+        if timeline.firstByteAt == 0 { timeline.firstByteAt = lastActivity }
         do {
             let used = try parser.feed(bytes)
             reportDownload()
@@ -163,6 +170,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             waiter.resume(returning: true)
         }
         pump(connection)
+        noteRequestSent(on: connection)
         reportUpload(connection)
     }
 
@@ -170,6 +178,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
 
     private func send(on connection: Connection) {
         lastActivity = MonotonicClock.now()
+        timeline.sendStartedAt = lastActivity
         do {
             // Created (or emptied, on a replay after a stale connection) before the request goes out.
             try bodyFile?.create()
@@ -191,9 +200,19 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             connection.write(body)
             queuedRequestBytes += body.count
         }
+        requestQueued = true
         if let bodyStream = plan.bodyStream { startStreamUpload(bodyStream.chunks) }
         pump(connection)
+        noteRequestSent(on: connection)
         reportUpload(connection)
+    }
+
+    /// Notes when the socket has taken the whole request (once).
+    private func noteRequestSent(on connection: Connection) {
+        guard timeline.sentAt == 0, requestQueued, upload == nil, plan.bodyStream == nil || streamUploadDone,
+            connection.queuedBytes == 0
+        else { return }
+        timeline.sentAt = MonotonicClock.now()
     }
 
     // MARK: Streamed request bodies
@@ -236,6 +255,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
                 return finish(.failure(.invalidRequest(reason: reason)))
             }
             if length == nil { connection.write(HTTPRequestSerializer.chunk(Data())) }
+            noteRequestSent(on: connection)
             return waiter.resume(returning: true)
         }
         guard !chunk.isEmpty else { return waiter.resume(returning: true) }
@@ -281,7 +301,9 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     }
 
     private func complete(reusable: Bool) {
-        let response = parser.response
+        var response = parser.response
+        response.timings = timeline.timings(
+            opening: connection?.opening, reused: reused, completedAt: MonotonicClock.now())
         bodyFile?.finish()
         do {
             try streamInflater?.finish()
@@ -365,6 +387,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         pendingStream = nil
         deadline = nil
         var head = parser.response
+        head.timings = timeline.timings(opening: connection?.opening, reused: reused, completedAt: 0)
         if streamInflater != nil {
             // The caller reads the decoded body: these fields describe the coded one.
             head.headers.remove(.contentEncoding)

@@ -58,6 +58,8 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     private(set) var isReadingPaused = false
     /// When bytes last moved on the socket (monotonic nanoseconds), for idle timeouts during long transfers.
     private(set) var lastProgress: UInt64 = 0
+    /// When each step of opening the connection happened, for the timings of the exchange that opened it.
+    private(set) var opening = ConnectionOpening()
 
     init(route: ConnectionRoute, loop: EventLoop, tlsContext: TLSContext?, connectSettings: ConnectSettings) {
         self.route = route
@@ -73,12 +75,13 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     func start() {
         guard state == .idle else { return }
         state = .resolving
+        opening.startedAt = MonotonicClock.now()
         let cache = connectSettings.dnsCache
         let (host, port) = (route.connectHost, route.connectPort)
         // An IP literal or a cached answer goes through the loop's queue (no thread switch), so that `start()`
         // never calls the delegate itself.
         if let literal = NetworkAddress(ip: host, port: port) {
-            loop.execute { [self] in resolved(.success([literal])) }
+            loop.execute { [self] in resolved(.success([literal]), lookedUp: false) }
             return
         }
         if let answer = cache.cached(host: host, port: port) {
@@ -150,7 +153,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
 
     // MARK: Connecting
 
-    private func resolved(_ result: Result<[NetworkAddress], NativeTransportError>) {
+    private func resolved(_ result: Result<[NetworkAddress], NativeTransportError>, lookedUp: Bool = true) {
         guard state == .resolving else { return }
         lookup = nil
         switch result {
@@ -158,6 +161,9 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             fail(.resolve(error))
         case .success(let addresses):
             state = .connecting
+            let now = MonotonicClock.now()
+            if lookedUp { opening.resolvedAt = now }
+            opening.connectStartedAt = now
             let connector = HappyEyeballsConnector(
                 loop: loop,
                 addresses: addresses,
@@ -187,6 +193,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             }
             fd = winner.fd
             interest = PollInterest(readable: true, writable: false)
+            opening.connectedAt = MonotonicClock.now()
             connected()
         case .failure(let error):
             // Every address failed: the next connection asks the resolver again.
@@ -214,6 +221,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             delegate?.connectionIsReady(self)
             return
         }
+        opening.handshakeStartedAt = MonotonicClock.now()
         do {
             tls = try TLSSession(context: tlsContext, origin: origin)
         } catch {
@@ -235,6 +243,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
             break
         case .done:
             state = .ready
+            opening.handshakeEndedAt = MonotonicClock.now()
             delegate?.connectionIsReady(self)
         case .failed(let error):
             fail(.tls(error))

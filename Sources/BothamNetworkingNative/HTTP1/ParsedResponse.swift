@@ -11,4 +11,6 @@ struct ParsedResponse: Sendable {
     var body: Data
     /// Whether the connection may carry another request.
     var keepAlive: Bool
+    /// Where the exchange spent its time (set by the exchange when it hands the response over).
+    var timings: HTTPTimings?
 }

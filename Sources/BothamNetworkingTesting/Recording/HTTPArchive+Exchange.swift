@@ -127,3 +127,22 @@ extension HTTPArchive {
         return formatter.string(from: date)
     }
 }
+
+extension HTTPArchive.Timings {
+    /// The recorder's own `wait` (start to response) and `receive` (a streamed body), replaced by the phases the
+    /// transport measured (`measured`, the response's `HTTPResponse.timings`) where it has them.
+    init(wait: Duration, receive: Duration, measured: HTTPTimings?) {
+        self.init(send: 0, wait: HTTPArchive.milliseconds(wait), receive: HTTPArchive.milliseconds(receive))
+        guard let measured else { return }
+        func milliseconds(_ phase: HTTPTimings.Phase?) -> Double? {
+            phase.map { HTTPArchive.milliseconds($0.duration) }
+        }
+        let ssl = milliseconds(measured.tlsHandshake)
+        dns = milliseconds(measured.dnsLookup) ?? -1
+        connect = milliseconds(measured.connect).map { $0 + (ssl ?? 0) } ?? -1
+        self.ssl = ssl ?? -1
+        send = milliseconds(measured.requestSent) ?? 0
+        if let waiting = milliseconds(measured.waiting) { self.wait = waiting }
+        if let received = milliseconds(measured.bodyReceived) { self.receive = received }
+    }
+}

@@ -138,14 +138,27 @@ public struct HTTPArchive: Sendable, Hashable, Codable {
     /// The `cache` object (always empty).
     public struct Cache: Sendable, Hashable, Codable {}
 
-    /// The `timings` object, in milliseconds.
+    /// The `timings` object, in milliseconds. When the transport measured the exchange (its
+    /// `HTTPResponse.timings`, as `NativeHTTPClient` does), the phases come from there; otherwise ``send`` is `0`,
+    /// ``wait`` runs from the start until the response arrived and ``receive`` covers a streamed body.
     public struct Timings: Sendable, Hashable, Codable {
-        /// Sending the request: `0` (a transport does not report it apart from ``wait``).
+        /// Sending the request: the transport's measured send, or `0` when it does not report it apart from
+        /// ``wait``.
         public var send: Double
-        /// From the start until the response head arrived.
+        /// Waiting for the response: the transport's time to first byte, or from the start until the response
+        /// arrived.
         public var wait: Double
         /// Reading the body after the head.
         public var receive: Double
+        /// The DNS lookup, `-1` when there was none (a reused connection, an IP literal, a transport that cannot
+        /// see it); absent when the transport measured nothing.
+        public var dns: Double?
+        /// Connecting, the TLS handshake included (as HAR 1.2 counts it), `-1` when there was none; absent when the
+        /// transport measured nothing.
+        public var connect: Double?
+        /// The TLS handshake (also counted in ``connect``), `-1` when there was none; absent when the transport
+        /// measured nothing.
+        public var ssl: Double?
     }
 }
 

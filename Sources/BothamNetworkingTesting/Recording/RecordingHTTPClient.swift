@@ -192,8 +192,7 @@ public final class RecordingHTTPClient: HTTPClient {
                 response: HTTPArchive.Response(
                     response, body: body, size: size, omission: omission, redactor: self.options.redactor),
                 cache: HTTPArchive.Cache(),
-                timings: HTTPArchive.Timings(
-                    send: 0, wait: HTTPArchive.milliseconds(wait), receive: HTTPArchive.milliseconds(receive)))
+                timings: HTTPArchive.Timings(wait: wait, receive: receive, measured: response.timings))
         }
         if let stream = response.bodyStream {
             return tee(response, stream: stream, headArrived: start + wait, entry: entry)
@@ -254,7 +253,7 @@ public final class RecordingHTTPClient: HTTPClient {
         }
         return HTTPResponse(
             statusCode: response.statusCode, headers: response.headers, request: response.request, url: response.url,
-            bodyStream: copy)
+            bodyStream: copy, timings: response.timings)
     }
 
     /// Adds `entry` to the archive and rewrites the file atomically, under the lock so writes never interleave

@@ -69,6 +69,11 @@ struct HTTPProxyTests {
         let response = try await pinned.send(request)
         #expect(response.statusCode == 200)
         #expect(response.body == Data("hello over TLS".utf8))
+        // The timings' connect is to the proxy; the CONNECT round trip lies between it and TLS with the origin.
+        let timings = try #require(response.timings)
+        expectOrdered(timings)
+        let tls = try #require(timings.tlsHandshake, "\(timings)")
+        #expect(try tls.start > #require(timings.connect, "\(timings)").end, "\(timings)")
         let connects = ProxyTestEnvironment.logLines(ProxyTestEnvironment.httpProxyLog).filter {
             $0.contains("CONNECT localhost:\(server.port) ")
         }

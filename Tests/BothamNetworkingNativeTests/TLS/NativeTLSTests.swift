@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -101,6 +102,40 @@ final class NativeTLSTests {
             return
         }
         #expect(failure.kind == .connectionLost, "\(failure)")
+    }
+
+    @Test("Over https every phase is present and ordered, and the reused connection has no lookup, connect or TLS")
+    func timingsOverHTTPS() async throws {
+        let client = client(trusting: .pem(server.caPEM))
+
+        let first = try #require(try await client.send(url()).timings)
+        let second = try #require(try await client.send(url()).timings)
+
+        #expect(first.phases.map(\.name) == ["dns", "connect", "tls", "send", "wait", "receive"], "\(first)")
+        #expect(first.reusedConnection == false)
+        expectOrdered(first)
+        #expect(second.reusedConnection == true)
+        #expect(second.phases.map(\.name) == ["send", "wait", "receive"], "\(second)")
+        expectOrdered(second)
+    }
+
+    @Test("A server slow to do its TLS handshake shows in the TLS phase, not in connect")
+    func slowHandshake() async throws {
+        let delay = Duration.milliseconds(300)
+        let slow = try SlowHandshakeTLSServer(
+            certificate: server.directory.appendingPathComponent("server.pem"),
+            key: server.directory.appendingPathComponent("server.key"), delay: delay)
+        defer { slow.stop() }
+        let request = HTTPRequest(method: .get, baseEndpoint: "https://localhost:\(slow.port)", path: "/")
+
+        let response = try await client(trusting: .pem(server.caPEM)).send(request)
+
+        #expect(response.body == Data("ok".utf8))
+        let timings = try #require(response.timings)
+        expectOrdered(timings)
+        #expect(try #require(timings.tlsHandshake).duration >= delay, "\(timings)")
+        // Connecting on loopback takes nowhere near the handshake's wait (scaled for sanitizer runs).
+        #expect(try #require(timings.connect).duration < TestTimeScale.scaled(delay), "\(timings)")
     }
 
     @Test("A pin that matches no certificate of the chain fails with pinMismatch")

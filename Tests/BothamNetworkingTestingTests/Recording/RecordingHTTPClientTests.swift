@@ -379,3 +379,56 @@ private struct FileWritingTransport: HTTPClient {
             statusCode: 200, headers: ["Content-Type": "text/plain"], request: request, bodyFileURL: destination)
     }
 }
+
+/// A transport whose responses carry the given timings, as a measuring transport's do.
+private struct MeasuringTransport: HTTPClient {
+    let timings: HTTPTimings?
+
+    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        HTTPResponse(statusCode: 200, body: Data("ok".utf8), request: request, timings: timings)
+    }
+}
+
+@Suite("RecordingHTTPClient HAR timings", .timeLimit(.minutes(1)))
+struct RecordingHARTimingsTests {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString).har")
+
+    private func recordedTimings(_ timings: HTTPTimings?) async throws -> HTTPArchive.Timings {
+        defer { try? FileManager.default.removeItem(at: file) }
+        let recorder = RecordingHTTPClient(.record, file: file, wrapping: MeasuringTransport(timings: timings))
+        let request = HTTPRequest(method: .get, baseEndpoint: "https://api.example.com", path: "/")
+        #expect(try await recorder.send(request).timings == timings)
+        let data = try Data(contentsOf: file)
+        #expect(HARSchema.problems(data) == [])
+        return try #require(try HTTPArchive(data: data, from: file).log.entries.first).timings
+    }
+
+    @Test("The transport's measured phases fill HAR's dns, connect (TLS included), ssl, send, wait and receive")
+    func measuredPhases() async throws {
+        func phase(_ start: Int, _ end: Int) -> HTTPTimings.Phase {
+            HTTPTimings.Phase(start: .milliseconds(start), end: .milliseconds(end))
+        }
+        let measured = HTTPTimings(
+            dnsLookup: phase(0, 1), connect: phase(1, 3), tlsHandshake: phase(3, 6), requestSent: phase(6, 7),
+            waiting: phase(7, 17), bodyReceived: phase(17, 20), reusedConnection: false)
+
+        let har = try await recordedTimings(measured)
+
+        #expect(har.dns == 1 && har.connect == 5 && har.ssl == 3, "\(har)")
+        #expect(har.send == 1 && har.wait == 10 && har.receive == 3, "\(har)")
+    }
+
+    @Test("A reused connection records dns, connect and ssl as -1; a transport that measures nothing leaves them out")
+    func notApplicable() async throws {
+        let reused = HTTPTimings(
+            requestSent: .init(start: .zero, end: .milliseconds(1)),
+            waiting: .init(start: .milliseconds(1), end: .milliseconds(4)), reusedConnection: true)
+        let har = try await recordedTimings(reused)
+        #expect(har.dns == -1 && har.connect == -1 && har.ssl == -1)
+        #expect(har.send == 1 && har.wait == 3)
+
+        let unmeasured = try await recordedTimings(nil)
+        #expect(unmeasured.dns == nil && unmeasured.connect == nil && unmeasured.ssl == nil)
+        #expect(unmeasured.send == 0)
+    }
+}

@@ -25,6 +25,10 @@ public struct CallMetrics: Sendable {
     public let bytesSent: Int
     /// Body bytes received, summed over the attempts that got a response.
     public let bytesReceived: Int
+    /// Where each attempt that reached the transport spent its time, in order: one entry per attempt, the
+    /// response's ``HTTPResponse/timings`` (`nil` for an attempt that failed, or whose transport measures nothing).
+    /// An attempt that ended before the transport (an invalid request) has no entry.
+    public let timings: [HTTPTimings?]
 
     /// The final status code: the response's, or the one an HTTP error carries.
     public var statusCode: Int? {

@@ -1,4 +1,5 @@
-/// Reports per call: duration, attempts, final status or error, and body bytes sent and received.
+/// Reports per call: duration, attempts, final status or error, body bytes sent and received, and each attempt's
+/// ``HTTPTimings``.
 ///
 /// ```swift
 /// let metrics = MetricsInterceptor { report in
@@ -21,6 +22,7 @@ public struct MetricsInterceptor: Sendable {
     struct Totals: Sendable {
         var bytesSent = 0
         var bytesReceived = 0
+        var timings: [HTTPTimings?] = []
     }
 
     /// Where reports go.
@@ -50,14 +52,23 @@ public struct MetricsInterceptor: Sendable {
 }
 
 extension MetricsInterceptor: HTTPInterceptor {
-    /// Counts the attempt's body bytes.
+    /// Counts the attempt's body bytes and keeps its timings.
     public func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
         -> HTTPResponse
     {
         let sent = BodyPreview.byteCount(of: request)
         add(context) { $0.bytesSent += sent }
-        let response = try await next(request)
-        add(context) { $0.bytesReceived += response.body.count }
+        let response: HTTPResponse
+        do {
+            response = try await next(request)
+        } catch {
+            add(context) { $0.timings.append(nil) }
+            throw error
+        }
+        add(context) {
+            $0.bytesReceived += response.body.count
+            $0.timings.append(response.timings)
+        }
         return response
     }
 }
@@ -87,7 +98,8 @@ extension MetricsInterceptor: HTTPCallObserver {
                     attempts: attempts,
                     outcome: outcome,
                     bytesSent: callTotals.bytesSent,
-                    bytesReceived: received
+                    bytesReceived: received,
+                    timings: callTotals.timings
                 )
             )
         }

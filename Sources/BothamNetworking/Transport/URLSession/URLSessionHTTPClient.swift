@@ -33,6 +33,10 @@ import Foundation
 ///   (to a file) ends with
 ///   `.networkError(NetworkFailure(kind: .responseTooLarge))` without reading the rest.
 /// - URLSession's errors are mapped as documented in `URLErrorMapping`.
+/// - ``HTTPResponse/timings`` holds ``HTTPTimings/waiting`` (from the start of the last hop to its response head)
+///   and ``HTTPTimings/bodyReceived``, as its delegate callbacks show them; no lookup, connect, TLS or send phase
+///   and no ``HTTPTimings/reusedConnection``, since FoundationNetworking never delivers task metrics
+///   (`URLSessionTaskMetricsProbeTests`, `TransportTimingsTests`).
 /// - A file body (``HTTPBody/file(_:contentType:)``, large multipart bodies) is uploaded from its file, never loaded
 ///   into memory; a 307/308 sends it again from the file. A ``HTTPRequest/responseDestination`` of
 ///   ``ResponseBodyDestination/file(_:options:)`` has the body written to that file as it arrives (the response's

@@ -45,6 +45,8 @@ final class URLSessionTransfer: Sendable {
         var segments: URLSessionSegmentedBody
         var body: URLSessionResponseBody
         var challenges = URLSessionChallenges()
+        /// When the current hop started and its head arrived, for the response's ``HTTPTimings``.
+        var timing = URLSessionHopTiming()
     }
 
     /// The request as the caller gave it; every response carries it.
@@ -128,6 +130,8 @@ final class URLSessionTransfer: Sendable {
         let attached = state.withLock { state in
             guard state.outcome == nil else { return false }
             state.task = task
+            // The next byte-range segment of a body is not a new hop: its head arrived already.
+            if state.body.response == nil { state.timing.hopStarted() }
             return true
         }
         if attached { timeouts.noteActivity() }
@@ -171,7 +175,8 @@ final class URLSessionTransfer: Sendable {
             headers: URLResponseHeaderConverter.headers(of: response, bodyCount: -1),
             request: request,
             url: response.url,
-            bodyStream: body
+            bodyStream: body,
+            timings: state.withLock { $0.timing.timings(bodyEnded: nil) }
         )
         timeouts.dropDeadline()
         let continuation = state.withLock { state in
@@ -193,6 +198,7 @@ final class URLSessionTransfer: Sendable {
             switch state.segments.head(response, received: state.body.received) {
             case .response(let presented):
                 if let failure = state.body.start(presented, streamed: streamed) { return .failure(failure) }
+                if !(100..<200).contains(response.statusCode) { state.timing.headArrived() }
                 return .success(.answer(()))
             case .continuation:
                 return .success(.answer(()))
@@ -287,8 +293,13 @@ final class URLSessionTransfer: Sendable {
         timeouts.noteActivity()
         let decision = state.withLock { state -> URLSessionRedirectHops.Decision? in
             guard state.outcome == nil else { return nil }
-            return state.hops.redirect(
+            let decision = state.hops.redirect(
                 from: response, proposed: proposed, storedCookies: storedCookies, policy: redirectPolicy)
+            // URLSession sends the next hop on the same task: its timings start now.
+            if case .follow = decision { state.timing.hopStarted() }
+            // Not followed: the 3xx is the response, and its head is here.
+            if case .decline = decision { state.timing.headArrived() }
+            return decision
         }
         switch decision {
         case nil:
@@ -360,7 +371,8 @@ final class URLSessionTransfer: Sendable {
                 if error == nil || state.challenges.endedByRejection(error) {
                     // A response whose head never reached the delegate (a redirect not followed): an empty file.
                     if let failure = state.body.ensureFile() { return .end(.failure(failure)) }
-                    return .end(.success(makeResponse(response, body: state.body)))
+                    let timings = state.timing.timings(bodyEnded: .now)
+                    return .end(.success(makeResponse(response, body: state.body, timings: timings)))
                 }
             }
             if let error {
@@ -390,7 +402,9 @@ final class URLSessionTransfer: Sendable {
         progress.report(.download, completed: received, total: received)
     }
 
-    private func makeResponse(_ response: HTTPURLResponse, body: URLSessionResponseBody) -> HTTPResponse {
+    private func makeResponse(
+        _ response: HTTPURLResponse, body: URLSessionResponseBody, timings: HTTPTimings?
+    ) -> HTTPResponse {
         let fileURL = body.fileURL
         return HTTPResponse(
             statusCode: response.statusCode,
@@ -398,7 +412,8 @@ final class URLSessionTransfer: Sendable {
             body: fileURL == nil ? body.data : Data(),
             request: request,
             url: response.url,
-            bodyFileURL: fileURL
+            bodyFileURL: fileURL,
+            timings: timings
         )
     }
 }

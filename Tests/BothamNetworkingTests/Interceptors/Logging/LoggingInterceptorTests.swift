@@ -161,3 +161,31 @@ struct LoggingInterceptorTests {
         #expect(lines.values.isEmpty)
     }
 }
+
+@Suite("LoggingInterceptor timings", .timeLimit(.minutes(1)))
+struct LoggingInterceptorTimingsTests {
+    private func responseLine(at detail: LoggingInterceptor.Detail, timings: HTTPTimings?) async throws -> String {
+        let lines = Recorder<String>()
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.example.com",
+            httpClient: TimedTransport([.success((statusCode: 200, timings: timings))]),
+            configuration: .init(maxRetries: 0)
+        )
+        apiClient.interceptors.append(LoggingInterceptor(detail: detail, sink: LogSink { lines.append($1) }))
+        _ = try await apiClient.GET("/items").get()
+        return try #require(lines.values.first { $0.hasPrefix("<--") })
+    }
+
+    @Test("At headers detail the response line shows the attempt's timings; below it, and without timings, it does not")
+    func timingsAtHeaders() async throws {
+        let timings = HTTPTimings.sample(step: 1)
+        let atHeaders = try await responseLine(at: .headers, timings: timings)
+        #expect(
+            atHeaders.contains(
+                " timings: dns 1.0ms connect 1.0ms tls 1.0ms send 1.0ms wait 1.0ms receive 1.0ms new connection"),
+            "\(atHeaders)")
+        #expect(try await responseLine(at: .body, timings: timings).contains(" timings: dns 1.0ms"))
+        #expect(try await !responseLine(at: .basic, timings: timings).contains("timings"))
+        #expect(try await !responseLine(at: .headers, timings: nil).contains("timings"))
+    }
+}

@@ -102,3 +102,45 @@ struct MetricsInterceptorTests {
         #expect(first.callID == other.callID)
     }
 }
+
+@Suite("MetricsInterceptor timings", .timeLimit(.minutes(1)))
+struct MetricsInterceptorTimingsTests {
+    @Test("The report keeps one timings entry per attempt, in order, nil for a failed attempt")
+    func oneTimingsPerAttempt() async throws {
+        let first = HTTPTimings.sample(step: 1)
+        let last = HTTPTimings.sample(step: 3, reused: true)
+        let transport = TimedTransport([
+            .success((statusCode: 503, timings: first)),
+            .failure(.networkError(NetworkFailure(kind: .connectionLost))),
+            .success((statusCode: 200, timings: last)),
+        ])
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.example.com",
+            httpClient: transport,
+            configuration: .init(
+                maxRetries: 3, retrier: RetryPolicy(jitter: .none), retrySleeper: RetrySleeper { _ in })
+        )
+        let reports = Recorder<CallMetrics>()
+        MetricsInterceptor { reports.append($0) }.install(on: apiClient)
+
+        let response = try await apiClient.GET("/items").get()
+
+        #expect(response.timings == last)
+        let report = try #require(reports.values.first)
+        #expect(report.attempts == 3)
+        #expect(report.timings == [first, nil, last])
+    }
+
+    @Test("A transport that measures nothing gives one nil entry per attempt")
+    func untimedTransport() async throws {
+        let stub = StubHTTPClient()
+        stub.stub(with: .text("ok"))
+        let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
+        let reports = Recorder<CallMetrics>()
+        MetricsInterceptor { reports.append($0) }.install(on: apiClient)
+
+        _ = try await apiClient.GET("/items").get()
+
+        #expect(try #require(reports.values.first).timings == [nil])
+    }
+}
