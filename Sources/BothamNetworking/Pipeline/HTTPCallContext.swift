@@ -28,6 +28,9 @@ public struct HTTPCallContext: Sendable, Hashable {
     /// Creates a context (useful for testing interceptors directly). It has per-call values of its own, empty.
     ///
     /// - Parameters:
+    ///   - callID: The call's number.
+    ///   - attempt: The attempt number, from 1.
+    ///   - maxAttempts: The most attempts the call may make.
     ///   - startedAt: When the call started; `nil` (the default) for `clock.now`.
     ///   - clock: The call's clock; the system's by default.
     public init(

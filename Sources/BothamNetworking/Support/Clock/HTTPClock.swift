@@ -21,7 +21,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// It is a Swift `Clock` on `ContinuousClock`'s instants (monotonic: ``now``, `sleep(until:tolerance:)`,
+/// It is a Swift `Clock` on `ContinuousClock`'s instants (monotonic: `now`, `sleep(until:tolerance:)`,
 /// `sleep(for:)`), plus the wall-clock ``currentDate`` that HTTP dates (`Date`, `Expires`, `Retry-After`, cookie
 /// `Expires`) are compared with. Sleeps throw `CancellationError` when the task is cancelled.
 ///
