@@ -175,7 +175,7 @@ public final class StubHTTPClient: HTTPClient {
                 let body = request.method == .head ? Data() : chunks.reduce(into: Data()) { $0.append($1.bytes) }
                 return HTTPResponse(statusCode: statusCode, headers: headers, body: body, request: request)
             }
-            let (stream, continuation) = HTTPBodyStream.makeStream()
+            let (stream, continuation) = HTTPBodyStream.makeStream(clock: clock)
             // The producer ends by itself: at the end of the script, or at once when the consumer is gone.
             Task { [self] in
                 for chunk in chunks {

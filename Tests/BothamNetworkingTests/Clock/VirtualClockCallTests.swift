@@ -181,6 +181,23 @@ struct VirtualClockCallTests {
         _ = try await call.value.get()
         #expect(reports.values.map(\.duration) == [.seconds(200)])
     }
+
+    @Test("A streamed body's duration is measured on the call's clock, chunk delays included")
+    func streamedBodyDuration() async throws {
+        let slow = StubHTTPClient(latency: .clock)
+        slow.stub(with: .streamed(chunks: [StubChunk("a"), StubChunk("b", after: .seconds(40))]))
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.example.com", httpClient: slow, configuration: .init(clock: clock))
+        let response = try await apiClient.stream(apiClient.request(.get, "/feed"))
+        let summaries = Recorder<HTTPBodyStream.Summary>()
+        response.body.onEnd { summaries.append($0) }
+        let reader = Task { try await response.body.collect() }
+        try await clock.waitForSleepers(1)  // the second chunk's delay
+        await clock.advance(by: .seconds(40))
+        #expect(try await reader.value == Data("ab".utf8))
+        #expect(summaries.values.map(\.duration) == [.seconds(40)])
+        #expect(summaries.values.map(\.bytes) == [2])
+    }
 }
 
 /// IMF-fixdates for `Retry-After` and `Expires` values.
