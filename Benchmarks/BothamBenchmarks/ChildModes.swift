@@ -160,7 +160,7 @@
         /// `count` calls in flight at once through `BothamAPIClient` over `StubHTTPClient` (each answer waits 1 s of
         /// real time, so they all overlap).
         static func stubCalls(_ count: Int) async -> ChildResult {
-            let stub = StubHTTPClient(latency: .real)
+            let stub = StubHTTPClient(latency: .clock)
             stub.stub(.any, with: StubResponse.json(["id": 1, "name": "botham"]).delayed(by: .seconds(1)))
             let client = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
             return await measured {

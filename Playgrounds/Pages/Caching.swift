@@ -31,32 +31,22 @@ public enum Caching: PlaygroundPage {
             revalidated.cacheStatus == .revalidated && revalidated.statusCode == 200 && revalidated.body == tagged.body,
             "a 304 is answered with the stored body")
 
-        // Offline, with a clock of our own: stale-if-error serves the last good answer when the server fails.
+        // Offline, on a virtual clock: stale-if-error serves the last good answer when the server fails.
         let stub = StubHTTPClient()
         stub.stub(
             .path("/status"), with: .text("all good", headers: ["Cache-Control": "max-age=10, stale-if-error=3600"]),
             .response(statusCode: 503))
-        let clock = PageClock()
-        let offline = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
-        offline.interceptors.append(CacheInterceptor(storage: .memory(maxBytes: 1 << 20), clock: clock))
+        let clock = VirtualClock()
+        let offline = BothamAPIClient(
+            baseEndpoint: "https://api.example.com", httpClient: stub, configuration: .init(clock: clock))
+        offline.interceptors.append(CacheInterceptor(storage: .memory(maxBytes: 1 << 20)))
         _ = try await offline.GET("/status").get()
-        clock.advance(60)
+        await clock.advance(by: .seconds(60))
         let rescued = try await offline.GET("/status").get()
         context.say(
             "a minute later the server answers 503; the caller gets: \(rescued.statusCode) \(rescued.cacheStatus?.description ?? "-")"
         )
         try context.check(
             rescued.statusCode == 200 && rescued.cacheStatus == .staleHit, "stale-if-error hides the server's 503")
-    }
-}
-
-/// A clock the page moves by hand.
-final class PageClock: CacheClock {
-    private let current = Lock(Date(timeIntervalSince1970: 1_700_000_000))
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(_ seconds: Double) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 }

@@ -29,10 +29,3 @@ public final class Recorder<Element: Sendable>: Sendable {
         storage.withLock { $0.count }
     }
 }
-
-extension Recorder where Element == Duration {
-    /// A retry sleeper that records each wait here and returns at once.
-    public var sleeper: RetrySleeper {
-        RetrySleeper { self.append($0) }
-    }
-}

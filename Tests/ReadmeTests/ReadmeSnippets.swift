@@ -397,11 +397,13 @@ func eventFeedResumes() async throws {
         .serverSentEvents([MockServerSentEvent(id: "3", data: "three")]),
         .response(statusCode: 204)
     )
-    let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stubClient)
-    let noWaiting = EventSourcePolicy(sleeper: RetrySleeper { _ in })
+    // The reconnection wait passes on a virtual clock: nothing sleeps.
+    let apiClient = BothamAPIClient(
+        baseEndpoint: "https://api.example.com", httpClient: stubClient,
+        configuration: .init(clock: VirtualClock(sleeping: .advancesClock)))
 
     var received: [String] = []
-    for try await event in apiClient.eventSource("/feed", policy: noWaiting) { received.append(event.data) }
+    for try await event in apiClient.eventSource("/feed") { received.append(event.data) }
 
     #expect(received == ["one", "two", "three"])
     #expect(stubClient.receivedRequests[1].headers["Last-Event-ID"] == "2")
@@ -431,8 +433,27 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 27: compiled, never called (it talks to real services)
-@Sendable func readmeBlock27(apiClient: BothamAPIClient) async throws {
+// README block 27
+@Test("A 503 with Retry-After: 120 is retried exactly 120 s later, on the virtual clock")
+func retryAfterOnTheVirtualClock() async throws {
+    let stubClient = StubHTTPClient()
+    stubClient.stub(with: .response(statusCode: 503, headers: ["Retry-After": "120"]), .text("ok"))
+    let clock = VirtualClock()
+    let apiClient = BothamAPIClient(
+        baseEndpoint: "https://api.example.com", httpClient: stubClient,
+        configuration: .init(retrier: RetryPolicy(retryAfterLimit: .seconds(300)), clock: clock))
+
+    let call = Task { await apiClient.GET("/feed") }
+    try await clock.waitForSleepers(1)  // the call waits before its retry
+    #expect(clock.sleeps == [.seconds(120)])
+    await clock.advance(by: .seconds(120))
+
+    #expect(try await call.value.get().statusCode == 200)
+    #expect(stubClient.receivedRequests.count == 2)
+}
+
+// README block 28: compiled, never called (it talks to real services)
+@Sendable func readmeBlock28(apiClient: BothamAPIClient) async throws {
     // Record: HAR_MODE=record swift test --filter EchoClientTests (against the real service), then commit the file.
     // Every other run replays it.
     let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -451,8 +472,8 @@ struct BearerToken: BothamRequestInterceptor {
     print(echoed["args"]?["page"] ?? "none")
 }
 
-// README block 28: compiled, never called (it talks to real services)
-@Sendable func readmeBlock28(apiClient: BothamAPIClient) async throws {
+// README block 29: compiled, never called (it talks to real services)
+@Sendable func readmeBlock29(apiClient: BothamAPIClient) async throws {
     let harness = InterceptorHarness()
     harness.next.stub(.header(.authorization, "Bearer stale"), with: .response(statusCode: 401))
     harness.next.stub(.header(.authorization, "Bearer fresh"), with: .text("me"))
@@ -464,8 +485,8 @@ struct BearerToken: BothamRequestInterceptor {
     print(try run.get().statusCode)                                 // 200
 }
 
-// README block 29: compiled, never called (it talks to real services)
-@Sendable func readmeBlock29(apiClient: BothamAPIClient) async throws {
+// README block 30: compiled, never called (it talks to real services)
+@Sendable func readmeBlock30(apiClient: BothamAPIClient) async throws {
 
     let conformance = TransportConformance(
         skipping: [.responseFieldOrder: "URLSession hands response fields over as a dictionary"]
@@ -477,7 +498,7 @@ struct BearerToken: BothamRequestInterceptor {
     print(report)  // "46 passed, 0 failed, 1 not applicable of 47 checks"
 }
 
-// README block 30
+// README block 31
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -501,8 +522,8 @@ func transportExample() async {
     }
 }
 
-// README block 31: compiled, never called (it talks to real services)
-@Sendable func readmeBlock31(apiClient: BothamAPIClient) async throws {
+// README block 32: compiled, never called (it talks to real services)
+@Sendable func readmeBlock32(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()
@@ -531,7 +552,7 @@ func transportExample() async {
     }
 }
 
-// README block 32
+// README block 33
 
 // Names mapped by hand (service discovery, a staging host): anything else fails with cannotFindHost.
 struct StagingResolver: NameResolving {
@@ -550,7 +571,7 @@ func realNetworksExample() -> NativeHTTPClient {
     return NativeHTTPClient(configuration: configuration)
 }
 
-// README block 33
+// README block 34
 
 func proxiesExample() throws -> NativeHTTPClient {
     var configuration = NativeHTTPClient.Configuration()

@@ -15,8 +15,13 @@ extension BothamAPIClient {
         /// Decides which failed attempts are retried and after what delay; `nil` (the default) retries only when a
         /// response interceptor returns ``ResponseInterceptorResult/retry``.
         public var retrier: (any RequestRetrier)?
-        /// Waits between attempts. Default: ``RetrySleeper/continuous``; tests inject one that records delays.
-        public var retrySleeper: RetrySleeper
+        /// The clock of everything time-based in a call (see ``HTTPClock``): the waits between attempts, the
+        /// ``callTimeout``, stream deadlines, ``EventSource`` reconnection delays, and every interceptor that reads
+        /// ``HTTPCallContext/clock`` (cache freshness, cookie expiry, the token refresh limit, `Retry-After`
+        /// dates, logged and measured durations). Each call takes it from the snapshot of the configuration it
+        /// starts with. Default ``SystemClock``; tests give `BothamNetworkingTesting`'s `VirtualClock` and advance
+        /// it, so nothing sleeps for real.
+        public var clock: any HTTPClock
         /// Told once about every call when it ends (see ``HTTPCallObserver``), in order. Default: none.
         public var callObservers: [any HTTPCallObserver]
         /// The most one whole call may take: every attempt, every redirect and every wait between retries; for a
@@ -31,14 +36,14 @@ extension BothamAPIClient {
             validation: ResponseValidation = .successfulStatusCodes,
             completionQueue: DispatchQueue? = nil,
             retrier: (any RequestRetrier)? = nil,
-            retrySleeper: RetrySleeper = .continuous,
+            clock: any HTTPClock = .system,
             callObservers: [any HTTPCallObserver] = [],
             callTimeout: Duration? = nil
         ) {
             self.callTimeout = callTimeout
             self.callObservers = callObservers
             self.retrier = retrier
-            self.retrySleeper = retrySleeper
+            self.clock = clock
             self.maxRetries = maxRetries
             self.validation = validation
             self.completionQueue = completionQueue
@@ -53,7 +58,7 @@ extension BothamAPIClient.Configuration {
             maxRetries: maxRetries,
             validation: validation,
             retrier: retrier,
-            retrySleeper: retrySleeper,
+            clock: clock,
             callObservers: callObservers,
             callTimeout: callTimeout
         )

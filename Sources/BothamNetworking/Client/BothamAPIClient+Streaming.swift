@@ -37,7 +37,7 @@ extension BothamAPIClient {
         // The stream's deadline bounds the whole call, head and body: the pipeline runs no timer of its own.
         configuration.callTimeout = nil
         let pipeline = makePipeline(configuration)
-        let timer = StreamDeadline(after: deadline)
+        let timer = StreamDeadline(after: deadline, on: configuration.clock)
         let call = Task { await pipeline.run(streamingRequest, timedOut: { timer.hasExpired }) }
         timer.start { call.cancel() }
         let result = await withTaskCancellationHandler {

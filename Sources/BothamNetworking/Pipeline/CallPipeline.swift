@@ -7,7 +7,8 @@
 /// runs the network interceptors (local, then global, outermost first) once per send around the transport; response
 /// interceptors (local, then global); and, when they are done, the retrier (if any) and the validation. A
 /// ``ResponseInterceptorResult/retry`` or a retrier's ``RetryDecision/retry(after:)`` starts the next attempt while
-/// the budget lasts; the sleep between attempts is cancellable and cancellation is never retried.
+/// the budget lasts; the sleep between attempts (on the call's clock, `CallSettings.clock`) is cancellable and
+/// cancellation is never retried.
 ///
 /// The network interceptors and the transport always receive a prepared request: the request is prepared again
 /// (`prepared()`, without adding the transport's fields again) only when an interceptor changed it, before the first
@@ -38,7 +39,7 @@ struct CallPipeline: Sendable {
             group.addTask { await run(original, timedOut: { deadline.hasExpired }) }
             group.addTask {
                 do {
-                    try await Task.sleep(for: callTimeout)
+                    try await settings.clock.sleep(for: callTimeout)
                 } catch {
                     return nil  // the call ended first, or the caller was cancelled
                 }
@@ -73,7 +74,8 @@ struct CallPipeline: Sendable {
         var context = HTTPCallContext(
             callID: HTTPCallContext.makeCallID(),
             attempt: 1,
-            maxAttempts: overflow ? Int.max : attempts
+            maxAttempts: overflow ? Int.max : attempts,
+            clock: settings.clock
         )
         var files = DownloadFiles()
         // Only onion interceptors can send more than once per attempt; without them the retry loop's attempt count
@@ -132,7 +134,8 @@ struct CallPipeline: Sendable {
             return .finish(.failure(.retryLimitExceeded(attempts: context.attempt, lastOutcome: retry.last)))
         }
         do {
-            try await settings.retrySleeper(retry.delay)
+            // The one wait between attempts, on the call's clock (a test's virtual clock decides when it ends).
+            try await settings.clock.sleep(for: retry.delay)
         } catch {
             return .finish(.failure(.cancelled))
         }

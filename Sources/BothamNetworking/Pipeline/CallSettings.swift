@@ -1,4 +1,4 @@
-/// What the pipeline needs to run one call: the retry budget, the retrier and its sleeper, the validation
+/// What the pipeline needs to run one call: the retry budget, the retrier, the call's clock, the validation
 /// and the observers told when the call ends. The client builds it from one snapshot of its configuration when the
 /// call starts, so the pipeline never reads (or names) the client's configuration.
 struct CallSettings: Sendable {
@@ -8,8 +8,8 @@ struct CallSettings: Sendable {
     var validation: ResponseValidation
     /// Which failed attempts are sent again, and when; `nil` retries only on ``ResponseInterceptorResult/retry``.
     var retrier: (any RequestRetrier)?
-    /// Waits between attempts.
-    var retrySleeper: RetrySleeper
+    /// The call's clock: the waits between attempts and the call timeout run on it, and it is the context's.
+    var clock: any HTTPClock
     /// Told once when the call ends, in order.
     var callObservers: [any HTTPCallObserver]
     /// The most the whole call may take, every attempt and every wait between them; `nil` for no limit.

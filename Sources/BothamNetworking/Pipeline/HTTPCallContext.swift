@@ -1,7 +1,12 @@
 /// What an interceptor knows about the call it is part of, and where it keeps state for that call.
 ///
-/// The same call keeps its ``callID`` and ``startedAt`` across retries; ``attempt`` counts from 1. Inside a call the
-/// context is also available as ``current``, so Botham-style interceptors (which only get the request) can read it.
+/// The same call keeps its ``callID``, ``clock`` and ``startedAt`` across retries; ``attempt`` counts from 1. Inside a
+/// call the context is also available as ``current``, so Botham-style interceptors (which only get the request) can
+/// read it.
+///
+/// Time in a call is the call's ``clock`` (the client's ``BothamAPIClient/Configuration/clock``): measure with
+/// `context.clock.now`, compare HTTP dates with `context.clock.currentDate`, and wait with
+/// `try await context.clock.sleep(for:)`, so a test's virtual clock governs the interceptor too.
 ///
 /// Per-call state lives here, not in the interceptor: `context[SomeKey.self]` reads and sets a typed value
 /// (``HTTPCallValueKey``) that every attempt of this call shares and no other call sees, and that goes away with the
@@ -13,25 +18,39 @@ public struct HTTPCallContext: Sendable, Hashable {
     public let attempt: Int
     /// The most attempts this call may make (1 + the retry budget).
     public let maxAttempts: Int
-    /// When the call started.
+    /// When the call started, on ``clock``.
     public let startedAt: ContinuousClock.Instant
+    /// The call's clock (see ``HTTPClock``): the one every time-based part of the call reads and waits on.
+    public let clock: any HTTPClock
     /// The call's values and send counts, shared by the contexts of all its attempts.
     let storage: HTTPCallStorage
 
     /// Creates a context (useful for testing interceptors directly). It has per-call values of its own, empty.
-    public init(callID: UInt64, attempt: Int, maxAttempts: Int, startedAt: ContinuousClock.Instant = .now) {
+    ///
+    /// - Parameters:
+    ///   - callID: The call's number.
+    ///   - attempt: The attempt number, from 1.
+    ///   - maxAttempts: The most attempts the call may make.
+    ///   - startedAt: When the call started; `nil` (the default) for `clock.now`.
+    ///   - clock: The call's clock; the system's by default.
+    public init(
+        callID: UInt64, attempt: Int, maxAttempts: Int, startedAt: ContinuousClock.Instant? = nil,
+        clock: any HTTPClock = .system
+    ) {
         self.init(
-            callID: callID, attempt: attempt, maxAttempts: maxAttempts, startedAt: startedAt,
-            storage: HTTPCallStorage(HTTPCallState()))
+            callID: callID, attempt: attempt, maxAttempts: maxAttempts, startedAt: startedAt ?? clock.now,
+            clock: clock, storage: HTTPCallStorage(HTTPCallState()))
     }
 
     private init(
-        callID: UInt64, attempt: Int, maxAttempts: Int, startedAt: ContinuousClock.Instant, storage: HTTPCallStorage
+        callID: UInt64, attempt: Int, maxAttempts: Int, startedAt: ContinuousClock.Instant, clock: any HTTPClock,
+        storage: HTTPCallStorage
     ) {
         self.callID = callID
         self.attempt = attempt
         self.maxAttempts = maxAttempts
         self.startedAt = startedAt
+        self.clock = clock
         self.storage = storage
     }
 
@@ -50,13 +69,15 @@ public struct HTTPCallContext: Sendable, Hashable {
         }
     }
 
-    /// The context of the next attempt of the same call: the same id, start and values.
+    /// The context of the next attempt of the same call: the same id, start, clock and values.
     package func nextAttempt() -> HTTPCallContext {
         HTTPCallContext(
-            callID: callID, attempt: attempt + 1, maxAttempts: maxAttempts, startedAt: startedAt, storage: storage)
+            callID: callID, attempt: attempt + 1, maxAttempts: maxAttempts, startedAt: startedAt, clock: clock,
+            storage: storage)
     }
 
-    /// Contexts are equal when their call, attempt, budget and start are (the values they carry do not count).
+    /// Contexts are equal when their call, attempt, budget and start are (the values and the clock they carry do not
+    /// count).
     public static func == (lhs: HTTPCallContext, rhs: HTTPCallContext) -> Bool {
         lhs.callID == rhs.callID && lhs.attempt == rhs.attempt && lhs.maxAttempts == rhs.maxAttempts
             && lhs.startedAt == rhs.startedAt

@@ -9,8 +9,8 @@
 ///     func intercept(
 ///         _ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext
 ///     ) async throws -> HTTPResponse {
-///         let start = ContinuousClock.now
-///         defer { print("\(request) took \(ContinuousClock.now - start)") }
+///         let start = context.clock.now  // the call's clock: a test's virtual clock, or the system's
+///         defer { print("\(request) took \(context.clock.now - start)") }
 ///         return try await next(request)
 ///     }
 /// }

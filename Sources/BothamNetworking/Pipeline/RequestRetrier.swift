@@ -23,23 +23,3 @@ public protocol RequestRetrier: Sendable {
         context: HTTPCallContext
     ) async -> RetryDecision
 }
-
-/// Waits between attempts. Injectable so tests can record the schedule instead of sleeping.
-public struct RetrySleeper: Sendable {
-    private let sleep: @Sendable (Duration) async throws -> Void
-
-    /// A sleeper from a closure. It should throw `CancellationError` when the task is cancelled.
-    public init(_ sleep: @escaping @Sendable (Duration) async throws -> Void) {
-        self.sleep = sleep
-    }
-
-    /// Waits for `duration`.
-    public func callAsFunction(_ duration: Duration) async throws {
-        try await sleep(duration)
-    }
-
-    /// Sleeps on `ContinuousClock` (cancellable). The default.
-    public static let continuous = RetrySleeper { duration in
-        if duration > .zero { try await Task.sleep(for: duration) }
-    }
-}

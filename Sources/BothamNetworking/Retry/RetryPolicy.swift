@@ -21,9 +21,9 @@ import Foundation
 /// ``APIClientError/retryLimitExceeded(attempts:lastOutcome:)``.
 ///
 /// The delay before retry *n* is ``backoff`` (`baseDelay × multiplier^(n−1)`, at most `maxDelay`) randomised by
-/// ``jitter`` with ``random``. When the response carries `Retry-After` (seconds or an HTTP-date, read against
-/// ``now``) and ``honorsRetryAfter`` is on, that delay is used instead, without jitter, capped at
-/// ``retryAfterLimit`` (default: the backoff's `maxDelay`).
+/// ``jitter`` with ``random``. When the response carries `Retry-After` (seconds or an HTTP-date, read against the
+/// call's ``HTTPCallContext/clock``) and ``honorsRetryAfter`` is on, that delay is used instead, without jitter,
+/// capped at ``retryAfterLimit`` (default: the backoff's `maxDelay`). The client waits it out on the same clock.
 public struct RetryPolicy: Sendable {
     /// The statuses Alamofire and Ktor retry by default, plus 429: 408, 429, 500, 502, 503, 504.
     public static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
@@ -53,8 +53,6 @@ public struct RetryPolicy: Sendable {
     /// The longest `Retry-After` delay obeyed; longer ones are cut to this. `nil` (the default) uses
     /// ``RetryBackoff/maxDelay``.
     public var retryAfterLimit: Duration?
-    /// The current time, used to turn a `Retry-After` HTTP-date into a delay. Default: the system clock.
-    public var now: @Sendable () -> Date
     /// An extra condition every retry must pass, given the outcome and the request; `nil` (the default) adds none.
     public var additionalCondition: (@Sendable (Result<HTTPResponse, APIClientError>, HTTPRequest) -> Bool)?
 
@@ -69,7 +67,6 @@ public struct RetryPolicy: Sendable {
         retriesNonIdempotentMethods: Bool = false,
         honorsRetryAfter: Bool = true,
         retryAfterLimit: Duration? = nil,
-        now: @escaping @Sendable () -> Date = { Date() },
         additionalCondition: (@Sendable (Result<HTTPResponse, APIClientError>, HTTPRequest) -> Bool)? = nil
     ) {
         self.backoff = backoff
@@ -81,7 +78,6 @@ public struct RetryPolicy: Sendable {
         self.retriesNonIdempotentMethods = retriesNonIdempotentMethods
         self.honorsRetryAfter = honorsRetryAfter
         self.retryAfterLimit = retryAfterLimit
-        self.now = now
         self.additionalCondition = additionalCondition
     }
 
@@ -92,12 +88,16 @@ public struct RetryPolicy: Sendable {
         return additionalCondition?(outcome, request) ?? true
     }
 
-    /// The delay before the retry that follows attempt `attempt` (1-based) which ended with `outcome`.
-    public func delay(afterAttempt attempt: Int, outcome: Result<HTTPResponse, APIClientError>) -> Duration {
+    /// The delay before the retry that follows attempt `attempt` (1-based) which ended with `outcome`, when the
+    /// time is `now` (what a `Retry-After` HTTP-date is measured from; the client passes its clock's
+    /// ``HTTPClock/currentDate``).
+    public func delay(
+        afterAttempt attempt: Int, outcome: Result<HTTPResponse, APIClientError>, now: Date
+    ) -> Duration {
         let limit = max(.zero, retryAfterLimit ?? backoff.maxDelay)
         if honorsRetryAfter, let response = Self.response(of: outcome),
             let value = response.headers[.retryAfter],
-            let requested = RetryAfter.delay(from: value, now: now())
+            let requested = RetryAfter.delay(from: value, now: now)
         {
             return min(requested, limit)
         }
@@ -129,8 +129,8 @@ public struct RetryPolicy: Sendable {
 }
 
 extension RetryPolicy: RequestRetrier {
-    /// Retries after ``delay(afterAttempt:outcome:)`` when ``shouldRetry(_:request:)`` says so; never retries a
-    /// cancelled call.
+    /// Retries after ``delay(afterAttempt:outcome:now:)`` (at the call clock's ``HTTPClock/currentDate``) when
+    /// ``shouldRetry(_:request:)`` says so; never retries a cancelled call.
     public func decision(
         for outcome: Result<HTTPResponse, APIClientError>,
         request: HTTPRequest,
@@ -138,6 +138,6 @@ extension RetryPolicy: RequestRetrier {
     ) async -> RetryDecision {
         if case .failure(.cancelled) = outcome { return .doNotRetry }
         guard shouldRetry(outcome, request: request) else { return .doNotRetry }
-        return .retry(after: delay(afterAttempt: context.attempt, outcome: outcome))
+        return .retry(after: delay(afterAttempt: context.attempt, outcome: outcome, now: context.clock.currentDate))
     }
 }

@@ -14,20 +14,23 @@ final class StreamDeadline: Sendable {
     }
 
     private let duration: Duration
+    private let clock: any HTTPClock
     private let state = Lock(State())
 
-    init(after duration: Duration) {
+    /// A deadline `duration` from when it starts, measured on `clock` (the call's).
+    init(after duration: Duration, on clock: any HTTPClock) {
         self.duration = duration
+        self.clock = clock
     }
 
     var hasExpired: Bool { state.withLock { $0.expired } }
 
     /// Starts the timer; `cancelCall` runs when it fires before a stream is attached.
     func start(cancelCall: @escaping @Sendable () -> Void) {
-        let duration = duration
+        let (duration, clock) = (duration, clock)
         let timer = Task {
             do {
-                try await Task.sleep(for: duration)
+                try await clock.sleep(for: duration)
             } catch {
                 return  // cancelled: the call or its stream ended first
             }

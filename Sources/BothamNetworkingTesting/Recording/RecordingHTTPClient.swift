@@ -168,7 +168,8 @@ public final class RecordingHTTPClient: HTTPClient {
         let delay = Duration.microseconds(Int64(min(milliseconds * 1000, 1e15)))
         let timesOut = timeout.map { delay > $0 } ?? false
         do {
-            try await options.sleep(timesOut ? (timeout ?? .zero) : delay)
+            let clock = HTTPCallContext.current?.clock ?? SystemClock()
+            try await clock.sleep(for: timesOut ? (timeout ?? .zero) : delay)
         } catch {
             throw .cancelled
         }

@@ -16,23 +16,18 @@ public struct RecordingOptions: Sendable {
     /// left out with a comment saying so, and replaying its response fails with
     /// ``RecordingError/bodyNotRecorded(request:reason:)``.
     public var maximumBodySize: Int
-    /// How a replay waits for ``ReplayTiming/recorded(scale:)``: `Task.sleep` by default; give your own to test
-    /// without waiting. It throws when the task is cancelled.
-    public var sleep: @Sendable (Duration) async throws -> Void
 
     /// Options; every parameter has its default.
     public init(
         redactor: Redactor = .default,
         matching: ReplayMatching = .methodAndURL,
         timing: ReplayTiming = .immediate,
-        maximumBodySize: Int = 16 * 1024 * 1024,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        maximumBodySize: Int = 16 * 1024 * 1024
     ) {
         self.redactor = redactor
         self.matching = matching
         self.timing = timing
         self.maximumBodySize = maximumBodySize
-        self.sleep = sleep
     }
 }
 
@@ -42,5 +37,6 @@ public enum ReplayTiming: Sendable, Hashable {
     case immediate
     /// Wait the recorded entry's `time` multiplied by `scale` (`1` as recorded, `0.1` ten times faster) before
     /// answering; a wait longer than the request's `timeout` ends with `APIClientError.timeout` after the timeout.
+    /// The wait runs on the call's clock (`HTTPCallContext.clock`: real time, or a ``VirtualClock`` in a test).
     case recorded(scale: Double)
 }

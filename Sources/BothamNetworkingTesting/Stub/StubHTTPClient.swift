@@ -32,7 +32,8 @@ import Foundation
 /// - It fails closed: a request no stub matches fails with `APIClientError/httpClientError(underlying:)` holding
 ///   an ``UnmatchedRequest`` that names the request and lists the stubs.
 /// - Latency is virtual by default: ``virtualTimeElapsed`` advances, nothing sleeps; a latency longer than the
-///   request's timeout ends with `APIClientError/timeout` at once.
+///   request's timeout ends with `APIClientError/timeout` at once. With ``LatencyMode/clock`` it is waited out on
+///   the call's clock instead: real time by default, or a ``VirtualClock`` the test advances.
 /// - Safe to use from concurrent calls; ``hold(_:next:)`` makes their interleaving deterministic (hold requests
 ///   until the test releases them, see ``StubGate``).
 /// - Progress is reported for stubbed bodies too (the request body, then the response body, a quarter at a time, see
@@ -41,10 +42,13 @@ import Foundation
 public final class StubHTTPClient: HTTPClient {
     /// How latency is spent.
     public enum LatencyMode: Sendable {
-        /// Latency advances ``StubHTTPClient/virtualTimeElapsed``; nothing sleeps.
+        /// Latency is only counted: it advances ``StubHTTPClient/virtualTimeElapsed``; nothing waits.
         case virtual
-        /// Latency really sleeps (cancellable).
-        case real
+        /// Latency is waited out (cancellably) on the call's clock (`HTTPCallContext.clock`, the client's
+        /// `Configuration.clock`; the system clock outside a call): real time with the system clock; with a
+        /// ``VirtualClock`` the answer comes when the test advances the clock past the latency. A latency longer
+        /// than the request's timeout waits the timeout, then ends with `APIClientError/timeout`.
+        case clock
     }
 
     /// What a stub does after its last answer.
@@ -130,7 +134,7 @@ public final class StubHTTPClient: HTTPClient {
         state.withLock { $0.requests }
     }
 
-    /// The virtual time spent in latency so far.
+    /// The latency counted so far in ``LatencyMode/virtual`` mode.
     public var virtualTimeElapsed: Duration {
         state.withLock { $0.elapsed }
     }
@@ -152,7 +156,8 @@ public final class StubHTTPClient: HTTPClient {
             let stubs = state.withLock { $0.entries.map(\.matcher.description) }
             throw .httpClientError(underlying: UnmatchedRequest(request: request, stubs: stubs))
         }
-        try await spend(answer.latency, timeout: request.timeout)
+        let clock = HTTPCallContext.current?.clock ?? SystemClock()
+        try await spend(answer.latency, timeout: request.timeout, on: clock)
         switch answer.outcome {
         case .failure(let error):
             throw error
@@ -166,16 +171,16 @@ public final class StubHTTPClient: HTTPClient {
         case .streamed(let statusCode, let headers, let chunks, let end):
             guard request.responseDestination == .stream else {
                 if case .failure(let error) = end { throw error }
-                for chunk in chunks { try await spend(chunk.delay, timeout: nil) }
+                for chunk in chunks { try await spend(chunk.delay, timeout: nil, on: clock) }
                 let body = request.method == .head ? Data() : chunks.reduce(into: Data()) { $0.append($1.bytes) }
                 return HTTPResponse(statusCode: statusCode, headers: headers, body: body, request: request)
             }
-            let (stream, continuation) = HTTPBodyStream.makeStream()
+            let (stream, continuation) = HTTPBodyStream.makeStream(clock: clock)
             // The producer ends by itself: at the end of the script, or at once when the consumer is gone.
             Task { [self] in
                 for chunk in chunks {
                     do throws(APIClientError) {
-                        try await spend(chunk.delay, timeout: nil)
+                        try await spend(chunk.delay, timeout: nil, on: clock)
                     } catch {
                         return continuation.finish(throwing: error)
                     }
@@ -225,7 +230,7 @@ public final class StubHTTPClient: HTTPClient {
         return ((try? request.bodyData()) ?? nil).map { Int64($0.count) }
     }
 
-    private func spend(_ latency: Duration, timeout: Duration?) async throws(APIClientError) {
+    private func spend(_ latency: Duration, timeout: Duration?, on clock: any HTTPClock) async throws(APIClientError) {
         let timesOut = timeout.map { latency > $0 } ?? false
         let wait = timesOut ? (timeout ?? .zero) : latency
         switch latencyMode {
@@ -233,9 +238,9 @@ public final class StubHTTPClient: HTTPClient {
             state.withLock { $0.elapsed += wait }
             await Task.yield()
             if Task.isCancelled { throw .cancelled }
-        case .real:
+        case .clock:
             if wait > .zero {
-                do { try await Task.sleep(for: wait) } catch { throw .cancelled }
+                do { try await clock.sleep(for: wait) } catch { throw .cancelled }
             }
             if Task.isCancelled { throw .cancelled }
         }

@@ -10,10 +10,10 @@ struct RecordingHTTPClientTests {
     var file: URL { folder.appendingPathComponent("recording.har") }
     let server = StubHTTPClient()
 
-    func client(_ transport: any HTTPClient) -> BothamAPIClient {
+    func client(_ transport: any HTTPClient, clock: any HTTPClock = .system) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: "https://api.example.com/v1", httpClient: transport,
-            configuration: .init(validation: .acceptAll))
+            configuration: .init(validation: .acceptAll, clock: clock))
     }
 
     func text(of url: URL) throws -> String {
@@ -330,7 +330,7 @@ struct RecordingHTTPClientTests {
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test("Recorded timing is replayed when asked, scaled, and bounded by the request's timeout")
+    @Test("Recorded timing is replayed on the call's clock when asked, scaled, and bounded by the request's timeout")
     func timingReplay() async throws {
         server.stub(with: .text("ok").delayed(by: .milliseconds(1)))
         _ = try await client(RecordingHTTPClient(.record, file: file, wrapping: server)).GET("/t").get()
@@ -338,24 +338,23 @@ struct RecordingHTTPClientTests {
         archive.log.entries[0].time = 500
         try archive.encoded().write(to: file)
 
-        let waits = Recorder<Duration>()
-        let options = RecordingOptions(timing: .recorded(scale: 0.5), sleep: { waits.append($0) })
-        let replayer = client(RecordingHTTPClient(replaying: file, options: options))
+        let clock = VirtualClock(sleeping: .advancesClock)
+        let options = RecordingOptions(timing: .recorded(scale: 0.5))
+        let replayer = client(RecordingHTTPClient(replaying: file, options: options), clock: clock)
         #expect(try await replayer.GET("/t").get().statusCode == 200)
-        #expect(waits.values == [.milliseconds(250)])
+        #expect(clock.sleeps == [.milliseconds(250)])
 
         let timed = replayer.request(.get, "/t").withTimeout(.milliseconds(100))
         guard case .failure(.timeout) = await replayer.send(timed) else {
             Issue.record("a recorded time beyond the timeout must time out")
             return
         }
-        #expect(waits.values == [.milliseconds(250), .milliseconds(100)])
+        #expect(clock.sleeps == [.milliseconds(250), .milliseconds(100)])
+        #expect(clock.elapsed == .milliseconds(350))
         #expect(
-            try await client(
-                RecordingHTTPClient(replaying: file, options: RecordingOptions(sleep: { waits.append($0) }))
-            )
-            .GET("/t").get().statusCode == 200)
-        #expect(waits.count == 2, "immediate by default")
+            try await client(RecordingHTTPClient(replaying: file), clock: clock)
+                .GET("/t").get().statusCode == 200)
+        #expect(clock.sleeps.count == 2, "immediate by default")
     }
 }
 

@@ -113,7 +113,7 @@ struct StubHTTPClientTests {
 
     @Test("Real latency sleeps for at least the latency")
     func realLatency() async throws {
-        let realStub = StubHTTPClient(latency: .real)
+        let realStub = StubHTTPClient(latency: .clock)
         realStub.stub(with: StubResponse.text("slow").delayed(by: .milliseconds(50)))
         let client = BothamAPIClient(baseEndpoint: "https://h.example", httpClient: realStub)
         let start = ContinuousClock.now

@@ -148,7 +148,7 @@ struct CallTimeoutTests {
 
     @Test("A streamed call's body is bounded by callTimeout when stream(_:deadline:) is given none")
     func streamedBodiesAreBoundedByTheCallTimeout() async throws {
-        let stub = StubHTTPClient(latency: .real)
+        let stub = StubHTTPClient(latency: .clock)
         stub.stub(with: .streamed(chunks: [StubChunk("first"), StubChunk("late", after: .seconds(30))]))
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://api.example.com", httpClient: stub,

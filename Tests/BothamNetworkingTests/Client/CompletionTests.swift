@@ -21,7 +21,7 @@ struct CompletionTests {
 
     @Test("Cancelling the handle ends the call with cancelled, and the completion still runs once")
     func cancellingTheHandle() async throws {
-        let stub = StubHTTPClient(latency: .real)
+        let stub = StubHTTPClient(latency: .clock)
         stub.stub(with: StubResponse.text("late").delayed(by: .seconds(3_600)))
         let apiClient = BothamAPIClient(baseEndpoint: "https://h.example", httpClient: stub)
         let results = Lock<[Result<HTTPResponse, APIClientError>]>([])

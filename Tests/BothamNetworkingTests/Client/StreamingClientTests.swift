@@ -147,7 +147,7 @@ struct StreamingClientTests {
 
     @Test("A deadline ends a stream whose next chunk is late with .timeout, long before the chunk")
     func deadlineEndsStream() async throws {
-        let realStub = StubHTTPClient(latency: .real)
+        let realStub = StubHTTPClient(latency: .clock)
         realStub.stub(
             with: .streamed(chunks: [StubChunk("first"), StubChunk("second", after: .seconds(60))])
         )
@@ -163,7 +163,7 @@ struct StreamingClientTests {
 
     @Test("A deadline that runs out before the head ends the call with .timeout")
     func deadlineBeforeHead() async throws {
-        let realStub = StubHTTPClient(latency: .real)
+        let realStub = StubHTTPClient(latency: .clock)
         realStub.stub(
             with: StubResponse.streamed(chunks: [StubChunk("late")]).delayed(by: .seconds(60)))
         let start = ContinuousClock.now

@@ -66,7 +66,7 @@ struct ConcurrencyTests {
 
     @Test("Changing the global lists never affects a call already in flight")
     func inFlightCallsKeepTheirSnapshot() async throws {
-        let stub = StubHTTPClient(latency: .real)
+        let stub = StubHTTPClient(latency: .clock)
         let gate = AsyncGate()
         stub.stub(with: .text("ok"))
         let endpoint = uniqueEndpoint()

@@ -46,7 +46,7 @@ struct HTTPCallValueTests {
     func client(_ stub: StubHTTPClient) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: "https://api.example.com", httpClient: stub,
-            configuration: .init(maxRetries: 1, retrySleeper: RetrySleeper { _ in }))
+            configuration: .init(maxRetries: 1, clock: VirtualClock(sleeping: .advancesClock)))
     }
 
     @Test("a value set in one attempt is seen by the next attempt of the same call")

@@ -58,7 +58,7 @@ struct NetworkInterceptorTests {
     private func makeClient(_ transport: (any HTTPClient)? = nil) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: endpoint, httpClient: transport ?? stub,
-            configuration: .init(retrySleeper: RetrySleeper { _ in }))
+            configuration: .init(clock: VirtualClock(sleeping: .advancesClock)))
     }
 
     @Test(

@@ -105,19 +105,20 @@ struct RetryTests {
         }
     }
 
-    @Test("A retry strategy's delays go through the injected sleeper and share the budget")
+    @Test("A retry strategy's delays are slept on the client's clock and share the budget")
     func strategyUsesSleeper() async {
         stub.stub(with: .response(statusCode: 503))
-        let delays = Lock<[Duration]>([])
+        let clock = VirtualClock(sleeping: .advancesClock)
         let configuration = BothamAPIClient.Configuration(
             maxRetries: 3,
             retrier: FixedStrategy(),
-            retrySleeper: RetrySleeper { delay in delays.withLock { $0.append(delay) } }
+            clock: clock
         )
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://h.example", httpClient: stub, configuration: configuration)
         let result = await apiClient.GET("/x")
-        #expect(delays.withLock { $0 } == [.milliseconds(100), .milliseconds(200), .milliseconds(300)])
+        #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(300)])
+        #expect(clock.elapsed == .milliseconds(600))
         guard case .failure(.retryLimitExceeded(4, .success(let last))) = result else {
             Issue.record("expected retryLimitExceeded, got \(result)")
             return
@@ -127,7 +128,7 @@ struct RetryTests {
 
     @Test("Cancelling the calling task ends the call with cancelled and it is never retried")
     func cancellationIsNotRetried() async throws {
-        let slow = StubHTTPClient(latency: .real)
+        let slow = StubHTTPClient(latency: .clock)
         slow.stub(with: StubResponse.text("late").delayed(by: .seconds(3_600)))
         let apiClient = BothamAPIClient(baseEndpoint: "https://h.example", httpClient: slow)
         apiClient.responseInterceptors.append(RetryingResponseInterceptor(times: 100))

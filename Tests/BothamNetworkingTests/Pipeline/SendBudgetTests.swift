@@ -45,7 +45,7 @@ struct SendBudgetTests {
         stubClient.stub(with: .text("ok"))
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://api.example.com", httpClient: stubClient,
-            configuration: .init(maxRetries: 3, retrySleeper: RetrySleeper { _ in }))
+            configuration: .init(maxRetries: 3, clock: VirtualClock(sleeping: .advancesClock)))
         apiClient.interceptors.append(Repeating(times: 2))
         apiClient.responseInterceptors.append(RetryAll())
 

@@ -138,14 +138,14 @@ struct FaultMatrixTests {
         let server = try MockWebServer()
         defer { server.shutdown() }
         server.setDispatcher { _ in fault.response() }
-        let delays = Lock<[Duration]>([])
+        let clock = VirtualClock(sleeping: .advancesClock)
         let apiClient = BothamAPIClient(
             baseEndpoint: server.baseURL.absoluteString,
             httpClient: URLSessionHTTPClient(configuration: fault.transport),
             configuration: .init(
                 maxRetries: 2,
                 retrier: RetryPolicy(jitter: .none),
-                retrySleeper: RetrySleeper { delay in delays.withLock { $0.append(delay) } }
+                clock: clock
             )
         )
         let timer = AttemptTimer()
@@ -173,7 +173,7 @@ struct FaultMatrixTests {
             #expect(failure.kind == kind, "\(fault.name): \(failure)")
         default: Issue.record("\(fault.name): expected \(String(describing: fault.expected)), got \(final)")
         }
-        #expect(delays.withLock { $0.count } == (fault.retried ? 2 : 0))
+        #expect(clock.sleeps.count == (fault.retried ? 2 : 0))
         let attempts = timer.durations.withLock { $0 }
         #expect(attempts.count == (fault.retried ? 3 : 1))
         for duration in attempts {
@@ -196,7 +196,7 @@ struct FaultMatrixTests {
             configuration: .init(
                 maxRetries: 1,
                 retrier: RetryPolicy(jitter: .none),
-                retrySleeper: RetrySleeper { _ in }
+                clock: VirtualClock(sleeping: .advancesClock)
             )
         )
         let timer = AttemptTimer()
@@ -222,7 +222,7 @@ struct FaultMatrixTests {
         server.setDispatcher { _ in MockResponse(statusCode: 401).withHeader("WWW-Authenticate", #"Basic realm="r""#) }
         let apiClient = BothamAPIClient(
             baseEndpoint: server.baseURL.absoluteString,
-            configuration: .init(retrier: RetryPolicy(jitter: .none), retrySleeper: RetrySleeper { _ in })
+            configuration: .init(retrier: RetryPolicy(jitter: .none), clock: VirtualClock(sleeping: .advancesClock))
         )
         let start = ContinuousClock.now
         let result = await apiClient.GET("/private")
@@ -246,7 +246,7 @@ struct FaultMatrixTests {
             configuration: .init(
                 maxRetries: 2,
                 retrier: RetryPolicy(jitter: .none),
-                retrySleeper: RetrySleeper { _ in }
+                clock: VirtualClock(sleeping: .advancesClock)
             )
         )
         let result = await apiClient.GET("/busy")
@@ -268,7 +268,7 @@ struct FaultMatrixTests {
             configuration: .init(
                 maxRetries: 2,
                 retrier: RetryPolicy(jitter: .none),
-                retrySleeper: RetrySleeper { _ in }
+                clock: VirtualClock(sleeping: .advancesClock)
             )
         )
         let call = Task { await apiClient.GET("/stall") }

@@ -7,13 +7,13 @@ import Testing
 @Suite("RetryPolicy", .timeLimit(.minutes(1)))
 struct RetryPolicyTests {
     let stub = StubHTTPClient()
-    let sleeps = Recorder<Duration>()
+    let clock = VirtualClock(sleeping: .advancesClock)
 
     func client(_ policy: RetryPolicy, maxRetries: Int = 3) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: "https://api.example.com",
             httpClient: stub,
-            configuration: .init(maxRetries: maxRetries, retrier: policy, retrySleeper: sleeps.sleeper)
+            configuration: .init(maxRetries: maxRetries, retrier: policy, clock: clock)
         )
     }
 
@@ -32,7 +32,7 @@ struct RetryPolicyTests {
         stub.stub(with: .response(statusCode: 503), .response(statusCode: 502), .response(statusCode: 500), .text("ok"))
         let result = await client(exponential()).GET("/items")
         #expect(try result.get().statusCode == 200)
-        #expect(sleeps.values == [.seconds(1), .seconds(2), .seconds(4)])
+        #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(4)])
         #expect(stub.receivedRequests.count == 4)
     }
 
@@ -40,21 +40,21 @@ struct RetryPolicyTests {
     func delaysAreCappedAtMaxDelay() async {
         stub.stub(with: .response(statusCode: 503))
         _ = await client(exponential(base: .seconds(10), max: .seconds(25)), maxRetries: 3).GET("/items")
-        #expect(sleeps.values == [.seconds(10), .seconds(20), .seconds(25)])
+        #expect(clock.sleeps == [.seconds(10), .seconds(20), .seconds(25)])
     }
 
     @Test("Full jitter scales each delay by the random draw")
     func fullJitter() async {
         stub.stub(with: .response(statusCode: 503), .response(statusCode: 503), .response(statusCode: 503), .text("ok"))
         _ = await client(exponential(.full, random: sequence([0.5, 0.25, 1]))).GET("/items")
-        #expect(sleeps.values == [.milliseconds(500), .milliseconds(500), .seconds(4)])
+        #expect(clock.sleeps == [.milliseconds(500), .milliseconds(500), .seconds(4)])
     }
 
     @Test("Equal jitter keeps each delay between half and all of the backoff")
     func equalJitter() async {
         stub.stub(with: .response(statusCode: 503), .response(statusCode: 503), .response(statusCode: 503), .text("ok"))
         _ = await client(exponential(.equal, random: sequence([0, 0.5, 1]))).GET("/items")
-        #expect(sleeps.values == [.milliseconds(500), .milliseconds(1_500), .seconds(4)])
+        #expect(clock.sleeps == [.milliseconds(500), .milliseconds(1_500), .seconds(4)])
     }
 
     @Test("Proportional jitter stays within ±fraction of the backoff and never exceeds the maximum")
@@ -63,7 +63,7 @@ struct RetryPolicyTests {
         let policy = exponential(.proportional(0.25), random: sequence([0, 1, 1]), max: .seconds(4.5))
         _ = await client(policy).GET("/items")
         // 1 s × 0.75, 2 s × 1.25, 4 s × 1.25 = 5 s capped at 4.5 s.
-        #expect(sleeps.values == [.milliseconds(750), .milliseconds(2_500), .milliseconds(4_500)])
+        #expect(clock.sleeps == [.milliseconds(750), .milliseconds(2_500), .milliseconds(4_500)])
     }
 
     @Test("Retry-After in seconds replaces the backoff delay")
@@ -71,7 +71,7 @@ struct RetryPolicyTests {
         stub.stub(with: .response(statusCode: 429, headers: [.retryAfter: "7"]), .text("ok"))
         let result = await client(exponential(.full)).GET("/items")
         #expect(try result.get().statusCode == 200)
-        #expect(sleeps.values == [.seconds(7)])
+        #expect(clock.sleeps == [.seconds(7)])
     }
 
     @Test("Retry-After longer than the cap is cut to the cap (max delay by default, or the configured limit)")
@@ -82,28 +82,31 @@ struct RetryPolicyTests {
         policy.retryAfterLimit = .seconds(90)
         stub.stub(with: .response(statusCode: 503, headers: [.retryAfter: "99999999999999999999999"]), .text("ok"))
         _ = await client(policy).GET("/items")
-        #expect(sleeps.values == [.seconds(30), .seconds(90)])
+        #expect(clock.sleeps == [.seconds(30), .seconds(90)])
     }
 
-    @Test("Retry-After as an HTTP-date is measured against the injected now")
+    @Test("Retry-After as an HTTP-date is measured against the client clock's date")
     func retryAfterHTTPDate() async {
         let now = Date(timeIntervalSince1970: 784_111_765)  // Sun, 06 Nov 1994 08:49:25 GMT
-        var policy = exponential()
-        policy.now = { now }
+        let clock = VirtualClock(startDate: now, sleeping: .advancesClock)
+        let apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.example.com", httpClient: stub,
+            configuration: .init(retrier: exponential(), clock: clock))
         stub.stub(
             with: .response(statusCode: 503, headers: [.retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT"]),
             .response(statusCode: 503, headers: [.retryAfter: "Sun, 06 Nov 1994 08:00:00 GMT"]),
             .text("ok")
         )
-        _ = await client(policy).GET("/items")
-        #expect(sleeps.values == [.seconds(12), .zero])
+        _ = await apiClient.GET("/items")
+        #expect(clock.sleeps == [.seconds(12), .zero])
+        #expect(clock.currentDate == now.addingTimeInterval(12))
     }
 
     @Test("An unparseable Retry-After falls back to the backoff")
     func garbageRetryAfter() async {
         stub.stub(with: .response(statusCode: 503, headers: [.retryAfter: "soon-ish"]), .text("ok"))
         _ = await client(exponential()).GET("/items")
-        #expect(sleeps.values == [.seconds(1)])
+        #expect(clock.sleeps == [.seconds(1)])
     }
 
     @Test("POST is not retried by default, and is when non-idempotent methods are opted in")
@@ -127,7 +130,7 @@ struct RetryPolicyTests {
         let result = await client(exponential()).GET("/items")
         #expect(result.statusCode == 404)
         #expect(stub.receivedRequests.count == 1)
-        #expect(sleeps.values.isEmpty)
+        #expect(clock.sleeps.isEmpty)
     }
 
     @Test("Retryable network failures and timeouts are retried; other failures are not")
@@ -165,7 +168,7 @@ struct RetryPolicyTests {
         #expect(attempts == 3)
         #expect(last.statusCode == 503)
         #expect(last.body == Data("down".utf8))
-        #expect(sleeps.values == [.seconds(1), .seconds(2)])
+        #expect(clock.sleeps == [.seconds(1), .seconds(2)])
     }
 
     @Test("A spent budget ends with retryLimitExceeded carrying the last error")
@@ -181,29 +184,19 @@ struct RetryPolicyTests {
 
     @Test("Cancelling during an hour-long backoff ends the call promptly with cancelled")
     func cancellationDuringBackoff() async throws {
-        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
-        let interrupted = Recorder<Bool>()
-        let sleeper = RetrySleeper { duration in
-            startedContinuation.yield()
-            do {
-                try await Task.sleep(for: duration)
-                interrupted.append(false)
-            } catch {
-                interrupted.append(true)
-                throw error
-            }
-        }
+        let virtual = VirtualClock()
         stub.stub(with: .response(statusCode: 503))
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://api.example.com",
             httpClient: stub,
             configuration: .init(
                 retrier: exponential(base: .seconds(3_600), max: .seconds(3_600)),
-                retrySleeper: sleeper
+                clock: virtual
             )
         )
         let call = Task { await apiClient.GET("/items") }
-        for await _ in started { break }
+        try await virtual.waitForSleepers(1)
+        #expect(virtual.sleeps == [.seconds(3_600)])
         let clock = ContinuousClock()
         let cancelledAt = clock.now
         call.cancel()
@@ -215,7 +208,8 @@ struct RetryPolicyTests {
         }
         // The hour-long backoff was cut short by the cancellation; the bound is loose so a loaded machine cannot
         // fail it, yet far below the backoff.
-        #expect(interrupted.values == [true])
+        #expect(virtual.sleeperCount == 0, "the sleep was interrupted, not woken")
+        #expect(virtual.elapsed == .zero)
         #expect(elapsed < .seconds(30))
         #expect(stub.receivedRequests.count == 1)
     }

@@ -28,7 +28,7 @@ public struct EventSource: AsyncSequence, Sendable {
 
     /// Starts connecting (on the first call of `next()`).
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(source: self, lastEventID: policy.lastEventID)
+        AsyncIterator(source: self, lastEventID: policy.lastEventID, clock: client.configuration.clock)
     }
 
     /// Reads events, reconnecting as needed.
@@ -39,6 +39,8 @@ public struct EventSource: AsyncSequence, Sendable {
         public typealias Failure = APIClientError
 
         let source: EventSource
+        /// The client's clock when iteration started: the reconnection waits run on it.
+        let clock: any HTTPClock
         var events: HTTPBodyStream.Events.AsyncIterator?
         /// The last event ID string, sent as `Last-Event-ID` on reconnection.
         public private(set) var lastEventID: String
@@ -50,9 +52,10 @@ public struct EventSource: AsyncSequence, Sendable {
         var deliveredOnThisConnection = false
         var finished = false
 
-        init(source: EventSource, lastEventID: String) {
+        init(source: EventSource, lastEventID: String, clock: any HTTPClock) {
             self.source = source
             self.lastEventID = lastEventID
+            self.clock = clock
         }
 
         /// The next event, waiting and reconnecting as needed; `nil` once the server answered `204 No Content`.
@@ -118,7 +121,7 @@ public struct EventSource: AsyncSequence, Sendable {
             let delay = policy.delay(
                 afterFailures: failures, reconnectionTime: reconnectionTime ?? policy.defaultReconnectionTime)
             do {
-                try await policy.sleeper(delay)
+                try await clock.sleep(for: delay)
             } catch {
                 throw .cancelled
             }

@@ -9,7 +9,8 @@
 /// After the connection drops or the stream ends, the source waits the reconnection time (the stream's last
 /// `retry:` field, else ``defaultReconnectionTime``) and connects again. When reconnections keep failing (no event
 /// arrives between them) the wait doubles each time, up to ``maxReconnectionDelay``, with ``jitter``; after
-/// ``maxConsecutiveFailures`` of them the sequence ends with the last error.
+/// ``maxConsecutiveFailures`` of them the sequence ends with the last error. The waits run on the client's
+/// ``BothamAPIClient/Configuration/clock`` (a test's virtual clock decides when they end).
 public struct EventSourcePolicy: Sendable {
     /// The reconnection time until the stream sets one with `retry:` (3 s, as browsers use).
     public var defaultReconnectionTime: Duration
@@ -27,8 +28,6 @@ public struct EventSourcePolicy: Sendable {
     public var jitter: RetryJitter
     /// Where jitter draws come from.
     public var random: RandomSource
-    /// How the source waits; inject one in tests to record the waits instead of sleeping.
-    public var sleeper: RetrySleeper
     /// The last event ID to start from (sent as `Last-Event-ID` on the first connection when not empty).
     public var lastEventID: String
 
@@ -40,7 +39,6 @@ public struct EventSourcePolicy: Sendable {
         retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
         jitter: RetryJitter = .proportional(0.2),
         random: RandomSource = .system,
-        sleeper: RetrySleeper = .continuous,
         lastEventID: String = ""
     ) {
         self.defaultReconnectionTime = defaultReconnectionTime
@@ -49,7 +47,6 @@ public struct EventSourcePolicy: Sendable {
         self.retryableStatusCodes = retryableStatusCodes
         self.jitter = jitter
         self.random = random
-        self.sleeper = sleeper
         self.lastEventID = lastEventID
     }
 

@@ -18,8 +18,9 @@
 /// - Concurrent rejections share one refresh. A rejection of a token that was already replaced does not refresh
 ///   again. When the refresh throws, every call waiting for it fails with that same error (as
 ///   ``APIClientError/interceptorError(underlying:)``, or as it is when it is an ``APIClientError``).
-/// - ``refreshLimit`` bounds refreshes per time window (measured with ``now``); beyond it the 401 is passed on, and
-///   the client's validation turns it into ``APIClientError/httpResponseError(_:)``.
+/// - ``refreshLimit`` bounds refreshes per time window, measured on the call's clock (``HTTPCallContext/clock``,
+///   the client's ``BothamAPIClient/Configuration/clock``; the system clock outside a call); beyond it the 401 is
+///   passed on, and the client's validation turns it into ``APIClientError/httpResponseError(_:)``.
 /// - A request opts out with ``HTTPRequest/skippingTokenAuthentication()`` or ``requiresAuthentication``; calls made
 ///   inside the refresh closure always skip the authenticator.
 ///
@@ -45,8 +46,6 @@ public struct TokenAuthenticator: Sendable {
     /// Which requests get the token at all: by default those to the base endpoint's origin, so a token never
     /// follows an absolute URL to another host.
     public let credentialScope: CredentialScope
-    /// The clock of the refresh limit.
-    public let now: @Sendable () -> ContinuousClock.Instant
     private let refresh: @Sendable (AuthToken?) async throws -> AuthToken
     /// Keys this authenticator's state in each call's values (copies share it, so the request and the response role
     /// of one authenticator see the same state).
@@ -61,7 +60,6 @@ public struct TokenAuthenticator: Sendable {
     ///   - isAuthenticationFailure: Which responses trigger a refresh; status 401 by default.
     ///   - requiresAuthentication: Which requests carry the token; all by default (within `credentialScope`).
     ///   - credentialScope: The origins that may receive the token: the base endpoint's by default.
-    ///   - now: The clock of the refresh limit.
     ///   - refresh: Produces a new token given the rejected one (`nil` when there was none).
     public init(
         store: TokenStore = TokenStore(),
@@ -70,7 +68,6 @@ public struct TokenAuthenticator: Sendable {
         isAuthenticationFailure: @escaping @Sendable (HTTPResponse) -> Bool = { $0.statusCode == 401 },
         requiresAuthentication: @escaping @Sendable (HTTPRequest) -> Bool = { _ in true },
         credentialScope: CredentialScope = .baseEndpointOrigin,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         refresh: @escaping @Sendable (_ rejectedToken: AuthToken?) async throws -> AuthToken
     ) {
         self.store = store
@@ -79,7 +76,6 @@ public struct TokenAuthenticator: Sendable {
         self.isAuthenticationFailure = isAuthenticationFailure
         self.requiresAuthentication = requiresAuthentication
         self.credentialScope = credentialScope
-        self.now = now
         self.refresh = refresh
     }
 
@@ -167,7 +163,7 @@ extension TokenAuthenticator: BothamResponseInterceptor {
                 replacing: rejected,
                 seenGeneration: seenGeneration,
                 limit: refreshLimit,
-                now: now(),
+                now: call?.clock.now ?? SystemClock().now,
                 refresh: refresh
             )
         } catch TokenAuthenticationError.refreshLimitExceeded {

@@ -5,21 +5,21 @@ extension CacheInterceptor {
     /// within `stale-if-error`, or stores and returns the server's response.
     func fetch(
         _ request: HTTPRequest, key: CacheKey, stored: CacheEntry?, forward: String, requestControl: CacheControl,
-        next: HTTPInterceptorNext
+        clock: any HTTPClock, next: HTTPInterceptorNext
     ) async throws -> HTTPResponse {
         let sent = stored.map { Self.conditional(request, for: $0) } ?? request
-        let requestTime = clock.now
+        let requestTime = clock.currentDate
         let response: HTTPResponse
         do {
             response = try await next(sent)
         } catch {
             guard let entry = stored, Self.isServerFailure(error),
                 let served = serveStaleOnError(
-                    entry, key: key, to: request, requestControl: requestControl, status: nil)
+                    entry, key: key, to: request, requestControl: requestControl, status: nil, now: clock.currentDate)
             else { throw error }
             return served
         }
-        let responseTime = clock.now
+        let responseTime = clock.currentDate
         if let entry = stored, response.statusCode == 304 {
             if let served = revalidated(
                 entry, by: response, key: key, request: request, requestTime: requestTime, responseTime: responseTime,
@@ -31,11 +31,13 @@ extension CacheInterceptor {
             // without validators.
             storage.store.remove(key)
             return try await fetch(
-                request, key: key, stored: nil, forward: forward, requestControl: requestControl, next: next)
+                request, key: key, stored: nil, forward: forward, requestControl: requestControl, clock: clock,
+                next: next)
         }
         if let entry = stored, [500, 502, 503, 504].contains(response.statusCode),
             let served = serveStaleOnError(
-                entry, key: key, to: request, requestControl: requestControl, status: response.statusCode)
+                entry, key: key, to: request, requestControl: requestControl, status: response.statusCode,
+                now: clock.currentDate)
         {
             return served
         }
@@ -115,11 +117,12 @@ extension CacheInterceptor {
         return storage.store.update(head, for: key) != nil
     }
 
-    /// The stored response served because the server failed, when `stale-if-error` allows.
+    /// The stored response served because the server failed at `now`, when `stale-if-error` allows.
     private func serveStaleOnError(
-        _ entry: CacheEntry, key: CacheKey, to request: HTTPRequest, requestControl: CacheControl, status: Int?
+        _ entry: CacheEntry, key: CacheKey, to request: HTTPRequest, requestControl: CacheControl, status: Int?,
+        now: Date
     ) -> HTTPResponse? {
-        let freshness = CacheFreshness(entry.parsed, now: clock.now)
+        let freshness = CacheFreshness(entry.parsed, now: now)
         guard
             CacheDecision.servesStaleOnError(entry: entry.parsed.control, freshness: freshness, request: requestControl)
         else { return nil }
@@ -147,14 +150,17 @@ extension CacheInterceptor {
         }
     }
 
-    /// Revalidates `entry` in the background, once per key (`stale-while-revalidate`).
-    func revalidateInBackground(_ entry: CacheEntry, key: CacheKey, request: HTTPRequest, next: HTTPInterceptorNext) {
+    /// Revalidates `entry` in the background, once per key (`stale-while-revalidate`), timed on `clock` (the clock of
+    /// the call that started it).
+    func revalidateInBackground(
+        _ entry: CacheEntry, key: CacheKey, request: HTTPRequest, clock: any HTTPClock, next: HTTPInterceptorNext
+    ) {
         let sent = Self.conditional(request.withResponseDestination(.memory), for: entry)
         let interceptor = self
         revalidations.start(key) {
-            let requestTime = interceptor.clock.now
+            let requestTime = clock.currentDate
             guard let response = try? await next(sent) else { return }
-            let responseTime = interceptor.clock.now
+            let responseTime = clock.currentDate
             if sent.method == .head, response.statusCode == 200 {
                 interceptor.freshen(
                     entry, with: response, key: key, requestTime: requestTime, responseTime: responseTime)

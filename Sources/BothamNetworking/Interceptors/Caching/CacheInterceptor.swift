@@ -36,7 +36,9 @@ import Foundation
 ///   its `Cookie` does too. `Vary` selects between requests of one key (one variant per key is kept).
 /// - **Freshness** (§4.2): `max-age`, else `Expires` minus `Date` (an invalid `Expires` means stale), else 10% of
 ///   the time since `Last-Modified`, capped at a day, for heuristically cacheable statuses (marked `heuristic` in
-///   ``CacheStatus``); ages by §4.2.3 from `Date`, `Age` and the request and response times read from `clock`.
+///   ``CacheStatus``); ages by §4.2.3 from `Date`, `Age` and the request and response times read from the call's
+///   clock (``HTTPCallContext/clock``: the client's ``BothamAPIClient/Configuration/clock``, so a test advances a
+///   virtual clock to make a response stale).
 ///   A served stored response gets an `Age` field (§4.2.3).
 /// - **Request directives** (§5.2.1): `max-age`, `max-stale`, `min-fresh`, `no-cache`, `no-store`,
 ///   `only-if-cached` (a `504` when nothing stored can be used, which validation turns into
@@ -64,14 +66,11 @@ import Foundation
 public struct CacheInterceptor: HTTPInterceptor {
     /// Where responses are kept.
     public let storage: CacheStorage
-    /// The wall clock ages are computed with.
-    public let clock: any CacheClock
     let revalidations = CacheRevalidations()
 
-    /// Creates a cache over `storage`, reading the time from `clock`.
-    public init(storage: CacheStorage, clock: any CacheClock = .system) {
+    /// Creates a cache over `storage`. It reads the time from each call's clock (``HTTPCallContext/clock``).
+    public init(storage: CacheStorage) {
         self.storage = storage
-        self.clock = clock
     }
 
     /// Waits until the background revalidations running now have finished.
@@ -104,7 +103,7 @@ public struct CacheInterceptor: HTTPInterceptor {
             forward = "vary-miss"
         }
         if let entry = stored {
-            let freshness = CacheFreshness(entry.parsed, now: clock.now)
+            let freshness = CacheFreshness(entry.parsed, now: context.clock.currentDate)
             let decision = CacheDecision(entry: entry.parsed.control, freshness: freshness, request: requestControl)
             switch decision {
             case .fresh:
@@ -120,7 +119,7 @@ public struct CacheInterceptor: HTTPInterceptor {
                     status: CacheStatusField.hit(freshness, detail: detail))
                 {
                     if decision == .staleWhileRevalidate, !Task.isCancelled {
-                        revalidateInBackground(entry, key: key, request: request, next: next)
+                        revalidateInBackground(entry, key: key, request: request, clock: context.clock, next: next)
                     }
                     return response
                 }
@@ -134,6 +133,7 @@ public struct CacheInterceptor: HTTPInterceptor {
                 statusCode: 504, headers: [CacheStatus.fieldName: CacheStatusField.onlyIfCached], request: request)
         }
         return try await fetch(
-            request, key: key, stored: stored, forward: forward, requestControl: requestControl, next: next)
+            request, key: key, stored: stored, forward: forward, requestControl: requestControl, clock: context.clock,
+            next: next)
     }
 }

@@ -28,6 +28,8 @@ import Foundation
 /// let transport = URLSessionHTTPClient(sessionConfiguration: sessionConfiguration)
 /// ```
 ///
+/// Cookie expiry is measured on the call's clock (``HTTPCallContext/clock``).
+///
 /// Proved on both transports by `TransportCookieTests` (MockWebServer) and the interop `/cookies` tests (httpbin).
 public struct CookieInterceptor: HTTPInterceptor {
     /// The jar cookies are read from and stored in.
@@ -44,12 +46,13 @@ public struct CookieInterceptor: HTTPInterceptor {
     ) async throws -> HTTPResponse {
         let url = try request.resolvedURL()
         var sent = request
-        if let cookies = jar.cookieHeader(for: url) {
+        // Expiry is measured on the call's clock (a test's virtual clock, or the system's).
+        if let cookies = jar.cookieHeader(for: url, at: context.clock.currentDate) {
             let own = request.headers.values(for: .cookie).filter { !$0.isEmpty }
             sent = request.withHeader(.cookie, (own + [cookies]).joined(separator: "; "))
         }
         let response = try await next(sent)
-        jar.storeCookies(from: response)
+        jar.storeCookies(from: response, at: context.clock.currentDate)
         return response
     }
 }

@@ -23,6 +23,10 @@ import Foundation
 ///   counts as a microsecond later), so the order of cookies never ties.
 /// - At most ``Limits/perDomain`` cookies per domain and ``Limits/total`` in all: expired cookies go first, then
 ///   the oldest.
+///
+/// Expiry is measured on an ``HTTPClock``: in a call, ``CookieInterceptor`` uses the call's clock
+/// (``HTTPCallContext/clock``); what you ask of the jar directly (``allCookies``, ``cookies(for:)``, ``store(_:from:)``,
+/// loading its file) uses the jar's own ``clock``. Give both the same clock in a test.
 public final class CookieJar: Sendable {
     /// How many cookies a jar keeps.
     public struct Limits: Sendable, Hashable {
@@ -44,7 +48,8 @@ public final class CookieJar: Sendable {
     public let publicSuffixes: PublicSuffixList
     /// The file persistent cookies are kept in, or `nil` for a jar in memory.
     public let fileURL: URL?
-    private let now: @Sendable () -> Date
+    /// The clock expiry is measured with outside a call (the system's by default).
+    public let clock: any HTTPClock
     private let state = Lock(State())
     /// Held while the file is written, not ``state``'s lock: reading and storing cookies never wait for the disk.
     private let file = Lock(FileState())
@@ -67,15 +72,15 @@ public final class CookieJar: Sendable {
     /// - Parameters:
     ///   - limits: How many cookies it keeps.
     ///   - publicSuffixes: The public suffixes; by default the system's list, or the built-in one.
-    ///   - now: The clock expiry is measured with (inject one in tests).
+    ///   - clock: The clock expiry is measured with outside a call (a test's virtual clock, or the system's).
     public init(
         limits: Limits = Limits(),
         publicSuffixes: PublicSuffixList = .default,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any HTTPClock = .system
     ) {
         self.limits = limits
         self.publicSuffixes = publicSuffixes
-        self.now = now
+        self.clock = clock
         fileURL = nil
     }
 
@@ -88,14 +93,14 @@ public final class CookieJar: Sendable {
         persistingTo fileURL: URL,
         limits: Limits = Limits(),
         publicSuffixes: PublicSuffixList = .default,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any HTTPClock = .system
     ) throws {
         self.limits = limits
         self.publicSuffixes = publicSuffixes
-        self.now = now
+        self.clock = clock
         self.fileURL = fileURL
         let loaded = try CookieJarFile.load(from: fileURL)
-        let date = now()
+        let date = clock.currentDate
         state.withLock { state in
             for cookie in loaded where cookie.isPersistent && !cookie.isExpired(at: date) {
                 state.store.set(cookie)
@@ -106,7 +111,7 @@ public final class CookieJar: Sendable {
 
     /// Every unexpired cookie, oldest first.
     public var allCookies: [Cookie] {
-        let date = now()
+        let date = clock.currentDate
         return state.withLock { $0.store.cookies.values.filter { !$0.isExpired(at: date) } }
             .sorted { $0.createdAt < $1.createdAt }
     }
@@ -117,8 +122,12 @@ public final class CookieJar: Sendable {
     /// Stores the cookies of `setCookieFields` (each one `Set-Cookie` field value) received from `url`; fields
     /// RFC 6265bis says to ignore are ignored.
     public func store(_ setCookieFields: [String], from url: URL) {
+        store(setCookieFields, from: url, at: clock.currentDate)
+    }
+
+    /// ``store(_:from:)`` at `date` (the call's time, for ``CookieInterceptor``).
+    func store(_ setCookieFields: [String], from url: URL, at date: Date) {
         guard !setCookieFields.isEmpty, let target = CookieMatching.Target(url) else { return }
-        let date = now()
         let parsed = setCookieFields.compactMap {
             SetCookieParser.parse($0, from: target, now: date, publicSuffixes: publicSuffixes)
         }
@@ -138,15 +147,24 @@ public final class CookieJar: Sendable {
 
     /// Stores the `Set-Cookie` fields of `response`, as received from its ``HTTPResponse/url`` (or its request's).
     public func storeCookies(from response: HTTPResponse) {
+        storeCookies(from: response, at: clock.currentDate)
+    }
+
+    /// ``storeCookies(from:)`` at `date` (the call's time, for ``CookieInterceptor``).
+    func storeCookies(from response: HTTPResponse, at date: Date) {
         guard let url = response.url ?? response.request.url else { return }
-        store(response.headers.values(for: .setCookie), from: url)
+        store(response.headers.values(for: .setCookie), from: url, at: date)
     }
 
     /// The cookies to send to `url`: unexpired, domain- and path-matching, secure ones over `https` only; longest
     /// path first, then oldest first (RFC 6265bis §5.8.3).
     public func cookies(for url: URL) -> [Cookie] {
+        cookies(for: url, at: clock.currentDate)
+    }
+
+    /// ``cookies(for:)`` at `date` (the call's time, for ``CookieInterceptor``).
+    func cookies(for url: URL, at date: Date) -> [Cookie] {
         guard let target = CookieMatching.Target(url) else { return [] }
-        let date = now()
         return state.withLock { $0.store.cookies.values.filter { !$0.isExpired(at: date) && $0.matches(target) } }
             .sorted { lhs, rhs in
                 lhs.path.count != rhs.path.count ? lhs.path.count > rhs.path.count : lhs.createdAt < rhs.createdAt
@@ -155,7 +173,12 @@ public final class CookieJar: Sendable {
 
     /// The `Cookie` field value for `url` (`name=value; other=value`), or `nil` when no cookie applies.
     public func cookieHeader(for url: URL) -> String? {
-        let matching = self.cookies(for: url)
+        cookieHeader(for: url, at: clock.currentDate)
+    }
+
+    /// ``cookieHeader(for:)`` at `date` (the call's time, for ``CookieInterceptor``).
+    func cookieHeader(for url: URL, at date: Date) -> String? {
+        let matching = self.cookies(for: url, at: date)
         guard !matching.isEmpty else { return nil }
         return matching.map { $0.name.isEmpty ? $0.value : "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }

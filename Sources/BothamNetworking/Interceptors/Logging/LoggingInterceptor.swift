@@ -72,11 +72,11 @@ public struct LoggingInterceptor: HTTPInterceptor {
     {
         guard detail > .none else { return try await next(request) }
         sink(.info, requestLine(request, context: context))
-        let start = ContinuousClock.now
+        let (clock, start) = (context.clock, context.clock.now)
         do {
             let response = try await next(request)
             let level: LogLevel = response.statusCode >= 400 ? .warning : .info
-            sink(level, responseLine(response, for: request, context: context, duration: .now - start))
+            sink(level, responseLine(response, for: request, context: context, duration: clock.now - start))
             if let stream = response.bodyStream {
                 // The body is logged by its size once it has been read, never buffered.
                 let (sink, redactor) = (sink, redactor)
@@ -94,7 +94,7 @@ public struct LoggingInterceptor: HTTPInterceptor {
         } catch {
             let message =
                 "<-- FAILED \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) "
-                + "(\(LogFormat.milliseconds(.now - start))): \(LogFormat.error(error)) \(LogFormat.tag(context))"
+                + "(\(LogFormat.milliseconds(clock.now - start))): \(LogFormat.error(error)) \(LogFormat.tag(context))"
             sink(error.isCancellation ? .notice : .error, message)
             throw error
         }

@@ -87,14 +87,14 @@ extension MetricsInterceptor: HTTPCallObserver {
         case .failure(let error): outcome = .failure(error)
         }
         let (sink, url, method) = (sink, redactor.redactedURL(of: request), request.method)
-        let (callID, startedAt, attempts) = (context.callID, context.startedAt, context.attempt)
+        let (callID, startedAt, attempts, clock) = (context.callID, context.startedAt, context.attempt, context.clock)
         @Sendable func report(received: Int) {
             sink(
                 CallMetrics(
                     callID: callID,
                     method: method,
                     url: url,
-                    duration: .now - startedAt,
+                    duration: clock.now - startedAt,
                     attempts: attempts,
                     outcome: outcome,
                     bytesSent: callTotals.bytesSent,

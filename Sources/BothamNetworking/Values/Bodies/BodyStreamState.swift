@@ -27,7 +27,6 @@ final class BodyStreamState: Sendable {
         var delivered = 0
         var endObservers: [@Sendable (HTTPBodyStream.Summary) -> Void] = []
         var summary: HTTPBodyStream.Summary?
-        let startedAt = ContinuousClock.now
     }
 
     let bufferLimit: Int
@@ -35,8 +34,16 @@ final class BodyStreamState: Sendable {
     private let state = Lock(State())
     private let onDemand: (@Sendable () -> Void)?
     private let onCancel: (@Sendable () -> Void)?
+    /// The clock the body's duration is measured on, and when the stream was made on it.
+    private let clock: any HTTPClock
+    private let startedAt: ContinuousClock.Instant
 
-    init(bufferLimit: Int, onDemand: (@Sendable () -> Void)?, onCancel: (@Sendable () -> Void)?) {
+    init(
+        bufferLimit: Int, onDemand: (@Sendable () -> Void)?, onCancel: (@Sendable () -> Void)?,
+        clock: any HTTPClock = .system
+    ) {
+        self.clock = clock
+        startedAt = clock.now
         self.bufferLimit = max(1, bufferLimit)
         lowWater = max(0, bufferLimit / 4)
         self.onDemand = onDemand
@@ -182,7 +189,7 @@ final class BodyStreamState: Sendable {
             state -> ([@Sendable (HTTPBodyStream.Summary) -> Void], HTTPBodyStream.Summary?) in
             guard state.summary == nil else { return ([], nil) }
             let summary = HTTPBodyStream.Summary(
-                bytes: state.delivered, error: error, duration: ContinuousClock.now - state.startedAt)
+                bytes: state.delivered, error: error, duration: clock.now - startedAt)
             state.summary = summary
             let observers = state.endObservers
             state.endObservers = []

@@ -56,12 +56,15 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
     ///   - onDemand: Called (on the consumer's task) when the buffer has drained to a quarter of the limit after a
     ///     pause.
     ///   - onCancel: Called once when the consumer goes away before the stream ended.
+    ///   - clock: What the body's ``Summary/duration`` is measured on: the system clock (a transport's real time)
+    ///     by default; a test double gives the call's clock (`HTTPCallContext.clock`).
     public static func makeStream(
         bufferLimit: Int = defaultBufferLimit,
         onDemand: (@Sendable () -> Void)? = nil,
-        onCancel: (@Sendable () -> Void)? = nil
+        onCancel: (@Sendable () -> Void)? = nil,
+        clock: any HTTPClock = .system
     ) -> (stream: HTTPBodyStream, continuation: Continuation) {
-        let state = BodyStreamState(bufferLimit: bufferLimit, onDemand: onDemand, onCancel: onCancel)
+        let state = BodyStreamState(bufferLimit: bufferLimit, onDemand: onDemand, onCancel: onCancel, clock: clock)
         return (HTTPBodyStream(state: state), Continuation(state: state))
     }
 

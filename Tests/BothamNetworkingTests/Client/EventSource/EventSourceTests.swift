@@ -59,11 +59,13 @@ private final class CountingTokenInterceptor: BothamRequestInterceptor {
 @Suite("EventSource reconnects as the WHATWG model says", .timeLimit(.minutes(1)))
 struct EventSourceTests {
     let stubClient = StubHTTPClient()
-    private let waits = Recorder<Duration>()
+    /// The client's clock: every reconnection wait is recorded in its `sleeps` and passes at once.
+    private let clock = VirtualClock(sleeping: .advancesClock)
     let apiClient: BothamAPIClient
 
     init() {
-        apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stubClient)
+        apiClient = BothamAPIClient(
+            baseEndpoint: "https://api.example.com", httpClient: stubClient, configuration: .init(clock: clock))
     }
 
     private func policy(
@@ -79,7 +81,6 @@ struct EventSourceTests {
             maxConsecutiveFailures: maxConsecutiveFailures,
             jitter: jitter,
             random: .constant(1),
-            sleeper: waits.sleeper,
             lastEventID: lastEventID)
     }
 
@@ -102,7 +103,7 @@ struct EventSourceTests {
         #expect(sentLastEventIDs == [nil, "2", "4"])
         #expect(run.iterator.lastEventID == "4")
         #expect(run.iterator.connections == 3)
-        #expect(waits.values == [.seconds(3), .seconds(3)])
+        #expect(clock.sleeps == [.seconds(3), .seconds(3)])
     }
 
     @Test("A stream cut off by its timeout (a quiet stream past its idle timeout) is reconnected with Last-Event-ID")
@@ -116,7 +117,7 @@ struct EventSourceTests {
         #expect(run.finished)
         #expect(run.data == ["one", "two"])
         #expect(sentLastEventIDs == [nil, "1", "2"])
-        #expect(waits.values == [.seconds(3), .seconds(3)])
+        #expect(clock.sleeps == [.seconds(3), .seconds(3)])
     }
 
     @Test("An event cut off by the drop is not acknowledged: Last-Event-ID is the last complete event's")
@@ -136,7 +137,7 @@ struct EventSourceTests {
             with: eventStream("retry: 1500\nid: 1\ndata: one\n\n", end: .failure(connectionLost)), noContent)
         let run = await read(apiClient.eventSource("/feed", policy: policy(jitter: .proportional(0.2))))
         #expect(run.data == ["one"])
-        #expect(waits.values == [.milliseconds(1500)])
+        #expect(clock.sleeps == [.milliseconds(1500)])
         #expect(run.iterator.reconnectionTime == .milliseconds(1500))
     }
 
@@ -186,7 +187,7 @@ struct EventSourceTests {
         #expect(run.error == nil)
         #expect(run.events.isEmpty)
         #expect(stubClient.receivedRequests.count == 1)
-        #expect(waits.values.isEmpty)
+        #expect(clock.sleeps.isEmpty)
     }
 
     @Test("A 404 ends the sequence with httpResponseError")
@@ -199,7 +200,7 @@ struct EventSourceTests {
         }
         #expect(response.statusCode == 404)
         #expect(stubClient.receivedRequests.count == 1)
-        #expect(waits.values.isEmpty)
+        #expect(clock.sleeps.isEmpty)
     }
 
     @Test("A streamed 404 also ends the sequence with httpResponseError carrying its body")
@@ -223,7 +224,7 @@ struct EventSourceTests {
         #expect(run.error == nil)
         #expect(run.data == ["back"])
         #expect(stubClient.receivedRequests.count == 3)
-        #expect(waits.values == [.seconds(3), .seconds(3)])
+        #expect(clock.sleeps == [.seconds(3), .seconds(3)])
     }
 
     @Test("A response that is not text/event-stream ends the sequence with parsingError")
@@ -236,7 +237,7 @@ struct EventSourceTests {
         }
         #expect(underlying as? StreamDecodingError == .notAnEventStream(contentType: "application/json"))
         #expect(stubClient.receivedRequests.count == 1)
-        #expect(waits.values.isEmpty)
+        #expect(clock.sleeps.isEmpty)
     }
 
     @Test("A response without Content-Type ends the sequence with parsingError")
@@ -287,7 +288,7 @@ struct EventSourceTests {
             policy: policy(
                 maxConsecutiveFailures: 5, defaultReconnectionTime: .seconds(1), maxReconnectionDelay: .seconds(5)))
         let run = await read(source)
-        #expect(waits.values == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
+        #expect(clock.sleeps == [.seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
         #expect(stubClient.receivedRequests.count == 6)
         guard case .retryLimitExceeded(let attempts, .failure(let last)) = run.error else {
             Issue.record("expected retryLimitExceeded, got \(String(describing: run.error))")
@@ -301,7 +302,7 @@ struct EventSourceTests {
     func defaultBackOff() async throws {
         stubClient.stub(with: .failure(connectionLost))
         let run = await read(apiClient.eventSource("/feed", policy: policy(maxConsecutiveFailures: 3)))
-        #expect(waits.values == [.seconds(3), .seconds(6), .seconds(12)])
+        #expect(clock.sleeps == [.seconds(3), .seconds(6), .seconds(12)])
         guard case .retryLimitExceeded = run.error else {
             Issue.record("expected retryLimitExceeded, got \(String(describing: run.error))")
             return
@@ -313,7 +314,7 @@ struct EventSourceTests {
         stubClient.stub(
             with: eventStream("retry: 100\n: no events\n", end: .failure(connectionLost)), .failure(cannotConnect))
         let run = await read(apiClient.eventSource("/feed", policy: policy(maxConsecutiveFailures: 3)))
-        #expect(waits.values == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
+        #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
         guard case .retryLimitExceeded = run.error else {
             Issue.record("expected retryLimitExceeded, got \(String(describing: run.error))")
             return
@@ -329,7 +330,7 @@ struct EventSourceTests {
         let run = await read(apiClient.eventSource("/feed", policy: policy()))
         #expect(run.data == ["a"])
         #expect(run.finished)
-        #expect(waits.values == [.seconds(3), .seconds(6), .seconds(3), .seconds(3)])
+        #expect(clock.sleeps == [.seconds(3), .seconds(6), .seconds(3), .seconds(3)])
     }
 
     @Test("A clean end of the stream after events reconnects after the default 3 s")
@@ -338,7 +339,7 @@ struct EventSourceTests {
         let run = await read(apiClient.eventSource("/feed", policy: policy()))
         #expect(run.data == ["a", "b"])
         #expect(run.finished)
-        #expect(waits.values == [.seconds(3)])
+        #expect(clock.sleeps == [.seconds(3)])
         #expect(stubClient.receivedRequests.count == 2)
     }
 
@@ -347,7 +348,7 @@ struct EventSourceTests {
         stubClient.stub(with: eventStream(": ping\n\n"))
         let run = await read(apiClient.eventSource("/feed", policy: policy(maxConsecutiveFailures: 2)))
         #expect(run.events.isEmpty)
-        #expect(waits.values == [.seconds(3), .seconds(6)])
+        #expect(clock.sleeps == [.seconds(3), .seconds(6)])
         #expect(stubClient.receivedRequests.count == 3)
         guard case .retryLimitExceeded = run.error else {
             Issue.record("expected retryLimitExceeded, got \(String(describing: run.error))")
@@ -390,12 +391,15 @@ struct EventSourceTests {
 
     @Test("Cancelling the task reading an event source ends it with .cancelled and connects no more")
     func cancellingReader() async throws {
-        let realStub = StubHTTPClient(latency: .real)
+        let realStub = StubHTTPClient(latency: .clock)
         realStub.stub(
             with: .streamed(
                 headers: eventStreamHeaders,
                 chunks: [StubChunk("data: first\n\n"), StubChunk("data: much later\n\n", after: .seconds(30))]))
-        let client = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: realStub)
+        // The 30 s before the second chunk are waited on a clock nobody advances until the end.
+        let manual = VirtualClock()
+        let client = BothamAPIClient(
+            baseEndpoint: "https://api.example.com", httpClient: realStub, configuration: .init(clock: manual))
         let source = client.eventSource("/feed", policy: policy())
         let (started, signal) = AsyncStream<Void>.makeStream()
         let reader = Task { () -> (ServerSentEvent?, APIClientError?) in
@@ -418,6 +422,8 @@ struct EventSourceTests {
         #expect(Support.isCancelled(error), "got \(String(describing: error))")
         #expect(ContinuousClock.now - start < .seconds(10))
         #expect(realStub.receivedRequests.count == 1)
-        #expect(waits.values.isEmpty)
+        // The only wait on the clock may be the stub's 30 s before the second chunk: no reconnection wait.
+        #expect(manual.sleeps.allSatisfy { $0 == .seconds(30) }, "\(manual.sleeps)")
+        await manual.advance(by: .seconds(30))  // lets the stub's producer see the cancelled stream and end
     }
 }

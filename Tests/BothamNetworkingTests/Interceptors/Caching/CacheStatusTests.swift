@@ -35,7 +35,7 @@ struct CacheStatusTests {
         #expect(post.cacheStatus == .miss)
         #expect(post.headers[CacheStatus.fieldName]?.contains("fwd=bypass") == true)
         _ = try await cache.get()
-        cache.clock.advance(10.2)
+        await cache.clock.advance(by: .seconds(10.2))
         #expect(try await cache.get().cacheStatus == .staleHit)
         await cache.cache.waitForBackgroundRevalidations()
     }

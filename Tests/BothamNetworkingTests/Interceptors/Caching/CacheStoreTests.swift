@@ -185,7 +185,7 @@ struct CacheDestinationTests {
         let hit = try await cache.client.stream(cache.client.request(.get, "/events"))
         #expect(hit.head.cacheStatus == .hit)
         #expect(String(decoding: try await hit.body.collect(), as: UTF8.self) == "line 1\nline 2\n")
-        cache.clock.advance(20)
+        await cache.clock.advance(by: .seconds(20))
         let revalidated = try await cache.client.stream(cache.client.request(.get, "/events"))
         #expect(revalidated.head.cacheStatus == .revalidated)
         #expect(String(decoding: try await revalidated.body.collect(), as: UTF8.self) == "line 1\nline 2\n")

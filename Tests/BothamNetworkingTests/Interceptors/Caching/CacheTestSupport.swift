@@ -2,22 +2,11 @@ import BothamNetworking
 import BothamNetworkingTesting
 import Foundation
 
-/// A wall clock the test moves by hand.
-final class TestCacheClock: CacheClock {
-    private let current = Lock(Date(timeIntervalSince1970: 1_700_000_000))
-
-    var now: Date { current.withLock { $0 } }
-
-    /// Moves the clock `seconds` forward.
-    func advance(_ seconds: Double) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-}
-
 /// A client over a `StubHTTPClient` with a `CacheInterceptor` on a virtual clock.
 struct CacheHarness {
     let stub: StubHTTPClient
-    let clock = TestCacheClock()
+    /// The client's clock: ages and freshness move only when the test advances it.
+    let clock = VirtualClock()
     let cache: CacheInterceptor
     let client: BothamAPIClient
 
@@ -26,10 +15,10 @@ struct CacheHarness {
         latency: StubHTTPClient.LatencyMode = .virtual
     ) {
         stub = StubHTTPClient(latency: latency)
-        cache = CacheInterceptor(storage: storage, clock: clock)
+        cache = CacheInterceptor(storage: storage)
         client = BothamAPIClient(
             baseEndpoint: "https://api.example.com", httpClient: stub,
-            configuration: .init(maxRetries: maxRetries, validation: .acceptAll))
+            configuration: .init(maxRetries: maxRetries, validation: .acceptAll, clock: clock))
         client.interceptors.append(cache)
     }
 
@@ -50,7 +39,7 @@ struct CacheHarness {
 
     /// The IMF-fixdate of the clock's time plus `offset` seconds.
     func date(_ offset: Double = 0) -> String {
-        CacheHarness.httpDate(clock.now.addingTimeInterval(offset))
+        CacheHarness.httpDate(clock.currentDate.addingTimeInterval(offset))
     }
 
     static func httpDate(_ date: Date) -> String {

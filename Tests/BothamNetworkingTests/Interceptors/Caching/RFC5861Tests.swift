@@ -14,7 +14,7 @@ struct RFC5861Tests {
             with: .text("v1", headers: ["Cache-Control": "max-age=10, stale-while-revalidate=60", "ETag": #""a""#]),
             .text("v2", headers: ["Cache-Control": "max-age=10, stale-while-revalidate=60", "ETag": #""b""#]))
         _ = try await cache.get()
-        cache.clock.advance(20)
+        await cache.clock.advance(by: .seconds(20))
         let stale = try await cache.get()
         #expect(stale.cacheStatus == .staleHit)
         #expect(stale.bodyText == "v1")
@@ -29,22 +29,26 @@ struct RFC5861Tests {
 
     @Test("RFC 5861 §3 concurrent stale hits start one background revalidation per entry")
     func oneRevalidationPerEntry() async throws {
-        // The revalidation's answer really takes a while, so the stale hits arrive while it runs.
-        let cache = CacheHarness(latency: .real)
+        // The revalidation's answer takes 300 ms on the virtual clock, so every stale hit arrives while it runs.
+        let cache = CacheHarness(latency: .clock)
         cache.stub.stub(
             .path("/item"),
             with: .text("v1", headers: ["Cache-Control": "max-age=10, stale-while-revalidate=60"]),
             .text("v2", headers: ["Cache-Control": "max-age=10, stale-while-revalidate=60"]).delayed(
                 by: .milliseconds(300)))
         _ = try await cache.get()
-        cache.clock.advance(20)
+        await cache.clock.advance(by: .seconds(20))
         let statuses = try await withThrowingTaskGroup(of: CacheStatus?.self) { group in
             for _ in 0..<10 { group.addTask { try await cache.get().cacheStatus } }
             return try await group.reduce(into: [CacheStatus?]()) { $0.append($1) }
         }
+        try await cache.clock.waitForSleepers(1)  // the one revalidation, waiting for its answer
+        #expect(cache.clock.sleeps == [.milliseconds(300)])
+        await cache.clock.advance(by: .milliseconds(300))
         await cache.cache.waitForBackgroundRevalidations()
         #expect(statuses.allSatisfy { $0 == .staleHit || $0 == .hit })
         #expect(statuses.contains(.staleHit))
+        #expect(statuses.allSatisfy { $0 == .staleHit }, "the revalidation cannot end before the clock moves")
         // Each stale hit either started the revalidation or found it running (or already done: then it was a hit).
         #expect(cache.sent.count == 2)
     }
@@ -56,7 +60,7 @@ struct RFC5861Tests {
             .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10, stale-while-revalidate=5"]),
             .text("v2"))
         _ = try await cache.get()
-        cache.clock.advance(20)
+        await cache.clock.advance(by: .seconds(20))
         let response = try await cache.get()
         #expect(response.cacheStatus == .miss)
         #expect(response.bodyText == "v2")
@@ -69,13 +73,13 @@ struct RFC5861Tests {
             .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10, stale-if-error=60"]),
             .response(statusCode: 503))
         _ = try await cache.get()
-        cache.clock.advance(30)
+        await cache.clock.advance(by: .seconds(30))
         let response = try await cache.get()
         #expect(response.statusCode == 200)
         #expect(response.bodyText == "v1")
         #expect(response.cacheStatus == .staleHit)
         #expect(response.headers[CacheStatus.fieldName]?.contains("fwd-status=503") == true)
-        cache.clock.advance(60)
+        await cache.clock.advance(by: .seconds(60))
         #expect(try await cache.get().statusCode == 503)
     }
 
@@ -86,7 +90,7 @@ struct RFC5861Tests {
             .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10, stale-if-error=60"]),
             .failure(.networkError(NetworkFailure(kind: .cannotConnect))))
         _ = try await cache.get()
-        cache.clock.advance(30)
+        await cache.clock.advance(by: .seconds(30))
         #expect(try await cache.get().bodyText == "v1")
     }
 
@@ -96,7 +100,7 @@ struct RFC5861Tests {
         cache.stub.stub(
             .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10"]), .response(statusCode: 500))
         _ = try await cache.get()
-        cache.clock.advance(30)
+        await cache.clock.advance(by: .seconds(30))
         #expect(try await cache.get().statusCode == 500)
         let rescued = try await cache.get(headers: ["Cache-Control": "stale-if-error=60"])
         #expect(rescued.statusCode == 200)
@@ -110,7 +114,7 @@ struct RFC5861Tests {
             .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10, stale-if-error=60"]),
             .response(statusCode: 404))
         _ = try await cache.get()
-        cache.clock.advance(30)
+        await cache.clock.advance(by: .seconds(30))
         #expect(try await cache.get().statusCode == 404)
     }
 }

@@ -19,9 +19,9 @@ struct RFC9111FreshnessTests {
     func maxAge() async throws {
         let cache = harness(["Cache-Control": "max-age=60"])
         _ = try await cache.get()
-        cache.clock.advance(59)
+        await cache.clock.advance(by: .seconds(59))
         #expect(try await cache.get().cacheStatus == .hit)
-        cache.clock.advance(1)
+        await cache.clock.advance(by: .seconds(1))
         let stale = try await cache.get()
         #expect(stale.cacheStatus == .miss)
         #expect(stale.bodyText == "v2")
@@ -34,7 +34,7 @@ struct RFC9111FreshnessTests {
         cache.stub.stub(
             .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10", "Expires": cache.date(3600)]))
         _ = try await cache.get()
-        cache.clock.advance(11)
+        await cache.clock.advance(by: .seconds(11))
         #expect(try await cache.get().cacheStatus == .miss)
     }
 
@@ -46,9 +46,9 @@ struct RFC9111FreshnessTests {
             with: .text("v1", headers: ["Date": cache.date(-100), "Expires": cache.date(200)]))
         _ = try await cache.get()
         // Lifetime 300 s; the apparent age is 100 s already.
-        cache.clock.advance(199)
+        await cache.clock.advance(by: .seconds(199))
         #expect(try await cache.get().cacheStatus == .hit)
-        cache.clock.advance(1)
+        await cache.clock.advance(by: .seconds(1))
         #expect(try await cache.get().cacheStatus == .miss)
     }
 
@@ -71,11 +71,11 @@ struct RFC9111FreshnessTests {
     func ageCalculation() async throws {
         let cache = harness(["Cache-Control": "max-age=60", "Age": "50"])
         _ = try await cache.get()
-        cache.clock.advance(9)
+        await cache.clock.advance(by: .seconds(9))
         let hit = try await cache.get()
         #expect(hit.cacheStatus == .hit)
         #expect(hit.headers["Age"] == "59")
-        cache.clock.advance(1)
+        await cache.clock.advance(by: .seconds(1))
         #expect(try await cache.get().cacheStatus == .miss)
     }
 
@@ -95,9 +95,9 @@ struct RFC9111FreshnessTests {
         dated.stub.stub(
             .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=60", "Date": dated.date(-45)]))
         _ = try await dated.get()
-        dated.clock.advance(14)
+        await dated.clock.advance(by: .seconds(14))
         #expect(try await dated.get().cacheStatus == .hit)
-        dated.clock.advance(1)
+        await dated.clock.advance(by: .seconds(1))
         #expect(try await dated.get().cacheStatus == .miss)
     }
 
@@ -105,11 +105,11 @@ struct RFC9111FreshnessTests {
     func heuristicFreshness() async throws {
         let cache = harness(["Last-Modified": CacheHarness.httpDate(Date(timeIntervalSince1970: 1_700_000_000 - 1000))])
         _ = try await cache.get()
-        cache.clock.advance(99)
+        await cache.clock.advance(by: .seconds(99))
         let hit = try await cache.get()
         #expect(hit.cacheStatus == .hit)
         #expect(hit.headers[CacheStatus.fieldName]?.contains("detail=heuristic") == true)
-        cache.clock.advance(1)
+        await cache.clock.advance(by: .seconds(1))
         #expect(try await cache.get().cacheStatus == .miss)
     }
 
@@ -117,9 +117,9 @@ struct RFC9111FreshnessTests {
     func heuristicCap() async throws {
         let cache = harness(["Last-Modified": "Sat, 01 Jan 2000 00:00:00 GMT"])
         _ = try await cache.get()
-        cache.clock.advance(86_399)
+        await cache.clock.advance(by: .seconds(86_399))
         #expect(try await cache.get().cacheStatus == .hit)
-        cache.clock.advance(1)
+        await cache.clock.advance(by: .seconds(1))
         #expect(try await cache.get().cacheStatus == .miss)
     }
 
@@ -134,7 +134,7 @@ struct RFC9111FreshnessTests {
     func requestMaxAge() async throws {
         let cache = harness(["Cache-Control": "max-age=600"])
         _ = try await cache.get()
-        cache.clock.advance(30)
+        await cache.clock.advance(by: .seconds(30))
         #expect(try await cache.get(headers: ["Cache-Control": "max-age=60"]).cacheStatus == .hit)
         let older = try await cache.get(headers: ["Cache-Control": "max-age=10"])
         #expect(older.cacheStatus == .miss)
@@ -145,7 +145,7 @@ struct RFC9111FreshnessTests {
     func requestMaxStale() async throws {
         let cache = harness(["Cache-Control": "max-age=10"])
         _ = try await cache.get()
-        cache.clock.advance(40)
+        await cache.clock.advance(by: .seconds(40))
         let within = try await cache.get(headers: ["Cache-Control": "max-stale=60"])
         #expect(within.cacheStatus == .staleHit)
         #expect(within.bodyText == "v1")
@@ -158,7 +158,7 @@ struct RFC9111FreshnessTests {
     func requestMinFresh() async throws {
         let cache = harness(["Cache-Control": "max-age=60"])
         _ = try await cache.get()
-        cache.clock.advance(30)
+        await cache.clock.advance(by: .seconds(30))
         #expect(try await cache.get(headers: ["Cache-Control": "min-fresh=20"]).cacheStatus == .hit)
         #expect(try await cache.get(headers: ["Cache-Control": "min-fresh=40"]).cacheStatus == .miss)
     }
@@ -186,7 +186,7 @@ struct RFC9111FreshnessTests {
         #expect(cache.sent.isEmpty)
         _ = try await cache.get()
         #expect(try await cache.get(headers: ["Cache-Control": "only-if-cached"]).statusCode == 200)
-        cache.clock.advance(20)
+        await cache.clock.advance(by: .seconds(20))
         #expect(try await cache.get(headers: ["Cache-Control": "only-if-cached"]).statusCode == 504)
         #expect(try await cache.get(headers: ["Cache-Control": "only-if-cached, max-stale"]).cacheStatus == .staleHit)
         #expect(cache.sent.count == 1)

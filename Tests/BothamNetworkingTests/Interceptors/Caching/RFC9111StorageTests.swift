@@ -11,7 +11,7 @@ struct RFC9111StorageTests {
         let cache = CacheHarness()
         cache.stub.stub(.path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=60"]), .text("v2"))
         let first = try await cache.get()
-        cache.clock.advance(30)
+        await cache.clock.advance(by: .seconds(30))
         let second = try await cache.get()
         #expect(first.cacheStatus == .miss)
         #expect(second.cacheStatus == .hit)

@@ -14,7 +14,7 @@ struct RFC9111ValidationTests {
             .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10", "ETag": #""a""#]),
             .response(statusCode: 304, headers: ["ETag": #""a""#, "Cache-Control": "max-age=100", "X-New": "1"]))
         _ = try await cache.get()
-        cache.clock.advance(20)
+        await cache.clock.advance(by: .seconds(20))
         let revalidated = try await cache.get()
         #expect(revalidated.statusCode == 200)
         #expect(revalidated.bodyText == "v1")
@@ -22,7 +22,7 @@ struct RFC9111ValidationTests {
         #expect(cache.sent.last?.headers[.ifNoneMatch] == #""a""#)
         // §4.3.4: the stored fields were updated, so the new max-age makes it fresh again.
         #expect(revalidated.headers["X-New"] == "1")
-        cache.clock.advance(50)
+        await cache.clock.advance(by: .seconds(50))
         #expect(try await cache.get().cacheStatus == .hit)
         #expect(cache.sent.count == 2)
     }
@@ -107,7 +107,7 @@ struct RFC9111ValidationTests {
                 ]),
             .response(statusCode: 304))
         _ = try await cache.get()
-        cache.clock.advance(20)
+        await cache.clock.advance(by: .seconds(20))
         let response = try await cache.get(headers: ["Cache-Control": "max-stale"])
         #expect(response.cacheStatus == .revalidated)
         #expect(cache.sent.count == 2)
@@ -121,7 +121,7 @@ struct RFC9111ValidationTests {
             with: .text("v1", headers: ["Cache-Control": "max-age=10, must-revalidate, stale-if-error=600"]),
             .failure(.networkError(NetworkFailure(kind: .cannotConnect))))
         _ = try await cache.get()
-        cache.clock.advance(20)
+        await cache.clock.advance(by: .seconds(20))
         await #expect(throws: APIClientError.self) { try await cache.get() }
     }
 
@@ -158,7 +158,7 @@ struct RFC9111ValidationTests {
         let cache = CacheHarness()
         cache.stub.stub(.path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10, proxy-revalidate"]))
         _ = try await cache.get()
-        cache.clock.advance(20)
+        await cache.clock.advance(by: .seconds(20))
         #expect(try await cache.get(headers: ["Cache-Control": "max-stale"]).cacheStatus == .staleHit)
     }
 
@@ -167,7 +167,7 @@ struct RFC9111ValidationTests {
         let cache = CacheHarness()
         cache.stub.stub(.path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10, s-maxage=600"]))
         _ = try await cache.get()
-        cache.clock.advance(20)
+        await cache.clock.advance(by: .seconds(20))
         #expect(try await cache.get().cacheStatus == .miss)
     }
 

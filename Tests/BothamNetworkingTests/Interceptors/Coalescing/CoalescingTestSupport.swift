@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamNetworkingTesting
 import BothamTestSupport
 import Foundation
 
@@ -26,7 +27,7 @@ struct CoalescingFixture {
         apiClient = BothamAPIClient(
             baseEndpoint: "https://coalescing.test", httpClient: transport,
             configuration: .init(
-                maxRetries: maxRetries, validation: .acceptAll, retrySleeper: RetrySleeper { _ in },
+                maxRetries: maxRetries, validation: .acceptAll, clock: VirtualClock(sleeping: .advancesClock),
                 callObservers: observers))
         apiClient.interceptors.append(contentsOf: outside)
         apiClient.interceptors.append(coalescer)

@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamNetworkingTesting
 import Foundation
 import Testing
 
@@ -7,25 +8,25 @@ struct CookieJarTests {
     let site = CookieTest.url("https://www.example.com/")
 
     @Test("a cookie stops being sent when the injected clock passes its expiry")
-    func expiry() {
-        let clock = CookieTestClock()
+    func expiry() async {
+        let clock = CookieTest.clock()
         let jar = CookieTest.jar(clock)
         jar.store(["short=1; Max-Age=10", "session=2"], from: site)
         #expect(jar.cookieHeader(for: site) == "short=1; session=2")
-        clock.advance(by: 9)
+        await clock.advance(by: .seconds(9))
         #expect(jar.cookieHeader(for: site) == "short=1; session=2")
-        clock.advance(by: 1)
+        await clock.advance(by: .seconds(1))
         #expect(jar.cookieHeader(for: site) == "session=2")
         #expect(jar.allCookies.map(\.name) == ["session"])
     }
 
     @Test("a cookie with the same name, domain and path replaces the stored one and keeps its creation time")
-    func replacement() throws {
-        let clock = CookieTestClock()
+    func replacement() async throws {
+        let clock = CookieTest.clock()
         let jar = CookieTest.jar(clock)
         jar.store(["a=1", "b=1"], from: site)
         let created = try #require(jar.allCookies.first { $0.name == "a" }).createdAt
-        clock.advance(by: 5)
+        await clock.advance(by: .seconds(5))
         jar.store(["a=2"], from: site)
         let replaced = try #require(jar.allCookies.first { $0.name == "a" })
         #expect(replaced.value == "2" && replaced.createdAt == created)
@@ -33,58 +34,58 @@ struct CookieJarTests {
     }
 
     @Test("over the per-domain limit the oldest cookie of that domain goes; over the total, the oldest of all")
-    func eviction() {
-        let clock = CookieTestClock()
+    func eviction() async {
+        let clock = CookieTest.clock()
         let jar = CookieTest.jar(clock, limits: .init(perDomain: 3, total: 5))
         for index in 1...4 {
             jar.store(["a\(index)=x"], from: CookieTest.url("https://a.example.com/"))
-            clock.advance(by: 1)
+            await clock.advance(by: .seconds(1))
         }
         #expect(jar.allCookies.map(\.name) == ["a2", "a3", "a4"])
         for index in 1...3 {
             jar.store(["b\(index)=x"], from: CookieTest.url("https://b.example.com/"))
-            clock.advance(by: 1)
+            await clock.advance(by: .seconds(1))
         }
         #expect(jar.allCookies.map(\.name) == ["a3", "a4", "b1", "b2", "b3"])
     }
 
     @Test("expired cookies are evicted before older live ones")
-    func expiredEvictedFirst() {
-        let clock = CookieTestClock()
+    func expiredEvictedFirst() async {
+        let clock = CookieTest.clock()
         let jar = CookieTest.jar(clock, limits: .init(perDomain: 2))
         jar.store(["old=1"], from: site)
-        clock.advance(by: 1)
+        await clock.advance(by: .seconds(1))
         jar.store(["brief=1; Max-Age=1"], from: site)
-        clock.advance(by: 2)
+        await clock.advance(by: .seconds(2))
         jar.store(["new=1"], from: site)
         #expect(jar.allCookies.map(\.name) == ["old", "new"])
     }
 
     @Test("a file jar writes its persistent cookies, not session ones, and a new jar loads them")
-    func persistenceRoundTrip() throws {
+    func persistenceRoundTrip() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookies-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("cookies.json")
-        let clock = CookieTestClock()
+        let clock = CookieTest.clock()
 
-        let jar = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        let jar = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, clock: clock)
         jar.store(
             ["kept=1; Max-Age=3600; Domain=example.com; Path=/api; Secure; HttpOnly; SameSite=Lax", "session=2"],
             from: site)
         #expect(jar.lastSaveError == nil)
         #expect(FileManager.default.fileExists(atPath: file.path))
 
-        let reloaded = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        let reloaded = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, clock: clock)
         let cookie = try #require(reloaded.allCookies.first)
         #expect(reloaded.allCookies.count == 1)
         #expect(cookie.name == "kept" && cookie.value == "1" && cookie.domain == "example.com" && !cookie.isHostOnly)
         #expect(cookie.path == "/api" && cookie.isSecure && cookie.isHTTPOnly && cookie.sameSite == .lax)
         let expiry = try #require(cookie.expiresAt)
-        #expect(abs(expiry.timeIntervalSince(clock.now.addingTimeInterval(3600))) < 0.001)
+        #expect(abs(expiry.timeIntervalSince(clock.currentDate.addingTimeInterval(3600))) < 0.001)
 
-        clock.advance(by: 3600)
-        let afterExpiry = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        await clock.advance(by: .seconds(3600))
+        let afterExpiry = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, clock: clock)
         #expect(afterExpiry.allCookies.isEmpty)
     }
 
@@ -102,8 +103,8 @@ struct CookieJarTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("cookies.json")
-        let clock = CookieTestClock()
-        let jar = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        let clock = CookieTest.clock()
+        let jar = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, clock: clock)
 
         jar.store(["session=1"], from: site)
         #expect(!FileManager.default.fileExists(atPath: file.path))
@@ -114,11 +115,11 @@ struct CookieJarTests {
         jar.store(["session=2", "other=3"], from: site)
         #expect(!FileManager.default.fileExists(atPath: file.path), "only session cookies changed")
         jar.store(["kept=2; Max-Age=3600"], from: site)
-        let reloaded = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        let reloaded = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, clock: clock)
         #expect(reloaded.allCookies.map(\.value) == ["2"])
 
         jar.store(["kept=; Max-Age=0"], from: site)
-        let afterDeletion = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        let afterDeletion = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, clock: clock)
         #expect(afterDeletion.allCookies.isEmpty)
         #expect(jar.lastSaveError == nil)
     }
@@ -129,9 +130,9 @@ struct CookieJarTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("cookies.json")
-        let clock = CookieTestClock()
+        let clock = CookieTest.clock()
         let jar = try CookieJar(
-            persistingTo: file, limits: .init(perDomain: 100), publicSuffixes: CookieTest.suffixes, now: { clock.now })
+            persistingTo: file, limits: .init(perDomain: 100), publicSuffixes: CookieTest.suffixes, clock: clock)
         let site = self.site
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<40 {
@@ -139,7 +140,7 @@ struct CookieJarTests {
             }
         }
         #expect(jar.lastSaveError == nil)
-        let reloaded = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, now: { clock.now })
+        let reloaded = try CookieJar(persistingTo: file, publicSuffixes: CookieTest.suffixes, clock: clock)
         #expect(Set(reloaded.allCookies.map(\.name)) == Set((0..<40).map { "c\($0)" }))
     }
 

@@ -1,3 +1,4 @@
+import BothamNetworkingTesting
 import Foundation
 import Testing
 
@@ -48,22 +49,22 @@ struct CookieParsingTests {
 
     @Test("Max-Age wins over Expires, whatever their order, and zero or less expires at once")
     func maxAgeWins() throws {
-        let clock = CookieTestClock()
+        let clock = CookieTest.clock()
         let jar = CookieTest.jar(clock)
         jar.store(["a=1; Max-Age=60; Expires=Wed, 09 Jun 2100 10:18:14 GMT"], from: site)
         jar.store(["b=2; Expires=Wed, 09 Jun 2100 10:18:14 GMT; Max-Age=60"], from: site)
-        for cookie in jar.allCookies { #expect(cookie.expiresAt == clock.now.addingTimeInterval(60)) }
+        for cookie in jar.allCookies { #expect(cookie.expiresAt == clock.currentDate.addingTimeInterval(60)) }
         jar.store(["a=1; Max-Age=0", "b=2; Max-Age=-5"], from: site)
         #expect(jar.allCookies.isEmpty)
     }
 
     @Test("Max-Age and Expires are capped at 400 days")
     func lifetimeCap() throws {
-        let clock = CookieTestClock()
+        let clock = CookieTest.clock()
         let jar = CookieTest.jar(clock)
         jar.store(["a=1; Max-Age=999999999"], from: site)
         let cookie = try #require(jar.allCookies.first)
-        #expect(cookie.expiresAt == clock.now.addingTimeInterval(400 * 86_400))
+        #expect(cookie.expiresAt == clock.currentDate.addingTimeInterval(400 * 86_400))
     }
 
     @Test("SameSite is parsed and stored; an unknown value is none")

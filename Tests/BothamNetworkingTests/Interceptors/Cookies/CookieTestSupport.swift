@@ -1,20 +1,6 @@
 import BothamNetworking
+import BothamNetworkingTesting
 import Foundation
-
-/// A settable clock for cookie expiry.
-final class CookieTestClock: Sendable {
-    private let current: Lock<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Lock(start)
-    }
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-}
 
 enum CookieTest {
     /// The small list the tests inject, independent of the machine's system list.
@@ -32,7 +18,12 @@ enum CookieTest {
         URL(string: text) ?? URL(fileURLWithPath: "/")
     }
 
-    static func jar(_ clock: CookieTestClock = CookieTestClock(), limits: CookieJar.Limits = .init()) -> CookieJar {
-        CookieJar(limits: limits, publicSuffixes: suffixes, now: { clock.now })
+    /// A virtual clock for cookie expiry, at a fixed date; it moves only when the test advances it.
+    static func clock() -> VirtualClock {
+        VirtualClock(startDate: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    static func jar(_ clock: VirtualClock = CookieTest.clock(), limits: CookieJar.Limits = .init()) -> CookieJar {
+        CookieJar(limits: limits, publicSuffixes: suffixes, clock: clock)
     }
 }

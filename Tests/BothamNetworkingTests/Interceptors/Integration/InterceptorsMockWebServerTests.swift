@@ -10,12 +10,12 @@ import Testing
 /// until the transport's session delegate handles it.
 @Suite("Interceptors against MockWebServer", .timeLimit(.minutes(1)))
 struct InterceptorsMockWebServerTests {
-    let sleeps = Recorder<Duration>()
+    let clock = VirtualClock(sleeping: .advancesClock)
 
     func client(_ server: MockWebServer, maxRetries: Int = 3) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: server.baseURL.absoluteString,
-            configuration: .init(maxRetries: maxRetries, retrySleeper: sleeps.sleeper)
+            configuration: .init(maxRetries: maxRetries, clock: clock)
         )
     }
 
@@ -37,7 +37,7 @@ struct InterceptorsMockWebServerTests {
 
         #expect(try result.get().statusCode == 200)
         #expect(String(decoding: try result.get().body, as: UTF8.self) == "ok")
-        #expect(sleeps.values == [.seconds(2), .seconds(1)])
+        #expect(clock.sleeps == [.seconds(2), .seconds(1)])
         for _ in 0..<3 { #expect(try await server.takeRequest(timeout: .seconds(5)).path == "/items") }
     }
 

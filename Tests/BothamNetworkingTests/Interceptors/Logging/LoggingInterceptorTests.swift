@@ -73,7 +73,7 @@ struct LoggingInterceptorTests {
         stub.stub(with: .response(statusCode: 503), .text("ok"))
         let apiClient = client(.basic, maxRetries: 1)
         apiClient.configuration.retrier = RetryPolicy(jitter: .none)
-        apiClient.configuration.retrySleeper = RetrySleeper { _ in }
+        apiClient.configuration.clock = VirtualClock(sleeping: .advancesClock)
         _ = await apiClient.GET("/items")
 
         let logged = lines.values

@@ -9,14 +9,14 @@ struct MetricsInterceptorTests {
     let stub = StubHTTPClient()
     let reports = Recorder<CallMetrics>()
 
-    func client(retrySleeper: RetrySleeper = RetrySleeper { _ in }) -> BothamAPIClient {
+    func client(clock: VirtualClock = VirtualClock(sleeping: .advancesClock)) -> BothamAPIClient {
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://api.example.com",
             httpClient: stub,
             configuration: .init(
                 maxRetries: 3,
                 retrier: RetryPolicy(jitter: .none),
-                retrySleeper: retrySleeper
+                clock: clock
             )
         )
         let reports = self.reports
@@ -28,12 +28,11 @@ struct MetricsInterceptorTests {
     @Test("One report per call sums bytes over attempts, counts the attempts and times the whole call")
     func oneReportAcrossRetries() async throws {
         stub.stub(with: .text("err", statusCode: 503), .text("err", statusCode: 503), .text("hello"))
-        // Each of the two waits between attempts takes a known time, so the call's duration has a lower bound.
-        let pause = Duration.milliseconds(150)
-        let apiClient = client(retrySleeper: RetrySleeper { _ in try await Task.sleep(for: pause) })
-        let start = ContinuousClock.now
+        // The two waits between attempts (0.5 s and 1 s of backoff) pass on the client's virtual clock, so the
+        // call's duration is known exactly.
+        let clock = VirtualClock(sleeping: .advancesClock)
+        let apiClient = client(clock: clock)
         let result = await apiClient.PUT("/items/1", parameters: ["key": "SECRET"], body: .text("abcd"))
-        let elapsed = ContinuousClock.now - start
         #expect(try result.get().statusCode == 200)
         let report = try #require(reports.values.first)
         #expect(reports.values.count == 1)
@@ -44,8 +43,9 @@ struct MetricsInterceptorTests {
         #expect(report.method == .put)
         #expect(report.url == "https://api.example.com/items/1?key=REDACTED")
         // The duration spans every attempt and both waits, from the call's start (not the last attempt's).
-        #expect(report.duration >= pause * 2, "\(report.duration)")
-        #expect(report.duration <= elapsed, "\(report.duration) reported, \(elapsed) measured around the call")
+        #expect(clock.sleeps == [.milliseconds(500), .seconds(1)])
+        #expect(report.duration == .milliseconds(1_500), "\(report.duration)")
+        #expect(report.duration == clock.elapsed)
     }
 
     @Test("Failures are reported once with their error, including calls that never reach the transport")

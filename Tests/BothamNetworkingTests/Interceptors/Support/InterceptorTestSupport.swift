@@ -12,20 +12,6 @@ func sequence(_ values: [Double]) -> RandomSource {
     }
 }
 
-/// A manual clock for the token refresh limit.
-final class ManualClock: Sendable {
-    private let origin = ContinuousClock.now
-    private let offset = Lock(Duration.zero)
-
-    func advance(by duration: Duration) {
-        offset.withLock { $0 += duration }
-    }
-
-    var now: ContinuousClock.Instant {
-        origin + offset.withLock { $0 }
-    }
-}
-
 /// Suspends waiters until `count` arrivals have happened; never sleeps.
 actor ArrivalGate {
     private let count: Int

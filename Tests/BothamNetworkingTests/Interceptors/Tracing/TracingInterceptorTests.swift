@@ -14,7 +14,8 @@ struct TracingInterceptorTests {
             baseEndpoint: "https://api.example.com",
             httpClient: stub,
             configuration: .init(
-                maxRetries: maxRetries, retrier: RetryPolicy(jitter: .none), retrySleeper: RetrySleeper { _ in }))
+                maxRetries: maxRetries, retrier: RetryPolicy(jitter: .none),
+                clock: VirtualClock(sleeping: .advancesClock)))
         tracing.install(on: apiClient)
         return apiClient
     }

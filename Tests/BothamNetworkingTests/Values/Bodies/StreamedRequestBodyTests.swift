@@ -22,7 +22,7 @@ struct StreamedRequestBodyTests {
     static func client(_ stubClient: StubHTTPClient, retrier: (any RequestRetrier)? = nil) -> BothamAPIClient {
         BothamAPIClient(
             baseEndpoint: "https://api.example.com", httpClient: stubClient,
-            configuration: .init(maxRetries: 3, retrier: retrier, retrySleeper: RetrySleeper { _ in }))
+            configuration: .init(maxRetries: 3, retrier: retrier, clock: VirtualClock(sleeping: .advancesClock)))
     }
 
     @Test("a response interceptor's .retry does not resend a one-shot streamed body")
