@@ -118,7 +118,7 @@ struct MetricsInterceptorTimingsTests {
             baseEndpoint: "https://api.example.com",
             httpClient: transport,
             configuration: .init(
-                maxRetries: 3, retrier: RetryPolicy(jitter: .none), retrySleeper: RetrySleeper { _ in })
+                maxRetries: 3, retrier: RetryPolicy(jitter: .none), clock: VirtualClock(sleeping: .advancesClock))
         )
         let reports = Recorder<CallMetrics>()
         MetricsInterceptor { reports.append($0) }.install(on: apiClient)
