@@ -23,6 +23,15 @@ enum ProxyTestEnvironment {
     static let socksProxyWithAuthentication = value("BOTHAM_TEST_SOCKS_PROXY_AUTH")
     static let socksProxyWithAuthenticationLog = value("BOTHAM_TEST_SOCKS_PROXY_AUTH_LOG")
 
+    /// Whether these tests run on Linux, where FoundationNetworking hands URLSession's requests to libcurl.
+    static let isLinux: Bool = {
+        #if os(Linux)
+            return true
+        #else
+            return false
+        #endif
+    }()
+
     static let skipReason = "proxies not running: scripts/proxies.sh start, then eval \"$(scripts/proxies.sh env)\""
 
     /// The proxy of `url` (from the environment), with its kind or credentials replaced when asked.

@@ -19,7 +19,10 @@ import Testing
     .timeLimit(.minutes(1)),
     .enabled(
         if: ProxyTestEnvironment.value("BOTHAM_URLSESSION_PROXY_PROBE") == "1" && ProxyTestEnvironment.httpProxy != nil,
-        "changes the process environment: run alone with BOTHAM_URLSESSION_PROXY_PROBE=1 and the proxies running")
+        "changes the process environment: run alone with BOTHAM_URLSESSION_PROXY_PROBE=1 and the proxies running"),
+    .enabled(
+        if: ProxyTestEnvironment.isLinux,
+        "pins what FoundationNetworking (libcurl) does on Linux; Apple's URLSession reads the system settings instead")
 )
 struct URLSessionProxyEnvironmentTests {
     private static let variables = [
