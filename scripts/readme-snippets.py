@@ -17,7 +17,8 @@ import re
 root = pathlib.Path(__file__).resolve().parent.parent
 docc = "Sources/BothamNetworking/BothamNetworking.docc"
 # The articles whose every block is compiled (their blocks are complete programs, not fragments).
-ARTICLES = ["SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md", "Caching.md"]
+ARTICLES = ["SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md", "Caching.md",
+            "ChaosTesting.md"]
 
 declaration = re.compile(r"^(//|((struct|enum|final class|class|func|extension|protocol|@Test|import)\b))")
 conditional_import = re.compile(r"#if canImport\((\w+)\)$")
