@@ -1,7 +1,7 @@
 import BothamNetworking
 import Foundation
 
-/// What identifies the requests of an ``Endpoint``: its method, its path (without the query) and the query items it
+/// What identifies the requests of an `Endpoint`: its method, its path (without the query) and the query items it
 /// fixes (in its path, and from parameters that go in the query), encoded exactly as the endpoint encodes them.
 struct EndpointRoute: Sendable, CustomStringConvertible {
     /// The base endpoint the route's URL is resolved against (only its query is read from it).
@@ -13,7 +13,7 @@ struct EndpointRoute: Sendable, CustomStringConvertible {
 
     /// The route of `endpoint`.
     ///
-    /// - Throws: ``APIClientError/invalidRequest(reason:)`` when its parameters or its path cannot be encoded.
+    /// - Throws: `APIClientError/invalidRequest(reason:)` when its parameters or its path cannot be encoded.
     init<Response>(_ endpoint: Endpoint<Response>) throws(APIClientError) {
         var request = HTTPRequest(method: endpoint.method, baseEndpoint: Self.base, path: endpoint.path)
         if let parameters = endpoint.parameters, endpoint.encoding.encodesInQuery(for: endpoint.method) {

@@ -16,15 +16,15 @@ extension StubHTTPClient {
     ///
     /// - **Which requests:** the endpoint's method and path, and the query items it fixes
     ///   (``RequestMatcher/endpoint(_:)``); like any stub, it takes precedence over the stubs added before it.
-    /// - **How it is encoded:** ``ResponseDecoding/encoder``. A JSON endpoint's encoder mirrors its decoder's
+    /// - **How it is encoded:** `ResponseDecoding/encoder`. A JSON endpoint's encoder mirrors its decoder's
     ///   date (`.iso8601`, `.secondsSince1970`, `.millisecondsSince1970`, …), data (`.base64`, …), key
     ///   (`.convertFromSnakeCase` → `.convertToSnakeCase`) and non-conforming float strategies; a `.custom` one has
-    ///   no inverse and throws ``ResponseEncodingError``. An endpoint that decodes with a closure of its own has no
+    ///   no inverse and throws `ResponseEncodingError`. An endpoint that decodes with a closure of its own has no
     ///   encoder: pass `encoder:` (``EndpointStubError/noEncoder(endpoint:)`` otherwise).
-    /// - **Empty values:** ``Empty``, `nil` and other ``EmptyResponse`` values that the endpoint's
-    ///   ``EmptyResponsePolicy`` allows are answered with no body and the status the policy allows (`204` by default,
+    /// - **Empty values:** `Empty`, `nil` and other `EmptyResponse` values that the endpoint's
+    ///   `EmptyResponsePolicy` allows are answered with no body and the status the policy allows (`204` by default,
     ///   `304` for a policy of `[304]` — the endpoint must then accept it —, `200` for `HEAD`); under
-    ///   ``EmptyResponsePolicy/never`` they are encoded (`{}`, `null`).
+    ///   `EmptyResponsePolicy/never` they are encoded (`{}`, `null`).
     /// - **Status and headers:** `200` unless the value is empty or `statusCode` says otherwise; `headers` are added
     ///   to the encoder's `Content-Type`.
     /// - **Checked now:** the endpoint's own decoding must read the answer back — as the same value, when it is
@@ -32,7 +32,7 @@ extension StubHTTPClient {
     ///
     /// Proved by `EndpointStubTests`.
     ///
-    /// - Throws: ``EndpointStubError``, or the encoder's own error (`EncodingError`, ``ResponseEncodingError``).
+    /// - Throws: ``EndpointStubError``, or the encoder's own error (`EncodingError`, `ResponseEncodingError`).
     public func stub<Convertible: EndpointConvertible>(
         _ endpoint: Convertible,
         with value: Convertible.Response,

@@ -3,7 +3,7 @@ import Foundation
 
 extension StubResponse {
     /// The answer `endpoint` decodes to `value`, made with the endpoint's own coding strategy
-    /// (``ResponseDecoding/encoder``: for a JSON endpoint, a `JSONEncoder` mirroring its decoder's date, data and key
+    /// (`ResponseDecoding/encoder`: for a JSON endpoint, a `JSONEncoder` mirroring its decoder's date, data and key
     /// strategies), so a test never writes the JSON by hand. Use it in a sequence of answers:
     ///
     /// ```swift
