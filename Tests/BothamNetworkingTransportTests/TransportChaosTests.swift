@@ -88,6 +88,31 @@ extension TransportIntegrationTests {
         }
 
         @Test(
+            "a download to a file: connectionLost, and no file is left, as with the real truncation",
+            arguments: TransportUnderTest.allCases)
+        func toFile(transport: TransportUnderTest) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(MockResponse().withBody(Self.body).withSocketPolicy(.disconnectDuringBody))
+            server.enqueue(MockResponse().withBody(Self.body))
+            let realFolder = try ScratchFolder()
+            defer { realFolder.remove() }
+            let rehearsedFolder = try ScratchFolder()
+            defer { rehearsedFolder.remove() }
+
+            let real = await Self.client(transport, server, chaos: nil)
+                .download("/real", to: .file(realFolder.file("body.bin")))
+            let chaos = ChaosInterceptor(.script([.truncateBody]))
+            let rehearsed = await Self.client(transport, server, chaos: chaos)
+                .download("/rehearsed", to: .file(rehearsedFolder.file("body.bin")))
+
+            #expect(TransportTest.networkFailureKind(real) == .connectionLost, "\(real)")
+            #expect(TransportTest.networkFailureKind(rehearsed) == .connectionLost, "\(rehearsed)")
+            #expect(try rehearsedFolder.contents() == [])
+            #expect(try realFolder.contents() == rehearsedFolder.contents())
+        }
+
+        @Test(
             "a streamed body: the same first half of the bytes, then connectionLost",
             arguments: TransportUnderTest.allCases)
         func streamed(transport: TransportUnderTest) async throws {
