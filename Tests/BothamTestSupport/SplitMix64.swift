@@ -1,19 +1,6 @@
-/// A small deterministic generator (SplitMix64) for the randomised tests: a fixed seed makes every run see the same
-/// inputs, so a failure names an input that can be replayed. Shared by the test targets; not part of any product.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import BothamNetworking
 
-    /// A generator whose sequence is fixed by `seed`.
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
+/// The seeded generator of the randomised tests: the library's own SplitMix64 (which `ChaosSchedule` draws from), so
+/// the package has one. A fixed seed makes every run see the same inputs, so a failure names an input that can be
+/// replayed.
+package typealias SplitMix64 = BothamNetworking.SplitMix64

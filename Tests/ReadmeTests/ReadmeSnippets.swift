@@ -133,6 +133,17 @@ func reportsServerErrors() async throws {
 
 // README block 9: compiled, never called (it talks to real services)
 @Sendable func readmeBlock9(apiClient: BothamAPIClient) throws {
+    let chaos = ChaosInterceptor(
+        .random(seed: 2026, [.fail(.connectionLost): 0.05, .delay(.seconds(3)): 0.10, .truncateBody: 0.02]),
+        matching: { $0.path.hasPrefix("/feed") },
+        onFault: { fault, request in print("chaos: \(fault) for \(request)") })
+    apiClient.networkInterceptors.append(chaos)
+    print(chaos.schedule.faults(count: 5))   // what the next five /feed requests get
+    chaos.schedule = .off                    // e.g. from a debug menu
+}
+
+// README block 10: compiled, never called (it talks to real services)
+@Sendable func readmeBlock10(apiClient: BothamAPIClient) throws {
     final class GitHubBasicAuthentication: BasicAuthentication {
         let credentials = BasicAuthCredentials(username: "user", password: "pass")
         func onAuthenticationError(realm: String) {
@@ -144,8 +155,8 @@ func reportsServerErrors() async throws {
     apiClient.responseInterceptors.append(basicAuth)
 }
 
-// README block 10: compiled, never called (it talks to real services)
-@Sendable func readmeBlock10(apiClient: BothamAPIClient) async throws {
+// README block 11: compiled, never called (it talks to real services)
+@Sendable func readmeBlock11(apiClient: BothamAPIClient) async throws {
     struct TokenResponse: Decodable {
         let accessToken: String
         enum CodingKeys: String, CodingKey { case accessToken = "access_token" }
@@ -163,8 +174,8 @@ func reportsServerErrors() async throws {
     print(await apiClient.send(publicRequest))
 }
 
-// README block 11: compiled, never called (it talks to real services)
-@Sendable func readmeBlock11(apiClient: BothamAPIClient) throws {
+// README block 12: compiled, never called (it talks to real services)
+@Sendable func readmeBlock12(apiClient: BothamAPIClient) throws {
     // A network interceptor logs the request as it is sent: signed, with every header, whatever the order of appends.
     apiClient.networkInterceptors.append(
         LoggingInterceptor(
@@ -180,8 +191,8 @@ func reportsServerErrors() async throws {
     print(request.cURLDescription(redactor: Redactor(headerNames: ["X-Tenant-Key"])))
 }
 
-// README block 12: compiled, never called (it talks to real services)
-@Sendable func readmeBlock12(apiClient: BothamAPIClient) throws {
+// README block 13: compiled, never called (it talks to real services)
+@Sendable func readmeBlock13(apiClient: BothamAPIClient) throws {
     MetricsInterceptor { report in
         print("\(report.method) \(report.url): \(report.statusCode ?? 0), \(report.attempts) attempt(s) in \(report.duration)")
     }.install(on: apiClient)
@@ -193,24 +204,24 @@ func reportsServerErrors() async throws {
     )
 }
 
-// README block 13
+// README block 14
 enum CurrentTrace {
     @TaskLocal static var current: TraceContext?   // set it where your server handles a request
 }
 
-// README block 14: compiled, never called (it talks to real services)
-@Sendable func readmeBlock14(apiClient: BothamAPIClient) throws {
-    TracingInterceptor { CurrentTrace.current }.install(on: apiClient)   // add tracer: to report spans
-}
-
 // README block 15: compiled, never called (it talks to real services)
 @Sendable func readmeBlock15(apiClient: BothamAPIClient) throws {
-    let jar = CookieJar()  // in memory; `try CookieJar(persistingTo: fileURL)` keeps persistent cookies in a JSON file
-    apiClient.interceptors.append(CookieInterceptor(jar: jar))
+    TracingInterceptor { CurrentTrace.current }.install(on: apiClient)   // add tracer: to report spans
 }
 
 // README block 16: compiled, never called (it talks to real services)
 @Sendable func readmeBlock16(apiClient: BothamAPIClient) throws {
+    let jar = CookieJar()  // in memory; `try CookieJar(persistingTo: fileURL)` keeps persistent cookies in a JSON file
+    apiClient.interceptors.append(CookieInterceptor(jar: jar))
+}
+
+// README block 17: compiled, never called (it talks to real services)
+@Sendable func readmeBlock17(apiClient: BothamAPIClient) throws {
     let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
     sessionConfiguration.httpShouldSetCookies = false
     sessionConfiguration.httpCookieStorage = nil
@@ -221,18 +232,18 @@ enum CurrentTrace {
     apiClient.interceptors.append(CookieInterceptor(jar: CookieJar()))
 }
 
-// README block 17: compiled, never called (it talks to real services)
-@Sendable func readmeBlock17(apiClient: BothamAPIClient) throws {
+// README block 18: compiled, never called (it talks to real services)
+@Sendable func readmeBlock18(apiClient: BothamAPIClient) throws {
     apiClient.interceptors.append(CacheInterceptor(storage: .memory(maxBytes: 10 << 20)))
     // or, surviving restarts: .disk(directory: cachesFolder, maxBytes: 50 << 20)
 }
 
-// README block 18: compiled, never called (it talks to real services)
-@Sendable func readmeBlock18(apiClient: BothamAPIClient) throws {
+// README block 19: compiled, never called (it talks to real services)
+@Sendable func readmeBlock19(apiClient: BothamAPIClient) throws {
     apiClient.interceptors.append(RequestCoalescingInterceptor())  // after a cache, so only misses are coalesced
 }
 
-// README block 19
+// README block 20
 struct Todo: Codable, Sendable, Equatable {
     var userId: Int
     var id: Int
@@ -264,7 +275,7 @@ func todosExample() async throws {
     print(todos, result)
 }
 
-// README block 20
+// README block 21
 struct Manifest: Decodable, Sendable {
     var tag: String
 }
@@ -281,7 +292,7 @@ func conditionalGetExample(apiClient: BothamAPIClient, etag: String) async throw
     print(try await apiClient.response(for: request).statusCode)  // 200 or 304
 }
 
-// README block 21
+// README block 22
 func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     let search = try apiClient.request(
         .get, "/search",
@@ -296,7 +307,7 @@ func parameterEncodingExample(apiClient: BothamAPIClient) throws {
     print(search, legacy, login)
 }
 
-// README block 22
+// README block 23
 func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL) async {
     var form = MultipartFormData()
     form.append("Jane", name: "user")
@@ -306,7 +317,7 @@ func multipartExample(apiClient: BothamAPIClient, avatarPNG: Data, videoURL: URL
     print(result)
 }
 
-// README block 23
+// README block 24
 func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     let videoURL = folder.appendingPathComponent("video.mp4")
     let exportURL = folder.appendingPathComponent("exports/2024.csv")
@@ -345,7 +356,7 @@ func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
     print(try await call.result.get().bodyFileURL?.path ?? "")
 }
 
-// README block 24
+// README block 25
 struct ChatDelta: Decodable, Sendable {
     struct Choice: Decodable, Sendable {
         struct Delta: Decodable, Sendable { let content: String? }
@@ -386,7 +397,7 @@ func streamingExample(apiClient: BothamAPIClient) async throws {
     _ = await apiClient.POST("/ingest", body: .stream(contentType: "application/x-ndjson", rows))
 }
 
-// README block 25
+// README block 26
 @Test("The feed resumes after a drop without losing an event")
 func eventFeedResumes() async throws {
     let stubClient = StubHTTPClient()
@@ -409,7 +420,40 @@ func eventFeedResumes() async throws {
     #expect(stubClient.receivedRequests[1].headers["Last-Event-ID"] == "2")
 }
 
-// README block 26
+// README block 27
+struct Meetup: Codable, Sendable, Equatable {
+    var id: Int
+    var startsAt: Date
+}
+
+enum MeetupsAPI {
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }()
+    static func get(id: Int) -> Endpoint<Meetup> { Endpoint(.get, "/meetups/\(id)", decoder: decoder) }
+    static func cancel(id: Int) -> Endpoint<Empty> { Endpoint(.delete, "/meetups/\(id)") }
+}
+
+@Test("A typed stub answers in the endpoint's own format")
+func typedEndpointStub() async throws {
+    let stubClient = StubHTTPClient()
+    let meetup = Meetup(id: 1, startsAt: Date(timeIntervalSince1970: 1_700_000_000))
+    try stubClient.stub(MeetupsAPI.get(id: 1), with: meetup)   // {"id":1,"starts_at":"2023-11-14T22:13:20Z"}
+    try stubClient.stub(MeetupsAPI.cancel(id: 1), with: Empty())   // 204, no body
+    let coverage = EndpointCoverage()
+    coverage.register(MeetupsAPI.get(id: 1))
+    coverage.register(MeetupsAPI.cancel(id: 1))
+    stubClient.trackCoverage(in: coverage)
+
+    let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stubClient)
+    #expect(try await apiClient.value(for: MeetupsAPI.get(id: 1)) == meetup)
+    #expect(coverage.unhitEndpoints == ["DELETE /meetups/1"])
+}
+
+// README block 28
 @Test("The client sends the token and decodes the issues")
 func integrationWithMockWebServer() async throws {
     let server = try MockWebServer()
@@ -433,7 +477,7 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 27
+// README block 29
 @Test("A 503 with Retry-After: 120 is retried exactly 120 s later, on the virtual clock")
 func retryAfterOnTheVirtualClock() async throws {
     let stubClient = StubHTTPClient()
@@ -452,8 +496,8 @@ func retryAfterOnTheVirtualClock() async throws {
     #expect(stubClient.receivedRequests.count == 2)
 }
 
-// README block 28: compiled, never called (it talks to real services)
-@Sendable func readmeBlock28(apiClient: BothamAPIClient) async throws {
+// README block 30: compiled, never called (it talks to real services)
+@Sendable func readmeBlock30(apiClient: BothamAPIClient) async throws {
     // Record: HAR_MODE=record swift test --filter EchoClientTests (against the real service), then commit the file.
     // Every other run replays it.
     let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -472,8 +516,8 @@ func retryAfterOnTheVirtualClock() async throws {
     print(echoed["args"]?["page"] ?? "none")
 }
 
-// README block 29: compiled, never called (it talks to real services)
-@Sendable func readmeBlock29(apiClient: BothamAPIClient) async throws {
+// README block 31: compiled, never called (it talks to real services)
+@Sendable func readmeBlock31(apiClient: BothamAPIClient) async throws {
     let harness = InterceptorHarness()
     harness.next.stub(.header(.authorization, "Bearer stale"), with: .response(statusCode: 401))
     harness.next.stub(.header(.authorization, "Bearer fresh"), with: .text("me"))
@@ -485,8 +529,8 @@ func retryAfterOnTheVirtualClock() async throws {
     print(try run.get().statusCode)                                 // 200
 }
 
-// README block 30: compiled, never called (it talks to real services)
-@Sendable func readmeBlock30(apiClient: BothamAPIClient) async throws {
+// README block 32: compiled, never called (it talks to real services)
+@Sendable func readmeBlock32(apiClient: BothamAPIClient) async throws {
 
     let conformance = TransportConformance(
         skipping: [.responseFieldOrder: "URLSession hands response fields over as a dictionary"]
@@ -498,7 +542,7 @@ func retryAfterOnTheVirtualClock() async throws {
     print(report)  // "46 passed, 0 failed, 1 not applicable of 47 checks"
 }
 
-// README block 31
+// README block 33
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -522,8 +566,8 @@ func transportExample() async {
     }
 }
 
-// README block 32: compiled, never called (it talks to real services)
-@Sendable func readmeBlock32(apiClient: BothamAPIClient) async throws {
+// README block 34: compiled, never called (it talks to real services)
+@Sendable func readmeBlock34(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()
@@ -552,7 +596,7 @@ func transportExample() async {
     }
 }
 
-// README block 33
+// README block 35
 
 // Names mapped by hand (service discovery, a staging host): anything else fails with cannotFindHost.
 struct StagingResolver: NameResolving {
@@ -571,7 +615,7 @@ func realNetworksExample() -> NativeHTTPClient {
     return NativeHTTPClient(configuration: configuration)
 }
 
-// README block 34
+// README block 36
 
 func proxiesExample() throws -> NativeHTTPClient {
     var configuration = NativeHTTPClient.Configuration()

@@ -34,6 +34,17 @@ public struct EmptyResponsePolicy: Sendable, Hashable {
             || methods.contains(response.request.method)
     }
 
+    /// The status of an empty answer to a `method` request that this policy allows, for encoders that make
+    /// responses from values (``ResponseEncoding``): `200` for a method of ``methods`` or when every empty body is
+    /// allowed and 204 is not listed, else `204` when listed, else the lowest of ``statusCodes``; `nil` when the
+    /// policy allows no empty body (the empty value is then encoded like any other).
+    func emptyStatusCode(for method: HTTPMethod) -> Int? {
+        if methods.contains(method) { return 200 }
+        if statusCodes.contains(204) { return 204 }
+        if allowsEveryEmptyBody { return 200 }
+        return statusCodes.min()
+    }
+
     /// The empty value of `Value` when `response`'s empty body is allowed and `Value` has one.
     func emptyValue<Value>(of type: Value.Type, for response: HTTPResponse) -> Value? {
         guard allowsEmptyBody(in: response), let emptyType = Value.self as? any EmptyResponse.Type else { return nil }

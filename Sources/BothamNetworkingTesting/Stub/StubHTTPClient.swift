@@ -87,6 +87,7 @@ public final class StubHTTPClient: HTTPClient {
         var requests: [HTTPRequest] = []
         var elapsed: Duration = .zero
         var gates: [StubGate] = []
+        var coverages: [EndpointCoverage] = []
     }
 
     private let state = Lock(State())
@@ -124,6 +125,12 @@ public final class StubHTTPClient: HTTPClient {
         return gate
     }
 
+    /// Counts every request this client receives from now on in `coverage` (see ``EndpointCoverage``); several
+    /// clients may share one coverage.
+    public func trackCoverage(in coverage: EndpointCoverage) {
+        state.withLock { $0.coverages.append(coverage) }
+    }
+
     /// Removes every stub (recorded requests stay).
     public func removeAllStubs() {
         state.withLock { $0.entries.removeAll() }
@@ -143,6 +150,7 @@ public final class StubHTTPClient: HTTPClient {
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         let arrival: (gate: StubGate?, answer: StubResponse?) = state.withLock { state in
             state.requests.append(request)
+            for coverage in state.coverages { coverage.record(request) }
             if let gate = state.gates.first(where: { $0.admits(request) }) { return (gate, nil) }
             return (nil, Self.answer(to: request, in: &state))
         }
