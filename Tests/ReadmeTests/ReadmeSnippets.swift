@@ -410,6 +410,30 @@ func eventFeedResumes() async throws {
 }
 
 // README block 26
+@Test("Ten parallel 401s, held and released together, refresh the token once")
+func tenParallel401sRefreshTheTokenOnce() async throws {
+    let stubClient = StubHTTPClient()
+    stubClient.stub(.header(.authorization, "Bearer old"), with: .response(statusCode: 401))
+    stubClient.stub(.header(.authorization, "Bearer new"), with: .text("ok"))
+    let gate = stubClient.hold(.header(.authorization, "Bearer old"), next: 10)
+    let store = TokenStore(token: AuthToken("old"))
+    let authenticator = TokenAuthenticator(store: store) { _ in AuthToken("new") }
+    let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stubClient)
+    apiClient.requestInterceptors.append(authenticator)
+    apiClient.responseInterceptors.append(authenticator)
+
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        for index in 0..<10 {
+            group.addTask { try await apiClient.GET("/items/\(index)").get().statusCode }
+        }
+        try await gate.waitUntilHeld(10)  // every call sent the old token; none has its 401 yet
+        gate.releaseAll()
+        for try await status in group { #expect(status == 200) }
+    }
+    #expect(await store.refreshCount == 1)
+}
+
+// README block 27
 @Test("The client sends the token and decodes the issues")
 func integrationWithMockWebServer() async throws {
     let server = try MockWebServer()
@@ -433,7 +457,7 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 27
+// README block 28
 @Test("A 503 with Retry-After: 120 is retried exactly 120 s later, on the virtual clock")
 func retryAfterOnTheVirtualClock() async throws {
     let stubClient = StubHTTPClient()
@@ -452,8 +476,8 @@ func retryAfterOnTheVirtualClock() async throws {
     #expect(stubClient.receivedRequests.count == 2)
 }
 
-// README block 28: compiled, never called (it talks to real services)
-@Sendable func readmeBlock28(apiClient: BothamAPIClient) async throws {
+// README block 29: compiled, never called (it talks to real services)
+@Sendable func readmeBlock29(apiClient: BothamAPIClient) async throws {
     // Record: HAR_MODE=record swift test --filter EchoClientTests (against the real service), then commit the file.
     // Every other run replays it.
     let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -472,8 +496,8 @@ func retryAfterOnTheVirtualClock() async throws {
     print(echoed["args"]?["page"] ?? "none")
 }
 
-// README block 29: compiled, never called (it talks to real services)
-@Sendable func readmeBlock29(apiClient: BothamAPIClient) async throws {
+// README block 30: compiled, never called (it talks to real services)
+@Sendable func readmeBlock30(apiClient: BothamAPIClient) async throws {
     let harness = InterceptorHarness()
     harness.next.stub(.header(.authorization, "Bearer stale"), with: .response(statusCode: 401))
     harness.next.stub(.header(.authorization, "Bearer fresh"), with: .text("me"))
@@ -485,8 +509,8 @@ func retryAfterOnTheVirtualClock() async throws {
     print(try run.get().statusCode)                                 // 200
 }
 
-// README block 30: compiled, never called (it talks to real services)
-@Sendable func readmeBlock30(apiClient: BothamAPIClient) async throws {
+// README block 31: compiled, never called (it talks to real services)
+@Sendable func readmeBlock31(apiClient: BothamAPIClient) async throws {
 
     let conformance = TransportConformance(
         skipping: [.responseFieldOrder: "URLSession hands response fields over as a dictionary"]
@@ -498,7 +522,7 @@ func retryAfterOnTheVirtualClock() async throws {
     print(report)  // "46 passed, 0 failed, 1 not applicable of 47 checks"
 }
 
-// README block 31
+// README block 32
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -522,8 +546,8 @@ func transportExample() async {
     }
 }
 
-// README block 32: compiled, never called (it talks to real services)
-@Sendable func readmeBlock32(apiClient: BothamAPIClient) async throws {
+// README block 33: compiled, never called (it talks to real services)
+@Sendable func readmeBlock33(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()
@@ -552,7 +576,7 @@ func transportExample() async {
     }
 }
 
-// README block 33
+// README block 34
 
 // Names mapped by hand (service discovery, a staging host): anything else fails with cannotFindHost.
 struct StagingResolver: NameResolving {
@@ -571,7 +595,7 @@ func realNetworksExample() -> NativeHTTPClient {
     return NativeHTTPClient(configuration: configuration)
 }
 
-// README block 34
+// README block 35
 
 func proxiesExample() throws -> NativeHTTPClient {
     var configuration = NativeHTTPClient.Configuration()
