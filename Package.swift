@@ -102,7 +102,7 @@ let package = Package(
 // `swift run <Page>` runs one.
 let playgroundPages = [
     "Home", "Headers", "Parameters", "Body", "Interceptors", "BasicAuthentication", "Retry", "TokenRefresh",
-    "TypedEndpoints", "UploadsAndDownloads", "Streaming", "Caching", "TestingWithStubs",
+    "TypedEndpoints", "UploadsAndDownloads", "Streaming", "Caching", "TestingWithStubs", "TestingToolkit",
 ]
 package.targets += [
     .target(

@@ -19,7 +19,7 @@ docc = "Sources/BothamNetworking/BothamNetworking.docc"
 # The articles whose every block is compiled (their blocks are complete programs, not fragments).
 ARTICLES = [
     "SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md", "Caching.md",
-    "RunningTheConformanceSuite.md", "ChaosTesting.md",
+    "RunningTheConformanceSuite.md", "ChaosTesting.md", "TestingYourAPIClient.md",
 ]
 # The catalog of an article that is not BothamNetworking's.
 CATALOGS = {"RunningTheConformanceSuite.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc"}

@@ -10,7 +10,7 @@ struct ArticlesAreCompiledTests {
     /// The articles whose blocks are compiled (`ARTICLES` in scripts/readme-snippets.py).
     private static let articles = [
         "SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md", "Caching.md",
-        "RunningTheConformanceSuite.md",
+        "RunningTheConformanceSuite.md", "ChaosTesting.md", "TestingYourAPIClient.md",
     ]
     /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py).
     private static let catalogs = [

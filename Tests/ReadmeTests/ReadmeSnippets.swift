@@ -421,6 +421,30 @@ func eventFeedResumes() async throws {
 }
 
 // README block 27
+@Test("Ten parallel 401s, held and released together, refresh the token once")
+func tenParallel401sRefreshTheTokenOnce() async throws {
+    let stubClient = StubHTTPClient()
+    stubClient.stub(.header(.authorization, "Bearer old"), with: .response(statusCode: 401))
+    stubClient.stub(.header(.authorization, "Bearer new"), with: .text("ok"))
+    let gate = stubClient.hold(.header(.authorization, "Bearer old"), next: 10)
+    let store = TokenStore(token: AuthToken("old"))
+    let authenticator = TokenAuthenticator(store: store) { _ in AuthToken("new") }
+    let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stubClient)
+    apiClient.requestInterceptors.append(authenticator)
+    apiClient.responseInterceptors.append(authenticator)
+
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        for index in 0..<10 {
+            group.addTask { try await apiClient.GET("/items/\(index)").get().statusCode }
+        }
+        try await gate.waitUntilHeld(10)  // every call sent the old token; none has its 401 yet
+        gate.releaseAll()
+        for try await status in group { #expect(status == 200) }
+    }
+    #expect(await store.refreshCount == 1)
+}
+
+// README block 28
 struct Meetup: Codable, Sendable, Equatable {
     var id: Int
     var startsAt: Date
@@ -453,7 +477,7 @@ func typedEndpointStub() async throws {
     #expect(coverage.unhitEndpoints == ["DELETE /meetups/1"])
 }
 
-// README block 28
+// README block 29
 @Test("The client sends the token and decodes the issues")
 func integrationWithMockWebServer() async throws {
     let server = try MockWebServer()
@@ -477,7 +501,7 @@ struct BearerToken: BothamRequestInterceptor {
     }
 }
 
-// README block 29
+// README block 30
 @Test("A 503 with Retry-After: 120 is retried exactly 120 s later, on the virtual clock")
 func retryAfterOnTheVirtualClock() async throws {
     let stubClient = StubHTTPClient()
@@ -496,8 +520,8 @@ func retryAfterOnTheVirtualClock() async throws {
     #expect(stubClient.receivedRequests.count == 2)
 }
 
-// README block 30: compiled, never called (it talks to real services)
-@Sendable func readmeBlock30(apiClient: BothamAPIClient) async throws {
+// README block 31: compiled, never called (it talks to real services)
+@Sendable func readmeBlock31(apiClient: BothamAPIClient) async throws {
     // Record: HAR_MODE=record swift test --filter EchoClientTests (against the real service), then commit the file.
     // Every other run replays it.
     let recording = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -516,8 +540,8 @@ func retryAfterOnTheVirtualClock() async throws {
     print(echoed["args"]?["page"] ?? "none")
 }
 
-// README block 31: compiled, never called (it talks to real services)
-@Sendable func readmeBlock31(apiClient: BothamAPIClient) async throws {
+// README block 32: compiled, never called (it talks to real services)
+@Sendable func readmeBlock32(apiClient: BothamAPIClient) async throws {
     let harness = InterceptorHarness()
     harness.next.stub(.header(.authorization, "Bearer stale"), with: .response(statusCode: 401))
     harness.next.stub(.header(.authorization, "Bearer fresh"), with: .text("me"))
@@ -529,8 +553,8 @@ func retryAfterOnTheVirtualClock() async throws {
     print(try run.get().statusCode)                                 // 200
 }
 
-// README block 32: compiled, never called (it talks to real services)
-@Sendable func readmeBlock32(apiClient: BothamAPIClient) async throws {
+// README block 33: compiled, never called (it talks to real services)
+@Sendable func readmeBlock33(apiClient: BothamAPIClient) async throws {
 
     let conformance = TransportConformance(
         skipping: [.responseFieldOrder: "URLSession hands response fields over as a dictionary"]
@@ -542,7 +566,7 @@ func retryAfterOnTheVirtualClock() async throws {
     print(report)  // "46 passed, 0 failed, 1 not applicable of 47 checks"
 }
 
-// README block 33
+// README block 34
 func transportExample() async {
     let transport = URLSessionHTTPClient(
         configuration: .init(
@@ -566,8 +590,8 @@ func transportExample() async {
     }
 }
 
-// README block 34: compiled, never called (it talks to real services)
-@Sendable func readmeBlock34(apiClient: BothamAPIClient) async throws {
+// README block 35: compiled, never called (it talks to real services)
+@Sendable func readmeBlock35(apiClient: BothamAPIClient) async throws {
 
     func nativeExample() {
         var configuration = NativeHTTPClient.Configuration()
@@ -596,7 +620,7 @@ func transportExample() async {
     }
 }
 
-// README block 35
+// README block 36
 
 // Names mapped by hand (service discovery, a staging host): anything else fails with cannotFindHost.
 struct StagingResolver: NameResolving {
@@ -615,7 +639,7 @@ func realNetworksExample() -> NativeHTTPClient {
     return NativeHTTPClient(configuration: configuration)
 }
 
-// README block 36
+// README block 37
 
 func proxiesExample() throws -> NativeHTTPClient {
     var configuration = NativeHTTPClient.Configuration()
