@@ -16,10 +16,22 @@ extension HTTPBinInteropTests {
             }
             return FileManager.default.temporaryDirectory.appendingPathComponent("httpbin-\(UUID().uuidString).har")
         }()
-        let secret = "s3cr3t-\(UUID().uuidString)"
+        let secret = Self.secret
+        let options = Self.options
+
+        /// The secret sent as `api_key`, `Authorization` and `password`: `BOTHAM_RECORDING_SECRET` when set (so
+        /// that `HTTPBinReplayOfflineTests` can look for it in the file later), else a fresh one.
+        static let secret: String = {
+            if let value = ProcessInfo.processInfo.environment["BOTHAM_RECORDING_SECRET"], !value.isEmpty {
+                return value
+            }
+            return "s3cr3t-\(UUID().uuidString)"
+        }()
         /// httpbin echoes what it was sent, so its answers carry the secrets too: name the fields it echoes them in.
-        let options = RecordingOptions(
+        static let options = RecordingOptions(
             redactor: Redactor(bodyFieldNames: ["authorization", "api_key", "url", "data"]))
+        /// What ``EchoClient/run(secret:)`` makes of httpbin's answers, live and replayed.
+        static let expected = EchoClient.Summary(page: "2", user: "jane", status: 418, bytes: 64)
 
         /// The API client code under test, the same for the recording and the replay.
         struct EchoClient {
@@ -54,9 +66,11 @@ extension HTTPBinInteropTests {
             let recorder = RecordingHTTPClient(
                 .record, file: recording, wrapping: HTTPBin.transport(), options: options)
             let live = try await EchoClient(apiClient: client(recorder)).run(secret: secret)
-            #expect(live == EchoClient.Summary(page: "2", user: "jane", status: 418, bytes: 64))
+            #expect(live == Self.expected)
 
-            let text = String(decoding: try Data(contentsOf: recording), as: UTF8.self)
+            let data = try Data(contentsOf: recording)
+            #expect(HARSchema.problems(data) == [], "a real recording has HAR 1.2's structure")
+            let text = String(decoding: data, as: UTF8.self)
             #expect(!text.contains(secret), "the recording must not hold the secret")
             #expect(text.contains("REDACTED"))
             #expect(text.contains(#""version" : "1.2""#))
