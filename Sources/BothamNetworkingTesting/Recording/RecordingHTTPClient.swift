@@ -28,8 +28,13 @@ import Foundation
 ///
 /// Bodies:
 /// - a request body is recorded as sent; a file body is read from its file (up to
-///   ``RecordingOptions/maximumBodySize``); a streamed request body is not recorded (its `postData` says so) and
-///   never compared;
+///   ``RecordingOptions/maximumBodySize``); a streamed request body (`HTTPBody.stream`) is copied as the wrapped
+///   transport reads it — read once, never twice — and recorded when the transport read it to its end (the last
+///   attempt of a replayable body resent after a 307/308); one larger than `maximumBodySize`, or not read to its
+///   end when the response came, is left out with a comment saying why;
+/// - in ``Mode/replay`` and ``Mode/recordIfMissing`` a streamed request body is read only when
+///   ``ReplayMatching/body`` is on, up to `maximumBodySize`, and compared like any body; when it is recorded after
+///   all, the chunks read go out first and the rest follow from the same sequence;
 /// - a response body in memory or in a file destination is recorded whole; a streamed response is passed on to the
 ///   caller chunk by chunk while it is copied, and its exchange is written when the body ends, before the caller
 ///   sees the end (a body the caller stopped reading early is recorded without its body, and replaying it fails
@@ -44,7 +49,9 @@ import Foundation
 /// durations when you ask, and ``RecordingOptions/replaysProgress`` reports a replayed answer's upload and download
 /// progress, paced by those durations when timing replay is on.
 ///
-/// Pinned by `RecordingHTTPClientTests` and, against a real httpbin, `HTTPBinRecordReplayTests`.
+/// Pinned by `RecordingHTTPClientTests`, `RecordingStreamedBodyTests`, `RecordingProgressTests` and, against a real
+/// httpbin on both transports, `HTTPBinRecordReplayTests` and `HTTPBinReplayOfflineTests` (replayed with httpbin
+/// stopped).
 public final class RecordingHTTPClient: HTTPClient {
     /// Whether to record, replay, or replay what is there and record the rest.
     public enum Mode: Sendable, Hashable {
