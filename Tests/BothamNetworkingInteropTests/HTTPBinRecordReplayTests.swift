@@ -16,10 +16,22 @@ extension HTTPBinInteropTests {
             }
             return FileManager.default.temporaryDirectory.appendingPathComponent("httpbin-\(UUID().uuidString).har")
         }()
-        let secret = "s3cr3t-\(UUID().uuidString)"
+        let secret = Self.secret
+        let options = Self.options
+
+        /// The secret sent as `api_key`, `Authorization` and `password`: `BOTHAM_RECORDING_SECRET` when set (so
+        /// that `HTTPBinReplayOfflineTests` can look for it in the file later), else a fresh one.
+        static let secret: String = {
+            if let value = ProcessInfo.processInfo.environment["BOTHAM_RECORDING_SECRET"], !value.isEmpty {
+                return value
+            }
+            return "s3cr3t-\(UUID().uuidString)"
+        }()
         /// httpbin echoes what it was sent, so its answers carry the secrets too: name the fields it echoes them in.
-        let options = RecordingOptions(
+        static let options = RecordingOptions(
             redactor: Redactor(bodyFieldNames: ["authorization", "api_key", "url", "data"]))
+        /// What ``EchoClient/run(secret:)`` makes of httpbin's answers, live and replayed.
+        static let expected = EchoClient.Summary(page: "2", user: "jane", status: 418, bytes: 64, streamedUser: "jane")
 
         /// The API client code under test, the same for the recording and the replay.
         struct EchoClient {
@@ -31,6 +43,7 @@ extension HTTPBinInteropTests {
                 var user: JSONValue?
                 var status: Int
                 var bytes: Int
+                var streamedUser: JSONValue?
             }
 
             func run(secret: String) async throws -> Summary {
@@ -43,9 +56,19 @@ extension HTTPBinInteropTests {
                 ).get().json()
                 let teapot = try await apiClient.GET("/status/418").get()
                 let bytes = try await apiClient.GET("/bytes/64").get()
+                let parts = [#"{"user":"jane","#, #""password":""#, secret, #""}"#].map { Data($0.utf8) }
+                let streamed = try await apiClient.POST(
+                    "/anything/ingest",
+                    body: .stream(
+                        length: parts.reduce(0) { $0 + $1.count }, contentType: "application/json",
+                        AsyncStream { continuation in
+                            for part in parts { continuation.yield(part) }
+                            continuation.finish()
+                        })
+                ).get().json()
                 return Summary(
                     page: search["args"]?["page"], user: login["json"]?["user"],
-                    status: teapot.statusCode, bytes: bytes.body.count)
+                    status: teapot.statusCode, bytes: bytes.body.count, streamedUser: streamed["json"]?["user"])
             }
         }
 
@@ -54,12 +77,17 @@ extension HTTPBinInteropTests {
             let recorder = RecordingHTTPClient(
                 .record, file: recording, wrapping: HTTPBin.transport(), options: options)
             let live = try await EchoClient(apiClient: client(recorder)).run(secret: secret)
-            #expect(live == EchoClient.Summary(page: "2", user: "jane", status: 418, bytes: 64))
+            #expect(live == Self.expected)
 
-            let text = String(decoding: try Data(contentsOf: recording), as: UTF8.self)
+            let data = try Data(contentsOf: recording)
+            #expect(HARSchema.problems(data) == [], "a real recording has HAR 1.2's structure")
+            let text = String(decoding: data, as: UTF8.self)
             #expect(!text.contains(secret), "the recording must not hold the secret")
             #expect(text.contains("REDACTED"))
             #expect(text.contains(#""version" : "1.2""#))
+            let ingest = try #require(
+                try recorder.entries.first { $0.request.url.hasSuffix("/anything/ingest") }?.request.postData)
+            #expect(ingest.text?.contains("jane") == true, "the streamed body is recorded as the transport sent it")
 
             let network = FailingTransport()
             let replayer = RecordingHTTPClient(.replay, file: recording, wrapping: network, options: options)

@@ -39,6 +39,32 @@ extension HTTPArchive.Request {
     }
 }
 
+extension HTTPArchive.Request {
+    /// Records the streamed body `capture` read (redacted like any body), or says why it is left out: larger than
+    /// `maximumBodySize`, or not read to its end.
+    mutating func recordStreamedBody(
+        _ capture: StreamedBodyTee.Capture, contentType: String?, redactor: Redactor, maximumBodySize: Int
+    ) {
+        let mimeType = contentType ?? ""
+        if capture.size > maximumBodySize {
+            bodySize = capture.ended ? capture.size : -1
+            let size = capture.ended ? "\(capture.size) bytes" : "more than \(maximumBodySize) bytes"
+            postData = HTTPArchive.PostData(
+                mimeType: mimeType, comment: "streamed body of \(size), larger than maximumBodySize: not recorded")
+        } else if !capture.ended {
+            bodySize = -1
+            postData = HTTPArchive.PostData(
+                mimeType: mimeType,
+                comment: "streamed body not read to its end (\(capture.size) bytes read when the response came): "
+                    + "not recorded")
+        } else {
+            bodySize = capture.size
+            postData = HTTPArchive.PostData(
+                mimeType: mimeType, body: redactor.redact(body: capture.data, contentType: contentType))
+        }
+    }
+}
+
 extension HTTPArchive.PostData {
     /// A body recorded as text when it is UTF-8, else as base64.
     init(mimeType: String, body: Data) {

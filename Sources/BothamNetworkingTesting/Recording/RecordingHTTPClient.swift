@@ -28,8 +28,13 @@ import Foundation
 ///
 /// Bodies:
 /// - a request body is recorded as sent; a file body is read from its file (up to
-///   ``RecordingOptions/maximumBodySize``); a streamed request body is not recorded (its `postData` says so) and
-///   never compared;
+///   ``RecordingOptions/maximumBodySize``); a streamed request body (`HTTPBody.stream`) is copied as the wrapped
+///   transport reads it — read once, never twice — and recorded when the transport read it to its end (the last
+///   attempt of a replayable body resent after a 307/308); one larger than `maximumBodySize`, or not read to its
+///   end when the response came, is left out with a comment saying why;
+/// - in ``Mode/replay`` and ``Mode/recordIfMissing`` a streamed request body is read only when
+///   ``ReplayMatching/body`` is on, up to `maximumBodySize`, and compared like any body; when it is recorded after
+///   all, the chunks read go out first and the rest follow from the same sequence;
 /// - a response body in memory or in a file destination is recorded whole; a streamed response is passed on to the
 ///   caller chunk by chunk while it is copied, and its exchange is written when the body ends, before the caller
 ///   sees the end (a body the caller stopped reading early is recorded without its body, and replaying it fails
@@ -41,9 +46,12 @@ import Foundation
 /// Transport failures (timeouts, refused connections) pass through and are not recorded. The file is rewritten
 /// after every exchange, atomically (a temporary file renamed over it), one write at a time: concurrent calls each
 /// add their exchange and a reader never sees half a file. ``RecordingOptions/timing`` replays the recorded
-/// durations when you ask.
+/// durations when you ask, and ``RecordingOptions/replaysProgress`` reports a replayed answer's upload and download
+/// progress, paced by those durations when timing replay is on.
 ///
-/// Pinned by `RecordingHTTPClientTests` and, against a real httpbin, `HTTPBinRecordReplayTests`.
+/// Pinned by `RecordingHTTPClientTests`, `RecordingStreamedBodyTests`, `RecordingProgressTests` and, against a real
+/// httpbin on both transports, `HTTPBinRecordReplayTests` and `HTTPBinReplayOfflineTests` (replayed with httpbin
+/// stopped).
 public final class RecordingHTTPClient: HTTPClient {
     /// Whether to record, replay, or replay what is there and record the rest.
     public enum Mode: Sendable, Hashable {
@@ -92,9 +100,22 @@ public final class RecordingHTTPClient: HTTPClient {
 
     /// Answers from the recording, or sends through the wrapped transport and records, as ``mode`` says.
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        let request = try request.prepared()
-        let recorded = HTTPArchive.Request(
+        var request = try request.prepared()
+        var recorded = HTTPArchive.Request(
             request, redactor: options.redactor, maximumBodySize: options.maximumBodySize)
+        if mode != .record, options.matching.body, let streamed = request.body?.streamed {
+            // Read it to compare it with the recording; should it be recorded after all (record if missing), the
+            // chunks read go out first and the rest follow from the same sequence: it is read once.
+            let read = try await StreamedBodyTee.read(streamed, limit: options.maximumBodySize)
+            recorded.recordStreamedBody(
+                read.capture, contentType: request.headers[.contentType], redactor: options.redactor,
+                maximumBodySize: options.maximumBodySize)
+            if !streamed.isReplayable {
+                request = request.withBody(
+                    StreamedBodyTee.resumed(
+                        streamed, contentType: request.headers[.contentType], read: read.chunks, rest: read.rest))
+            }
+        }
         switch mode {
         case .replay:
             return try await replay(request, recorded: recorded, orRecord: false)
@@ -126,14 +147,82 @@ public final class RecordingHTTPClient: HTTPClient {
             if orRecord { return try await record(request, recorded: recorded) }
             throw .httpClientError(underlying: RecordingError.noMatch(mismatch))
         }
-        if case .recorded(let scale) = options.timing {
+        let response: Result<HTTPResponse, RecordingError>
+        do throws(RecordingError) {
+            response = .success(try entry.response.response(to: request))
+        } catch {
+            response = .failure(error)
+        }
+        let reporter = options.replaysProgress ? TransferProgressReporter.current : nil
+        if let reporter, case .success(let answer) = response {
+            try await pace(entry, request: request, recorded: recorded, answer: answer, reporter: reporter)
+        } else if case .recorded(let scale) = options.timing {
             try await wait(milliseconds: entry.time * max(0, scale), timeout: request.timeout)
         }
         do {
-            return try entry.response.response(to: request)
+            return try response.get()
         } catch {
             throw .httpClientError(underlying: error)
         }
+    }
+
+    /// Reports the upload of `recorded`'s body and the download of `answer`'s to `reporter`: at once, or with
+    /// ``ReplayTiming/recorded(scale:)`` the upload across the entry's scaled `send` phase and the download across
+    /// its `receive` phase, the rest of its `time` waited in between (a total beyond the request's timeout waits
+    /// the timeout and times out, reporting nothing).
+    private func pace(
+        _ entry: HTTPArchive.Entry, request: HTTPRequest, recorded: HTTPArchive.Request, answer: HTTPResponse,
+        reporter: TransferProgressReporter
+    ) async throws(APIClientError) {
+        let uploadSize: Int64? =
+            request.body == nil
+            ? nil : recorded.bodySize >= 0 ? Int64(recorded.bodySize) : request.body?.streamed?.length.map(Int64.init)
+        let downloadSize = Int64(answer.body.count)
+        guard case .recorded(let rawScale) = options.timing else {
+            if let uploadSize { try await report(.upload, size: uploadSize, over: 0, to: reporter) }
+            return try await report(.download, size: downloadSize, over: 0, to: reporter)
+        }
+        let scale = max(0, rawScale)
+        let total = max(0, entry.time * scale)
+        if let timeout = request.timeout, Self.duration(milliseconds: total) > timeout {
+            return try await wait(milliseconds: total, timeout: timeout)
+        }
+        let send = min(max(0, entry.timings.send * scale), total)
+        let receive = min(max(0, entry.timings.receive * scale), total - send)
+        if let uploadSize {
+            try await report(.upload, size: uploadSize, over: send, to: reporter)
+        } else {
+            try await sleep(milliseconds: send)
+        }
+        try await sleep(milliseconds: total - send - receive)
+        try await report(.download, size: downloadSize, over: receive, to: reporter)
+    }
+
+    /// Reports `size` bytes going in `direction` in ``StubHTTPClient/progressSteps`` equal steps, each after an
+    /// equal share of `milliseconds`.
+    private func report(
+        _ direction: TransferProgress.Direction, size: Int64, over milliseconds: Double,
+        to reporter: TransferProgressReporter
+    ) async throws(APIClientError) {
+        let steps = StubHTTPClient.progressSteps
+        guard size > 0 else {
+            try await sleep(milliseconds: milliseconds)
+            return reporter.report(direction, completed: 0, total: 0)
+        }
+        for step in 1...Int64(steps) {
+            try await sleep(milliseconds: milliseconds / Double(steps))
+            reporter.report(direction, completed: size * step / Int64(steps), total: size)
+        }
+    }
+
+    /// Sleeps `milliseconds` on the call's clock; nothing when it is not positive.
+    private func sleep(milliseconds: Double) async throws(APIClientError) {
+        guard milliseconds > 0 else { return }
+        try await wait(milliseconds: milliseconds, timeout: nil)
+    }
+
+    private static func duration(milliseconds: Double) -> Duration {
+        .microseconds(Int64(min(milliseconds * 1000, 1e15)))
     }
 
     /// The entry to answer `recorded` with: the first matching one not served yet, else the last matching one; or
@@ -165,7 +254,7 @@ public final class RecordingHTTPClient: HTTPClient {
     }
 
     private func wait(milliseconds: Double, timeout: Duration?) async throws(APIClientError) {
-        let delay = Duration.microseconds(Int64(min(milliseconds * 1000, 1e15)))
+        let delay = Self.duration(milliseconds: milliseconds)
         let timesOut = timeout.map { delay > $0 } ?? false
         do {
             let clock = HTTPCallContext.current?.clock ?? SystemClock()
@@ -182,14 +271,28 @@ public final class RecordingHTTPClient: HTTPClient {
     private func record(
         _ request: HTTPRequest, recorded: HTTPArchive.Request
     ) async throws(APIClientError) -> HTTPResponse {
+        var request = request
+        var sentBody: StreamedBodyTee?
+        if let streamed = request.body?.streamed {
+            let copy = StreamedBodyTee(limit: options.maximumBodySize, length: streamed.length)
+            request = request.withBody(try copy.body(wrapping: streamed, contentType: request.headers[.contentType]))
+            sentBody = copy
+        }
         let started = Date()
         let start = ContinuousClock.now
         let response = try await transport.send(request)
         let wait = ContinuousClock.now - start
+        var sent = recorded
+        if let sentBody {
+            sent.recordStreamedBody(
+                sentBody.capture, contentType: request.headers[.contentType], redactor: options.redactor,
+                maximumBodySize: options.maximumBodySize)
+        }
+        let archived = sent
         let entry: @Sendable (Data?, Int, String?, Duration) -> HTTPArchive.Entry = { body, size, omission, receive in
             HTTPArchive.Entry(
                 startedDateTime: HTTPArchive.timestamp(started),
-                time: HTTPArchive.milliseconds(wait + receive), request: recorded,
+                time: HTTPArchive.milliseconds(wait + receive), request: archived,
                 response: HTTPArchive.Response(
                     response, body: body, size: size, omission: omission, redactor: self.options.redactor),
                 cache: HTTPArchive.Cache(),

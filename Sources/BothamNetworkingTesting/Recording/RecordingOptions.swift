@@ -16,18 +16,27 @@ public struct RecordingOptions: Sendable {
     /// left out with a comment saying so, and replaying its response fails with
     /// ``RecordingError/bodyNotRecorded(request:reason:)``.
     public var maximumBodySize: Int
+    /// Whether a replayed answer reports upload and download progress to the call's `TransferProgressReporter`
+    /// (the `progress:` closure of `BothamAPIClient`'s `send`, `upload` and `download`), as `StubHTTPClient` does:
+    /// each direction in ``StubHTTPClient/progressSteps`` equal steps ending at the total (the upload only when the
+    /// request has a body of known size). With ``ReplayTiming/recorded(scale:)`` the steps are paced by the
+    /// recorded timings: the upload across the entry's scaled `send`, the download across its scaled `receive`,
+    /// the rest of its `time` in between; otherwise they are reported at once. Default `false`.
+    public var replaysProgress: Bool
 
     /// Options; every parameter has its default.
     public init(
         redactor: Redactor = .default,
         matching: ReplayMatching = .methodAndURL,
         timing: ReplayTiming = .immediate,
-        maximumBodySize: Int = 16 * 1024 * 1024
+        maximumBodySize: Int = 16 * 1024 * 1024,
+        replaysProgress: Bool = false
     ) {
         self.redactor = redactor
         self.matching = matching
         self.timing = timing
         self.maximumBodySize = maximumBodySize
+        self.replaysProgress = replaysProgress
     }
 }
 

@@ -2,10 +2,11 @@ import Foundation
 
 /// A minimal structural check of HAR 1.2 (the required members of `log`, `entries`, `request`, `response`,
 /// `content` and `timings`, with their JSON types), written here so no schema library is needed. It returns what is
-/// wrong, one line per problem; empty means the document has HAR 1.2's shape.
-enum HARSchema {
+/// wrong, one line per problem; empty means the document has HAR 1.2's shape. Shared by the recorder's own tests
+/// and the httpbin interop tests, which run it on a real recording; not part of any product.
+public enum HARSchema {
     /// The problems of `data` as a HAR 1.2 document.
-    static func problems(_ data: Data) -> [String] {
+    public static func problems(_ data: Data) -> [String] {
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             return ["the document is not a JSON object"]
         }
