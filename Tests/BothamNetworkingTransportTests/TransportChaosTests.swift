@@ -25,18 +25,6 @@ extension TransportIntegrationTests {
             return apiClient
         }
 
-        /// The bytes of `stream` until it ended, and the error it ended with.
-        static func read(_ stream: HTTPBodyStream) async -> (Data, APIClientError?) {
-            var received = Data()
-            var iterator = stream.makeAsyncIterator()
-            do throws(APIClientError) {
-                while let chunk = try await iterator.next() { received.append(chunk) }
-                return (received, nil)
-            } catch {
-                return (received, error)
-            }
-        }
-
         static func kind(_ error: APIClientError?) -> NetworkFailure.Kind? {
             guard case .networkError(let failure) = error else { return nil }
             return failure.kind
@@ -122,10 +110,10 @@ extension TransportIntegrationTests {
             server.enqueue(MockResponse().withBody(Self.body))
 
             let realResponse = try await Self.client(transport, server, chaos: nil).stream(.get, "/real")
-            let (realBytes, realError) = await Self.read(realResponse.body)
+            let (realBytes, realError) = await realResponse.body.readToEnd()
             let chaos = ChaosInterceptor(.script([.truncateBody]))
             let rehearsedResponse = try await Self.client(transport, server, chaos: chaos).stream(.get, "/rehearsed")
-            let (rehearsedBytes, rehearsedError) = await Self.read(rehearsedResponse.body)
+            let (rehearsedBytes, rehearsedError) = await rehearsedResponse.body.readToEnd()
 
             #expect(Self.kind(realError) == .connectionLost, "\(String(describing: realError))")
             #expect(Self.kind(rehearsedError) == .connectionLost, "\(String(describing: rehearsedError))")

@@ -33,7 +33,7 @@ public final class StubGate: Sendable {
         }
     }
 
-    private struct State {
+    private struct State: CountWaitingState {
         var captured = 0
         var isOpen = false
         var held: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
@@ -46,11 +46,11 @@ public final class StubGate: Sendable {
             return nextID
         }
 
+        var currentCount: Int { held.count }
+
         /// Resumes the waiters whose count is reached.
         mutating func wakeWaiters() {
-            let (ready, waiting) = (waiters.filter { $0.count <= held.count }, waiters.filter { $0.count > held.count })
-            waiters = waiting
-            for waiter in ready { waiter.continuation.resume(returning: true) }
+            for waiter in readyWaiters() { waiter.resume(returning: true) }
         }
     }
 
@@ -78,19 +78,9 @@ public final class StubGate: Sendable {
     /// Waits until `count` requests (default: the gate's capacity) are held at once, at most `timeout`.
     ///
     /// - Throws: ``Timeout`` when they are not held in time, and `CancellationError` when the task is cancelled.
-    public func waitUntilHeld(_ count: Int? = nil, timeout: Duration = .seconds(10)) async throws {
+    public func waitUntilHeld(_ count: Int? = nil, timeout: Duration = .seconds(30)) async throws {
         let count = count ?? capacity
-        let reached = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.held(atLeast: count) }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        try Task.checkCancellation()
+        let reached = try await state.waitUntil(countReaches: count, timeout: timeout)
         if !reached { throw Timeout(expected: count, held: heldCount) }
     }
 
@@ -143,31 +133,6 @@ public final class StubGate: Sendable {
                 return state.held.remove(at: index).continuation
             }
             held?.resume()
-        }
-    }
-
-    /// Whether `count` requests came to be held (`false` when the waiting task was cancelled first).
-    private func held(atLeast count: Int) async -> Bool {
-        let id = state.withLock { $0.makeID() }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let answer: Bool? = state.withLock { state in
-                    if state.cancelled.remove(id) != nil { return false }
-                    if state.held.count >= count { return true }
-                    state.waiters.append((id, count, continuation))
-                    return nil
-                }
-                if let answer { continuation.resume(returning: answer) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    state.cancelled.insert(id)
-                    return nil as CheckedContinuation<Bool, Never>?
-                }
-                return state.waiters.remove(at: index).continuation
-            }
-            waiter?.resume(returning: false)
         }
     }
 }

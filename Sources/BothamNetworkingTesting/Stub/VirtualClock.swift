@@ -59,7 +59,7 @@ public final class VirtualClock: HTTPClock {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    private struct State {
+    private struct State: CountWaitingState {
         var elapsed: Duration = .zero
         /// Sorted by deadline, then by id (the order they began to sleep).
         var sleepers: [Sleeper] = []
@@ -83,12 +83,7 @@ public final class VirtualClock: HTTPClock {
             sleepers.insert(sleeper, at: index)
         }
 
-        /// The waiters whose count is reached, removed.
-        mutating func readyWaiters() -> [CheckedContinuation<Bool, Never>] {
-            let ready = waiters.filter { $0.count <= sleepers.count }
-            waiters.removeAll { $0.count <= sleepers.count }
-            return ready.map(\.continuation)
-        }
+        var currentCount: Int { sleepers.count }
     }
 
     /// The wall-clock date at which the clock started.
@@ -210,18 +205,8 @@ public final class VirtualClock: HTTPClock {
     /// test that would otherwise hang, not a way of waiting).
     ///
     /// - Throws: ``Timeout`` when they are not sleeping in time, and `CancellationError` when the task is cancelled.
-    public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(10)) async throws {
-        let reached = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.sleeping(atLeast: count) }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        try Task.checkCancellation()
+    public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(30)) async throws {
+        let reached = try await state.waitUntil(countReaches: count, timeout: timeout)
         if !reached { throw Timeout(expected: count, sleeping: sleeperCount) }
     }
 
@@ -253,31 +238,6 @@ public final class VirtualClock: HTTPClock {
     }
 
     private static let yieldsPerWake = 16
-
-    /// Whether `count` tasks came to be sleeping (`false` when the waiting task was cancelled first).
-    private func sleeping(atLeast count: Int) async -> Bool {
-        let id = state.withLock { $0.makeID() }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let answer: Bool? = state.withLock { state in
-                    if state.cancelled.remove(id) != nil { return false }
-                    if state.sleepers.count >= count { return true }
-                    state.waiters.append((id, count, continuation))
-                    return nil
-                }
-                if let answer { continuation.resume(returning: answer) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    state.cancelled.insert(id)
-                    return nil as CheckedContinuation<Bool, Never>?
-                }
-                return state.waiters.remove(at: index).continuation
-            }
-            waiter?.resume(returning: false)
-        }
-    }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {
         let (seconds, attoseconds) = duration.components

@@ -6,7 +6,7 @@ import Foundation
 /// Needs `python3` with `ssl` (every Debian Python); stopped by its process id.
 final class TruncatingTLSServer: Sendable {
     let port: Int
-    private let process: Process
+    private let server: PythonTLSServerProcess
 
     static let script = """
         import os, socket, ssl, sys
@@ -26,31 +26,10 @@ final class TruncatingTLSServer: Sendable {
 
     /// Starts the server with the certificate and key at these paths.
     init(certificate: URL, key: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, certificate.path, key.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
-        // The first line is the port; reading it waits for the server to listen (bounded by the suite's time limit).
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
-            throw NginxTLSServer.SetupError(description: "the TLS server did not start")
-        }
-        self.port = port
+        server = try PythonTLSServerProcess(script: Self.script, arguments: [certificate.path, key.path])
+        port = server.port
     }
 
     /// Stops the server (by its process id) if it is still running.
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-    }
+    func stop() { server.stop() }
 }

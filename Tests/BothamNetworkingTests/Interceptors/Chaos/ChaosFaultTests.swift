@@ -141,7 +141,7 @@ struct ChaosFaultTests {
                 headers: ["Content-Length": "10"], chunks: [StubChunk("hello"), StubChunk("world")]))
         let streamed = try await client(.script([.truncateBody])).stream(.get, "/feed")
 
-        let (received, error) = await Self.read(streamed.body)
+        let (received, error) = await streamed.body.readToEnd()
 
         #expect(received == Data("hello".utf8))
         guard case .networkError(let failure) = error else {
@@ -157,7 +157,7 @@ struct ChaosFaultTests {
         stubClient.stub(with: .streamed(chunks: [StubChunk("abcdef"), StubChunk("gh")]))
         let streamed = try await client(.script([.truncateBody])).stream(.get, "/feed")
 
-        let (received, error) = await Self.read(streamed.body)
+        let (received, error) = await streamed.body.readToEnd()
 
         #expect(received == Data("abc".utf8))
         guard case .networkError(let failure) = error else {
@@ -192,15 +192,4 @@ struct ChaosFaultTests {
         #expect(ChaosTest.networkFailure(await scoped.GET("/feed"))?.kind == .connectionLost)
     }
 
-    /// The bytes of `stream` until it ended, and the error it ended with.
-    static func read(_ stream: HTTPBodyStream) async -> (Data, APIClientError?) {
-        var received = Data()
-        var iterator = stream.makeAsyncIterator()
-        do throws(APIClientError) {
-            while let chunk = try await iterator.next() { received.append(chunk) }
-            return (received, nil)
-        } catch {
-            return (received, error)
-        }
-    }
 }
