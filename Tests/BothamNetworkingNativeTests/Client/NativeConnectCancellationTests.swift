@@ -23,6 +23,21 @@ import Testing
             }
         }
 
+        /// Cancels `call` and checks it ends with `.cancelled` well before the 50 s connect timeout; whether it did.
+        private func cancelsPromptly(_ call: Task<APIClientError?, Never>) async -> Bool {
+            let start = ContinuousClock.now
+            call.cancel()
+            let outcome = await call.value
+            guard case .cancelled = outcome else {
+                Issue.record("expected .cancelled, got \(String(describing: outcome))")
+                return false
+            }
+            // Loose on purpose: the test resumes on the shared cooperative pool, which full-suite load delays by
+            // seconds; anything well under the 50 s limits proves the cancellation, not a timeout, ended the call.
+            #expect(seconds(since: start) < TestTimeScale.scaled(seconds: 10), "well before the 50 s connect timeout")
+            return true
+        }
+
         @Test(
             "During the Happy Eyeballs race to two blackholed addresses: .cancelled at once, and both attempts' sockets are closed"
         )
@@ -47,14 +62,7 @@ import Testing
             let racing = await NativeHTTPClientLifecycleTests.eventually { sockets() == baseline + 2 }
             try #require(racing, "expected two connect attempts in flight, found \(sockets() - baseline) sockets")
 
-            let start = ContinuousClock.now
-            call.cancel()
-            let outcome = await call.value
-            guard case .cancelled = outcome else {
-                Issue.record("expected .cancelled, got \(String(describing: outcome))")
-                return
-            }
-            #expect(seconds(since: start) < TestTimeScale.scaled(seconds: 2), "well before the 50 s connect timeout")
+            guard await cancelsPromptly(call) else { return }
             #expect(
                 await NativeHTTPClientLifecycleTests.eventually { sockets() == baseline },
                 "\(sockets() - baseline) sockets left open")
@@ -76,14 +84,7 @@ import Testing
 
             let call = Task { await failure(of: request, with: client) }
             await reached.next()
-            let start = ContinuousClock.now
-            call.cancel()
-            let outcome = await call.value
-            guard case .cancelled = outcome else {
-                Issue.record("expected .cancelled, got \(String(describing: outcome))")
-                return
-            }
-            #expect(seconds(since: start) < TestTimeScale.scaled(seconds: 2), "well before the 50 s connect timeout")
+            guard await cancelsPromptly(call) else { return }
             #expect(await peer.clientCloses())
             #expect(
                 await NativeHTTPClientLifecycleTests.eventually {

@@ -64,10 +64,16 @@ struct RealNetworkDefaultsTests {
         }
         #expect(resolver.calls.value == 1)
         let missing = HTTPRequest(method: .get, baseEndpoint: "http://missing.test:\(server.port)")
-        for _ in 0..<2 {
-            #expect(await failure(of: missing, with: client).map(failureKind(of:)) == .cannotFindHost)
+        #expect(await failure(of: missing, with: client).map(failureKind(of:)) == .cannotFindHost)
+        let firstMissEnded = ContinuousClock.now  // the failure was cached before this
+        #expect(await failure(of: missing, with: client).map(failureKind(of:)) == .cannotFindHost)
+        // The second lookup happened before now: when that is within the failure TTL (1 s) of the first's caching, it
+        // must have come from the cache. A machine so loaded that the second miss took longer proves nothing here.
+        if ContinuousClock.now - firstMissEnded < .seconds(1) {
+            #expect(resolver.calls.value == 2, "the second miss came from the cache (1 s)")
+        } else {
+            #expect((2...3).contains(resolver.calls.value))
         }
-        #expect(resolver.calls.value == 2, "the second miss came from the cache (1 s)")
     }
 
     @Test("A default CookieJar keeps 50 cookies per domain and 3000 in all, the oldest dropped first")
