@@ -30,6 +30,16 @@ struct CacheHarness {
     }
 
     /// `HEAD path` with `headers`.
+    /// Stores `/item` ("v1", `max-age=10`, ETag `"a"`, answered `304` with `max-age=100` and `X-New: 1` when
+    /// revalidated) and lets it go stale (20 s later).
+    func storeStaleTaggedItem() async throws {
+        stub.stub(
+            .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10", "ETag": #""a""#]),
+            .response(statusCode: 304, headers: ["ETag": #""a""#, "Cache-Control": "max-age=100", "X-New": "1"]))
+        _ = try await get()
+        await clock.advance(by: .seconds(20))
+    }
+
     func head(_ path: String = "/item", headers: HTTPHeaders = [:]) async throws -> HTTPResponse {
         try await client.response(for: client.request(.head, path, headers: headers))
     }

@@ -44,11 +44,7 @@ struct RFC9111HeadTests {
     @Test("§4.3.1 a HEAD for a stale stored GET response is sent conditional; its 304 updates the stored response")
     func headRevalidatesStoredGet() async throws {
         let cache = CacheHarness()
-        cache.stub.stub(
-            .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10", "ETag": #""a""#]),
-            .response(statusCode: 304, headers: ["ETag": #""a""#, "Cache-Control": "max-age=100", "X-New": "1"]))
-        _ = try await cache.get()
-        await cache.clock.advance(by: .seconds(20))
+        try await cache.storeStaleTaggedItem()
         let head = try await cache.head()
         #expect(head.statusCode == 200)
         #expect(head.body.isEmpty)

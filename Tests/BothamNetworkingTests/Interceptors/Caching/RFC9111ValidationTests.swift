@@ -10,11 +10,7 @@ struct RFC9111ValidationTests {
     @Test("§4.3.1 a stale response with an ETag is validated with If-None-Match; the 304 serves the stored body")
     func etagValidation() async throws {
         let cache = CacheHarness()
-        cache.stub.stub(
-            .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10", "ETag": #""a""#]),
-            .response(statusCode: 304, headers: ["ETag": #""a""#, "Cache-Control": "max-age=100", "X-New": "1"]))
-        _ = try await cache.get()
-        await cache.clock.advance(by: .seconds(20))
+        try await cache.storeStaleTaggedItem()
         let revalidated = try await cache.get()
         #expect(revalidated.statusCode == 200)
         #expect(revalidated.bodyText == "v1")
