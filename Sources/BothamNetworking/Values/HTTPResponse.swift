@@ -46,43 +46,59 @@ public struct HTTPResponse: Sendable, Hashable {
         timingsSlot = ResponseTimingsSlot(timings)
     }
 
+    /// A copy of this response with the fields given changed; its timings are shared with this one (the same box:
+    /// copying a measured response allocates nothing for them).
+    package func copy(
+        statusCode: Int? = nil, headers: HTTPHeaders? = nil, body: Data? = nil, bodyFileURL: URL?? = nil,
+        keepsStream: Bool = true, timings: ResponseTimingsSlot? = nil
+    ) -> HTTPResponse {
+        HTTPResponse(
+            statusCode: statusCode ?? self.statusCode, headers: headers ?? self.headers, body: body ?? self.body,
+            request: request, url: url, bodyFileURL: bodyFileURL ?? self.bodyFileURL,
+            bodyStream: keepsStream ? bodyStream : nil, timingsSlot: timings ?? timingsSlot)
+    }
+
+    private init(
+        statusCode: Int, headers: HTTPHeaders, body: Data, request: HTTPRequest, url: URL?, bodyFileURL: URL?,
+        bodyStream: HTTPBodyStream?, timingsSlot: ResponseTimingsSlot
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.request = request
+        self.url = url
+        self.bodyFileURL = bodyFileURL
+        self.bodyStream = bodyStream
+        self.timingsSlot = timingsSlot
+    }
+
     /// The status code and its class: `response.status.kind == .successful`.
     public var status: HTTPStatus { HTTPStatus(code: statusCode) }
 
     /// A copy with another body in memory, for interceptors that rewrite responses (``bodyFileURL`` is kept; a
     /// ``bodyStream`` is not, and the stream ends when nothing else holds it).
     public func withBody(_ body: Data) -> HTTPResponse {
-        HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
-            timings: timings)
+        copy(body: body, keepsStream: false)
     }
 
     /// A copy with other headers.
     public func withHeaders(_ headers: HTTPHeaders) -> HTTPResponse {
-        HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
-            bodyStream: bodyStream, timings: timings)
+        copy(headers: headers)
     }
 
     /// A copy with another status code.
     public func withStatusCode(_ statusCode: Int) -> HTTPResponse {
-        HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
-            bodyStream: bodyStream, timings: timings)
+        copy(statusCode: statusCode)
     }
 
     /// A copy with other timings (a transport sets what it measured; `nil` removes them).
     public func withTimings(_ timings: HTTPTimings?) -> HTTPResponse {
-        HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
-            bodyStream: bodyStream, timings: timings)
+        copy(timings: ResponseTimingsSlot(timings))
     }
 
     /// A copy whose body is in the file at `bodyFileURL` (`nil`: in ``body``), with `body` as its in-memory body.
     public func withBodyFile(_ bodyFileURL: URL?, body: Data = Data()) -> HTTPResponse {
-        HTTPResponse(
-            statusCode: statusCode, headers: headers, body: body, request: request, url: url, bodyFileURL: bodyFileURL,
-            timings: timings)
+        copy(body: body, bodyFileURL: .some(bodyFileURL), keepsStream: false)
     }
 }
 
