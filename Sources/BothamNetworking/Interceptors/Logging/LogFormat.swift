@@ -9,8 +9,7 @@ enum LogFormat {
 
     /// `12.3 ms`
     static func milliseconds(_ duration: Duration) -> String {
-        let ms = duration.seconds * 1_000
-        return String(format: "%.1f ms", ms.isFinite ? ms : 0)
+        duration.millisecondsText()
     }
 
     /// `Name: value; Name: value` with secrets redacted and control characters escaped.

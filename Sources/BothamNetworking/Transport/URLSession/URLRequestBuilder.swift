@@ -65,11 +65,3 @@ enum URLRequestBuilder {
         }
     }
 #endif
-
-extension Duration {
-    /// The duration in seconds as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}
