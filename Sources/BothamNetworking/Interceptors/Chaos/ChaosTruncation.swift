@@ -18,8 +18,7 @@ enum ChaosTruncation {
                 url: response.url, bodyStream: truncating(stream, after: declared.map { $0 / 2 }))
         }
         if let file = response.bodyFileURL {
-            let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber
-            if (size?.int64Value ?? 0) == 0, response.body.isEmpty { return response }
+            if (CacheFileIO.size(of: file) ?? 0) == 0, response.body.isEmpty { return response }
             throw failure
         }
         if response.body.isEmpty { return response }
