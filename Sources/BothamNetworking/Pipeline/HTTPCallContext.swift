@@ -60,6 +60,9 @@ public struct HTTPCallContext: Sendable, Hashable {
     /// The context of the call the current task is running, or `nil` outside a call.
     @TaskLocal public static var current: HTTPCallContext?
 
+    /// The clock of the call running on this task, or the system clock outside a call (a transport used directly).
+    package static var currentClock: any HTTPClock { current?.clock ?? SystemClock() }
+
     static let nextCallID = Lock<UInt64>(0)
 
     static func makeCallID() -> UInt64 {

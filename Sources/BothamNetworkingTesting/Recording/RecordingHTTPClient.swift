@@ -257,7 +257,7 @@ public final class RecordingHTTPClient: HTTPClient {
         let delay = Self.duration(milliseconds: milliseconds)
         let timesOut = timeout.map { delay > $0 } ?? false
         do {
-            let clock = HTTPCallContext.current?.clock ?? SystemClock()
+            let clock = HTTPCallContext.currentClock
             try await clock.sleep(for: timesOut ? (timeout ?? .zero) : delay)
         } catch {
             throw .cancelled

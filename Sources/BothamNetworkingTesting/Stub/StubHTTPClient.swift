@@ -164,7 +164,7 @@ public final class StubHTTPClient: HTTPClient {
             let stubs = state.withLock { $0.entries.map(\.matcher.description) }
             throw .httpClientError(underlying: UnmatchedRequest(request: request, stubs: stubs))
         }
-        let clock = HTTPCallContext.current?.clock ?? SystemClock()
+        let clock = HTTPCallContext.currentClock
         try await spend(answer.latency, timeout: request.timeout, on: clock)
         switch answer.outcome {
         case .failure(let error):
