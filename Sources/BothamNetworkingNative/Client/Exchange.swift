@@ -207,11 +207,12 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         reportUpload(connection)
     }
 
+    /// Whether the whole request body has been handed to the connection (a file upload done, a streamed body ended).
+    private var bodyFullyQueued: Bool { upload == nil && (plan.bodyStream == nil || streamUploadDone) }
+
     /// Notes when the socket has taken the whole request (once).
     private func noteRequestSent(on connection: Connection) {
-        guard timeline.sentAt == 0, requestQueued, upload == nil, plan.bodyStream == nil || streamUploadDone,
-            connection.queuedBytes == 0
-        else { return }
+        guard timeline.sentAt == 0, requestQueued, bodyFullyQueued, connection.queuedBytes == 0 else { return }
         timeline.sentAt = MonotonicClock.now()
     }
 
@@ -317,8 +318,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             self.connection = nil
             connection.delegate = nil
             // A response that came before the whole body went out leaves the connection mid-request.
-            let uploaded = upload == nil && (plan.bodyStream == nil || streamUploadDone)
-            if reusable && uploaded && response.keepAlive && !plan.requestCloses {
+            if reusable && bodyFullyQueued && response.keepAlive && !plan.requestCloses {
                 pool.release(connection)
             } else {
                 pool.discard(connection)

@@ -53,7 +53,10 @@ extension NativeHTTPClient {
     /// authenticator gave earlier for this proxy, else the configured ones.
     func proxy(for origin: Origin, answered: ProxyCredentials?) -> ProxyServer? {
         guard var proxy = configuration.proxy.proxy(for: origin) else { return nil }
-        if let credentials = answered ?? answeredProxyCredentials.withLock({ $0[proxy] }) {
+        // Only an authenticator's answers are remembered: without one, no lock or lookup per proxied request.
+        let remembered =
+            configuration.proxy.authenticator == nil ? nil : answeredProxyCredentials.withLock({ $0[proxy] })
+        if let credentials = answered ?? remembered {
             proxy.credentials = credentials
         }
         return proxy
