@@ -44,7 +44,7 @@ enum OwnTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// The suite for this transport, with the test run's time scale.
     var conformance: TransportConformance {
-        TransportConformance(timeScale: TestTimeScale.factor, skipping: skipped) { make($0) }
+        TransportConformance(timeScale: conformanceTimeScale, skipping: skipped) { make($0) }
     }
 }
 
@@ -52,8 +52,13 @@ enum OwnTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
 func brokenConformance(
     _ wrap: @escaping @Sendable (ConformanceClientConfiguration) -> any HTTPClient
 ) -> TransportConformance {
-    TransportConformance(timeScale: TestTimeScale.factor, makeClient: wrap)
+    TransportConformance(timeScale: conformanceTimeScale, makeClient: wrap)
 }
+
+/// The test run's time scale, at least 1.5: this target runs its 300-odd checks beside the whole suite, and a loaded
+/// 2-core machine has taken 1.607 s to end a stream whose bound is 1.6 s. 1.5 keeps every broken transport's delays
+/// (seconds past each bound) far outside the widened bounds, so each still fails exactly its checks.
+let conformanceTimeScale = max(1.5, TestTimeScale.factor)
 
 /// The ids of the checks `report` failed, sorted.
 func failedIDs(_ report: ConformanceReport) -> [String] {
