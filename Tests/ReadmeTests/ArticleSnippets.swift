@@ -497,10 +497,11 @@ struct MyTransport: HTTPClient {
 
 @Test("MyTransport keeps every guarantee of a Botham transport")
 func myTransportConforms() async {
-    // A sanitizer or a loaded CI machine is slower: scale the bounds (this package's CI sets 10 under TSan).
+    // A sanitizer or a busy CI machine is slower: scale the bounds (this package's CI sets 10 under TSan, and runs
+    // this beside its whole suite, where 1.5 gives the stream checks room).
     let scale = ProcessInfo.processInfo.environment["BOTHAM_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1
     let conformance = TransportConformance(
-        timeScale: max(1, scale),
+        timeScale: max(1.5, scale),
         skipping: [
             .responseFieldOrder: "built on URLSession, which hands response fields over as a dictionary",
             .requestFieldsAsGiven: "URLSession adds Accept-Encoding and Accept-Language under a wrapper",
