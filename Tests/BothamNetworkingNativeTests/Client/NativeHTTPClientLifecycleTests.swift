@@ -1,6 +1,7 @@
 import BothamNetworking
 import BothamNetworkingNative
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -57,14 +58,9 @@ import Testing
             return await withTaskExecutorPreference(executor) { UInt(pthread_self()) }
         }
 
-        /// Waits, up to five seconds, for `condition`.
+        /// Waits for `condition`, as the shared `eventually` does.
         static func eventually(_ condition: () -> Bool) async -> Bool {
-            let deadline = ContinuousClock.now + .seconds(5)
-            while ContinuousClock.now < deadline {
-                if condition() { return true }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return condition()
+            await BothamTestSupport.eventually(condition)
         }
 
         @Test("its kept-alive connections close when the last reference goes, and clients share one loop thread")

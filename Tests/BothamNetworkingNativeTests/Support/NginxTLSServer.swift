@@ -1,3 +1,4 @@
+import BothamTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -41,11 +42,7 @@ final class NginxTLSServer: Sendable {
     /// Makes the certificates and starts nginx on a dispatch thread: the set-up blocks on child processes, and
     /// must not hold one of the few cooperative threads that timing-sensitive tests running in parallel need.
     static func start() async throws -> NginxTLSServer {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try NginxTLSServer() })
-            }
-        }
+        try await offCooperativePool { try NginxTLSServer() }
     }
 
     private init() throws {

@@ -1,3 +1,4 @@
+import BothamTestSupport
 import Foundation
 
 /// A one-shot TLS server (Python's `ssl` module, on loopback) for the faults nginx cannot make: started with a script
@@ -8,20 +9,24 @@ struct PythonTLSServerProcess: Sendable {
 
     /// Answers with a close-delimited response, then closes the TCP connection without sending TLS `close_notify`:
     /// what a truncation attack looks like to the client.
-    static func truncating(certificate: URL, key: URL) throws -> PythonTLSServerProcess {
-        try PythonTLSServerProcess(script: truncatingScript, arguments: [certificate.path, key.path])
+    static func truncating(certificate: URL, key: URL) async throws -> PythonTLSServerProcess {
+        try await offCooperativePool {
+            try PythonTLSServerProcess(script: truncatingScript, arguments: [certificate.path, key.path])
+        }
     }
 
     /// Accepts a connection, waits `delay` before its TLS handshake, then answers one request with a small complete
     /// response: a handshake that is slow on the server's side.
-    static func slowHandshake(certificate: URL, key: URL, delay: Duration) throws -> PythonTLSServerProcess {
+    static func slowHandshake(certificate: URL, key: URL, delay: Duration) async throws -> PythonTLSServerProcess {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-        return try PythonTLSServerProcess(
-            script: slowHandshakeScript, arguments: [certificate.path, key.path, "\(seconds)"])
+        return try await offCooperativePool {
+            try PythonTLSServerProcess(
+                script: slowHandshakeScript, arguments: [certificate.path, key.path, "\(seconds)"])
+        }
     }
 
     /// Runs `python3 -c script arguments…` and waits for the port it prints on its first line (bounded by the
-    /// suite's time limit).
+    /// suite's time limit). It blocks: the factories run it off the cooperative pool.
     init(script: String, arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

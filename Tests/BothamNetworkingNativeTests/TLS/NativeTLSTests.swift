@@ -89,7 +89,7 @@ final class NativeTLSTests {
 
     @Test("A close-delimited body over TLS that ends without close_notify fails as truncated")
     func truncationWithoutCloseNotify() async throws {
-        let truncating = try PythonTLSServerProcess.truncating(
+        let truncating = try await PythonTLSServerProcess.truncating(
             certificate: server.directory.appendingPathComponent("server.pem"),
             key: server.directory.appendingPathComponent("server.key"))
         defer { truncating.stop() }
@@ -122,7 +122,7 @@ final class NativeTLSTests {
     @Test("A server slow to do its TLS handshake shows in the TLS phase, not in connect")
     func slowHandshake() async throws {
         let delay = Duration.milliseconds(300)
-        let slow = try PythonTLSServerProcess.slowHandshake(
+        let slow = try await PythonTLSServerProcess.slowHandshake(
             certificate: server.directory.appendingPathComponent("server.pem"),
             key: server.directory.appendingPathComponent("server.key"), delay: delay)
         defer { slow.stop() }

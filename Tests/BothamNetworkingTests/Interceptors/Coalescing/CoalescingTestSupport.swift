@@ -60,11 +60,16 @@ struct CoalescingFixture {
     }
 }
 
-/// Every result of `tasks`, in order.
+/// Every result of `tasks`, in order. Cancelling the waiting task (a suite's time limit) cancels every call, so a
+/// call left held after a failed wait ends with `.cancelled` and the test fails instead of waiting forever.
 func results(of tasks: [CoalescingFixture.Call]) async -> [CoalescingFixture.Outcome] {
-    var results: [CoalescingFixture.Outcome] = []
-    for task in tasks { results.append(await task.value) }
-    return results
+    await withTaskCancellationHandler {
+        var results: [CoalescingFixture.Outcome] = []
+        for task in tasks { results.append(await task.value) }
+        return results
+    } onCancel: {
+        for task in tasks { task.cancel() }
+    }
 }
 
 /// Records whether each finished call was answered by another call's exchange, and the ids of those that were not.
