@@ -31,6 +31,19 @@ runner=$!
 for _ in $(seq 50); do [ -s "$pidfile" ] && break; sleep 0.1; done
 group="$(cat "$pidfile" 2>/dev/null || true)"
 
+# The command's processes and their descendants: swift test starts its test process in a process group of its own.
+descendants() {
+    ps -eo pid=,ppid= | awk -v root="$group" '
+        { parent[$1] = $2 }
+        END {
+            for (pid in parent) {
+                p = pid
+                while (p in parent && p != root && p > 1) p = parent[p]
+                if (p == root) print pid
+            }
+        }'
+}
+
 report() {
     echo
     echo "==> $(basename "$0"): '$*' did not finish within ${limit} s"
@@ -49,7 +62,7 @@ for name, count in started.items():
         print(f"  {name}")
 EOF
     if command -v gdb >/dev/null 2>&1; then
-        for pid in $(pgrep -g "$group"); do
+        for pid in $(descendants); do
             command_line="$(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | cut -c1-160)"
             case "$command_line" in
             *.xctest* | *swiftpm-testing-helper*)
@@ -66,9 +79,15 @@ deadline=$((SECONDS + limit))
 while kill -0 "$runner" 2>/dev/null && [ "$(ps -o stat= -p "$runner" 2>/dev/null | cut -c1)" != "Z" ]; do
     if [ "$SECONDS" -ge "$deadline" ]; then
         report "$@"
-        kill -TERM -- "-$group" 2>/dev/null
-        for _ in $(seq 100); do kill -0 -- "-$group" 2>/dev/null || break; sleep 0.1; done
-        kill -KILL -- "-$group" 2>/dev/null
+        processes="$(descendants)"
+        kill -TERM -- "-$group" $processes 2>/dev/null
+        for _ in $(seq 100); do
+            alive=""
+            for pid in "-$group" $processes; do kill -0 -- "$pid" 2>/dev/null && alive=1; done
+            [ -n "$alive" ] || break
+            sleep 0.1
+        done
+        kill -KILL -- "-$group" $processes 2>/dev/null
         wait "$runner" 2>/dev/null
         exit 124
     fi
