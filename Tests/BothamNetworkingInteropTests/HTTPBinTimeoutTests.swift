@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -45,7 +46,7 @@ extension HTTPBinInteropTests {
             var iterator = started.stream.makeAsyncIterator()
             await iterator.next()
             call.cancel()
-            let (result, duration) = await call.value
+            let (result, duration) = await awaitingCancellably(call)
             guard case .failure(.cancelled) = result else {
                 Issue.record("expected .cancelled, got \(result)")
                 return

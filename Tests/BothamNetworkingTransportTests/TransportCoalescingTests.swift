@@ -37,11 +37,11 @@ extension TransportIntegrationTests {
             let (apiClient, coalescer) = Self.client(transport, server, held: held)
 
             let calls = Self.startGETs(100, on: apiClient)
-            #expect(await eventually { coalescer.waitingCallCount == 100 && held.heldCount == 1 })
+            try #require(await eventually { coalescer.waitingCallCount == 100 && held.heldCount == 1 })
             held.release()
 
             for call in calls {
-                let response = try await call.value.get()
+                let response = try await awaitingCancellably(call).get()
                 #expect(response.statusCode == 200)
                 #expect(response.body == Data("the feed".utf8))
             }
@@ -61,12 +61,12 @@ extension TransportIntegrationTests {
             let (apiClient, coalescer) = Self.client(transport, server, held: held)
 
             let calls = Self.startGETs(10, on: apiClient)
-            #expect(await eventually { coalescer.waitingCallCount == 10 && held.heldCount == 1 })
+            try #require(await eventually { coalescer.waitingCallCount == 10 && held.heldCount == 1 })
             for call in calls.dropLast() { call.cancel() }
-            for call in calls.dropLast() { #expect(await call.value.isCancelled) }
+            for call in calls.dropLast() { #expect(await awaitingCancellably(call).isCancelled) }
             held.release()
 
-            let last = try await calls[9].value.get()
+            let last = try await awaitingCancellably(calls[9]).get()
             #expect(last.body == Data("the feed".utf8))
             #expect(server.requestCount == 1)
             #expect(held.cancelledCount == 0)
@@ -85,10 +85,10 @@ extension TransportIntegrationTests {
 
             let calls = Self.startGETs(10, on: apiClient)
             _ = try await server.takeRequest()
-            #expect(await eventually { coalescer.waitingCallCount == 10 })
+            try #require(await eventually { coalescer.waitingCallCount == 10 })
             #expect(server.clientClosedConnectionCount == 0)
             for call in calls { call.cancel() }
-            for call in calls { #expect(await call.value.isCancelled) }
+            for call in calls { #expect(await awaitingCancellably(call).isCancelled) }
 
             #expect(await eventually { server.clientClosedConnectionCount == 1 })
             #expect(server.requestCount == 1)

@@ -17,7 +17,7 @@ extension TransportIntegrationTests {
         ) async {
             let (result, duration) = await TransportTest.elapsed {
                 call.cancel()
-                return await call.value
+                return await awaitingCancellably(call)
             }
             #expect(result.isCancelled, "\(result)")
             #expect(duration < TestTimeScale.scaled(cancellationBound), "took \(duration)")
@@ -85,7 +85,7 @@ extension TransportIntegrationTests {
                 try await Task.sleep(for: .microseconds(100 * step))
                 let (result, duration) = await TransportTest.elapsed {
                     call.cancel()
-                    return await call.value
+                    return await awaitingCancellably(call)
                 }
                 switch result {
                 case .failure(.cancelled): break

@@ -108,7 +108,7 @@ extension TransportIntegrationTests {
             let call = Task { await TransportTest.elapsed { await apiClient.GET("/stream") } }
             _ = try await server.takeRequest()
             call.cancel()
-            let (result, duration) = await call.value
+            let (result, duration) = await awaitingCancellably(call)
 
             #expect(result.isCancelled)
             #expect(duration < TestTimeScale.scaled(.seconds(5)))
@@ -127,7 +127,7 @@ extension TransportIntegrationTests {
                 withUnsafeCurrentTask { $0?.cancel() }
                 return try await transport.send(request)
             }
-            await #expect(throws: APIClientError.self) { try await call.value }
+            await #expect(throws: APIClientError.self) { try await awaitingCancellably(call) }
             #expect(server.requestCount == 0)
         }
     }

@@ -55,7 +55,7 @@ struct NativeCancellationTests {
     ) async {
         let start = ContinuousClock.now
         call.cancel()
-        let outcome = await call.value
+        let outcome = await awaitingCancellably(call)
         guard case .cancelled = outcome else {
             Issue.record("expected .cancelled, got \(String(describing: outcome))", sourceLocation: sourceLocation)
             return
@@ -151,7 +151,7 @@ struct NativeCancellationTests {
         peer.hangUp()
         gate.signal()
 
-        guard case .cancelled = await call.value else {
+        guard case .cancelled = await awaitingCancellably(call) else {
             Issue.record("the task was cancelled before the call ended: expected .cancelled")
             return
         }

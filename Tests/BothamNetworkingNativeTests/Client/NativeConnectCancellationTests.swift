@@ -27,7 +27,7 @@ import Testing
         private func cancelsPromptly(_ call: Task<APIClientError?, Never>) async -> Bool {
             let start = ContinuousClock.now
             call.cancel()
-            let outcome = await call.value
+            let outcome = await awaitingCancellably(call)
             guard case .cancelled = outcome else {
                 Issue.record("expected .cancelled, got \(String(describing: outcome))")
                 return false

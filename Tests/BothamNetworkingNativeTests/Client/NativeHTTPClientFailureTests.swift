@@ -56,7 +56,7 @@ struct NativeHTTPClientFailureTests {
         await iterator.next()
         let start = ContinuousClock.now
         task.cancel()
-        let error = await task.value
+        let error = await awaitingCancellably(task)
         guard case .cancelled = error else {
             Issue.record("expected .cancelled, got \(String(describing: error))")
             return
@@ -73,7 +73,7 @@ struct NativeHTTPClientFailureTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return await failure(of: get(server), with: client)
         }
-        guard case .cancelled = await task.value else {
+        guard case .cancelled = await awaitingCancellably(task) else {
             Issue.record("expected .cancelled")
             return
         }

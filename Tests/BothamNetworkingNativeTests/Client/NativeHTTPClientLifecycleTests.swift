@@ -109,7 +109,7 @@ import Testing
             _ = try await server.takeRequest()
             client = nil
 
-            #expect(try await call.value == 200)
+            #expect(try await awaitingCancellably(call) == 200)
             #expect(await Self.eventually { dropped == nil }, "the call let its client go when it ended")
             #expect(await Self.eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
         }

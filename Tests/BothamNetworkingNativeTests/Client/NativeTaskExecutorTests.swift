@@ -77,7 +77,7 @@ extension NativeTaskExecutorTests {
         await iterator.next()
         let start = ContinuousClock.now
         call.cancel()
-        let outcome = await call.value
+        let outcome = await awaitingCancellably(call)
         guard case .cancelled = outcome else {
             let late = arrivedAt.withLock { $0 }.map { start - $0 }
             Issue.record(

@@ -121,7 +121,7 @@ struct MockWebServerLifecycleTests {
         server.shutdown()
 
         await #expect(throws: MockWebServerError.serverShutDown) {
-            try await waiting.value
+            try await awaitingCancellably(waiting)
         }
     }
 

@@ -1,4 +1,5 @@
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -189,7 +190,7 @@ struct MockWebServerQueueTests {
         waiting.cancel()
 
         await #expect(throws: CancellationError.self) {
-            try await waiting.value
+            try await awaitingCancellably(waiting)
         }
     }
 

@@ -57,10 +57,10 @@ struct StubGateTests {
         try await gate.waitUntilHeld(2)
 
         #expect(gate.releaseOne())
-        #expect(try await a.value.body == Data("first".utf8))
+        #expect(try await awaitingCancellably(a).body == Data("first".utf8))
         #expect(gate.heldCount == 1)
         #expect(gate.releaseOne())
-        #expect(try await b.value.body == Data("second".utf8))
+        #expect(try await awaitingCancellably(b).body == Data("second".utf8))
         #expect(!gate.releaseOne(), "nothing is held any more")
     }
 
@@ -75,7 +75,7 @@ struct StubGateTests {
         #expect(try await apiClient.GET("/held").get().statusCode == 200, "the gate is full")
         #expect(gate.heldCount == 1)
         gate.releaseAll()
-        #expect(try await held.value.statusCode == 200)
+        #expect(try await awaitingCancellably(held).statusCode == 200)
     }
 
     @Test("Waiting for more requests than arrive ends with a bounded Timeout")
@@ -95,7 +95,7 @@ struct StubGateTests {
         let call = Task { await apiClient.GET("/slow") }
         try await gate.waitUntilHeld()
         call.cancel()
-        guard case .failure(.cancelled) = await call.value else {
+        guard case .failure(.cancelled) = await awaitingCancellably(call) else {
             Issue.record("a cancelled held request must end with cancelled")
             return
         }

@@ -41,7 +41,7 @@ struct VirtualClockTests {
         await clock.advance(by: .milliseconds(1_500))
         #expect(clock.sleeperCount == 2)
         await clock.advance(by: .seconds(2))
-        for sleeper in sleepers { try await sleeper.value }
+        for sleeper in sleepers { try await awaitingCancellably(sleeper) }
         #expect(woken.values.map(\.0) == [1, 2, 3])
         #expect(woken.values.map(\.1) == [.seconds(1), .seconds(2), .seconds(3)])
         #expect(clock.elapsed == .milliseconds(3_500))
@@ -63,7 +63,7 @@ struct VirtualClockTests {
         await clock.advance(by: .seconds(10))
         try await clock.waitForSleepers(1)
         await clock.advance(by: .seconds(20))
-        #expect(try await chain.value == [.seconds(10), .seconds(20), .seconds(30)])
+        #expect(try await awaitingCancellably(chain) == [.seconds(10), .seconds(20), .seconds(30)])
         #expect(clock.sleeps == [.seconds(10), .seconds(10), .seconds(10)])
     }
 
@@ -73,7 +73,7 @@ struct VirtualClockTests {
         let sleeper = Task { try await clock.sleep(for: .seconds(3_600)) }
         try await clock.waitForSleepers(1)
         sleeper.cancel()
-        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        await #expect(throws: CancellationError.self) { try await awaitingCancellably(sleeper) }
         #expect(clock.sleeperCount == 0)
         #expect(clock.elapsed == .zero)
 
@@ -81,7 +81,7 @@ struct VirtualClockTests {
             withUnsafeCurrentTask { $0?.cancel() }
             try await clock.sleep(for: .seconds(1))
         }
-        await #expect(throws: CancellationError.self) { try await alreadyCancelled.value }
+        await #expect(throws: CancellationError.self) { try await awaitingCancellably(alreadyCancelled) }
     }
 
     @Test("Zero and past deadlines return at once and are recorded; advancesClock sleeps move the clock")
@@ -113,7 +113,7 @@ struct VirtualClockTests {
             #expect(timeout.sleeping == 1)
         }
         await clock.advance(by: .seconds(1))
-        try await sleeper.value
+        try await awaitingCancellably(sleeper)
     }
 
     @Test("It is a Swift Clock: Task.sleep(for:clock:) waits on it")
@@ -122,7 +122,7 @@ struct VirtualClockTests {
         let sleeper = Task { try await Task.sleep(for: .seconds(45), clock: clock) }
         try await clock.waitForSleepers(1)
         await clock.advance(by: .seconds(45))
-        try await sleeper.value
+        try await awaitingCancellably(sleeper)
         #expect(clock.sleeps == [.seconds(45)])
     }
 }

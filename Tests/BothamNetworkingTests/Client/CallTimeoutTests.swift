@@ -128,7 +128,7 @@ struct CallTimeoutTests {
             await Task.yield()
         }
         call.cancel()
-        let result = await call.value
+        let result = await awaitingCancellably(call)
         guard case .failure(.cancelled) = result else {
             Issue.record("expected cancelled, got \(result)")
             return

@@ -31,7 +31,7 @@ struct VirtualClockCallTests {
             #expect(clock.sleeperCount == 1, "still waiting 1 ms before the retry")
             await clock.advance(by: .milliseconds(1))
         }
-        #expect(try await call.value.get().statusCode == 200)
+        #expect(try await awaitingCancellably(call).get().statusCode == 200)
         #expect(clock.sleeps == [.seconds(30), .seconds(60), .seconds(120)])
         #expect(clock.elapsed == .seconds(210))
         #expect(stub.receivedRequests.count == 4)
@@ -52,7 +52,7 @@ struct VirtualClockCallTests {
         // The date is 300 s after the start and 120 s have passed: 180 s to go.
         #expect(clock.sleeps == [.seconds(120), .seconds(180)])
         await clock.advance(by: .seconds(180))
-        #expect(try await call.value.get().statusCode == 200)
+        #expect(try await awaitingCancellably(call).get().statusCode == 200)
         #expect(stub.receivedRequests.count == 3)
     }
 
@@ -67,13 +67,13 @@ struct VirtualClockCallTests {
         await clock.advance(by: .seconds(89))
         #expect(clock.sleeperCount == 1, "89 s is not enough")
         await clock.advance(by: .seconds(1))
-        #expect(try await call.value.get().body == Data("late".utf8))
+        #expect(try await awaitingCancellably(call).get().body == Data("late".utf8))
 
         let timed = Task { await apiClient.send(apiClient.request(.get, "/slow").withTimeout(.seconds(30))) }
         try await clock.waitForSleepers(1)
         #expect(clock.sleeps == [.seconds(90), .seconds(30)], "a latency beyond the timeout waits the timeout")
         await clock.advance(by: .seconds(30))
-        guard case .failure(.timeout) = await timed.value else {
+        guard case .failure(.timeout) = await awaitingCancellably(timed) else {
             Issue.record("expected the request's timeout")
             return
         }
@@ -91,7 +91,7 @@ struct VirtualClockCallTests {
         await clock.advance(by: .seconds(74))
         #expect(clock.sleeperCount == 2, "the call is still running at 74 s")
         await clock.advance(by: .seconds(1))
-        guard case .failure(.timeout) = await call.value else {
+        guard case .failure(.timeout) = await awaitingCancellably(call) else {
             Issue.record("expected the call timeout")
             return
         }
@@ -145,7 +145,7 @@ struct VirtualClockCallTests {
         #expect(stub.receivedRequests.count == 2)
         #expect(stub.receivedRequests[1].headers["Last-Event-ID"] == "1")
         await clock.advance(by: .seconds(90))
-        #expect(try await reader.value == ["one", "two"])
+        #expect(try await awaitingCancellably(reader) == ["one", "two"])
         #expect(clock.sleeps == [.seconds(90), .seconds(90)])
     }
 
@@ -178,7 +178,7 @@ struct VirtualClockCallTests {
         let call = Task { await apiClient.GET("/") }
         try await clock.waitForSleepers(1)
         await clock.advance(by: .seconds(200))
-        _ = try await call.value.get()
+        _ = try await awaitingCancellably(call).get()
         #expect(reports.values.map(\.duration) == [.seconds(200)])
     }
 
@@ -194,7 +194,7 @@ struct VirtualClockCallTests {
         let reader = Task { try await response.body.collect() }
         try await clock.waitForSleepers(1)  // the second chunk's delay
         await clock.advance(by: .seconds(40))
-        #expect(try await reader.value == Data("ab".utf8))
+        #expect(try await awaitingCancellably(reader) == Data("ab".utf8))
         #expect(summaries.values.map(\.duration) == [.seconds(40)])
         #expect(summaries.values.map(\.bytes) == [2])
     }

@@ -81,35 +81,28 @@ struct ConcurrencyTests {
         await gate.waitUntilEntered()
         BothamAPIClient.globalResponseInterceptors.remove(registration)
         await gate.open()
-        _ = await call.value
+        _ = await awaitingCancellably(call)
         #expect(log.values == ["response:global"])
     }
 }
 
-/// Lets a test hold a call inside the chain until it opens the gate.
+/// Lets a test hold a call inside the chain until it opens the gate. Both waits end early when their task is cancelled
+/// (a test's time limit), so a call that never enters cannot keep the test waiting forever.
 actor AsyncGate {
-    private var entered = false
-    private var isOpen = false
-    private var enteredWaiters: [CheckedContinuation<Void, Never>] = []
-    private var openWaiters: [CheckedContinuation<Void, Never>] = []
+    private let entered = Latch()
+    private let opened = Latch()
 
     func enterAndWait() async {
-        entered = true
-        for waiter in enteredWaiters { waiter.resume() }
-        enteredWaiters.removeAll()
-        if isOpen { return }
-        await withCheckedContinuation { openWaiters.append($0) }
+        entered.open()
+        await opened.wait()
     }
 
     func waitUntilEntered() async {
-        if entered { return }
-        await withCheckedContinuation { enteredWaiters.append($0) }
+        await entered.wait()
     }
 
     func open() {
-        isOpen = true
-        for waiter in openWaiters { waiter.resume() }
-        openWaiters.removeAll()
+        opened.open()
     }
 }
 

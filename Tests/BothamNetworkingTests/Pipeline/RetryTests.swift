@@ -136,7 +136,7 @@ struct RetryTests {
         let task = Task { await apiClient.GET("/x") }
         while slow.receivedRequests.isEmpty { await Task.yield() }
         task.cancel()
-        let result = await task.value
+        let result = await awaitingCancellably(task)
         guard case .failure(.cancelled) = result else {
             Issue.record("expected cancelled, got \(result)")
             return
@@ -158,7 +158,7 @@ struct RetryTests {
         let task = Task { await apiClient.GET("/x") }
         while stub.receivedRequests.isEmpty { await Task.yield() }
         task.cancel()
-        let result = await task.value
+        let result = await awaitingCancellably(task)
         guard case .failure(.cancelled) = result else {
             Issue.record("expected cancelled, got \(result)")
             return

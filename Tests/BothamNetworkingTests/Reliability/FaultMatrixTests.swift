@@ -277,7 +277,7 @@ struct FaultMatrixTests {
         _ = try await server.takeRequest()
         let start = ContinuousClock.now
         call.cancel()
-        let result = await call.value
+        let result = await awaitingCancellably(call)
         let elapsed = ContinuousClock.now - start
 
         guard case .failure(.cancelled) = result else {

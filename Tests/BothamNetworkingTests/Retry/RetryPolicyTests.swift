@@ -200,7 +200,7 @@ struct RetryPolicyTests {
         let clock = ContinuousClock()
         let cancelledAt = clock.now
         call.cancel()
-        let result = await call.value
+        let result = await awaitingCancellably(call)
         let elapsed = clock.now - cancelledAt
         guard case .cancelled = result.error else {
             Issue.record("expected cancelled, got \(result)")

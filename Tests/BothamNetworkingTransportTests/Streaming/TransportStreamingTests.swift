@@ -138,7 +138,7 @@ extension TransportIntegrationTests {
             try await Task.sleep(for: .milliseconds(200))
             let (result, duration) = await TransportTest.elapsed { () async -> Result<[String], APIClientError> in
                 reader.cancel()
-                return await reader.value
+                return await awaitingCancellably(reader)
             }
 
             guard case .failure(.cancelled) = result else {

@@ -417,7 +417,7 @@ struct EventSourceTests {
         // Timed from the cancellation: the next event is 30 s away, and the reader must not wait for it.
         let start = ContinuousClock.now
         reader.cancel()
-        let (first, error) = await reader.value
+        let (first, error) = await awaitingCancellably(reader)
         #expect(first?.data == "first")
         #expect(Support.isCancelled(error), "got \(String(describing: error))")
         #expect(ContinuousClock.now - start < .seconds(10))

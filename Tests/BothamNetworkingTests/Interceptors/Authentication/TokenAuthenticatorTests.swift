@@ -254,7 +254,7 @@ struct TokenAuthenticatorTests {
         let cancelled = Task { await apiClient.GET("/a") }
         for await _ in started { break }
         cancelled.cancel()
-        let result = await cancelled.value
+        let result = await awaitingCancellably(cancelled)
         guard case .cancelled = result.error else {
             Issue.record("expected cancelled, got \(result)")
             return
@@ -262,7 +262,7 @@ struct TokenAuthenticatorTests {
 
         let other = Task { await apiClient.GET("/b") }
         await release.arrive()
-        #expect(await other.value.statusCode == 200)
+        #expect(await awaitingCancellably(other).statusCode == 200)
         #expect(await authenticator.store.refreshCount == 1)
     }
 

@@ -100,7 +100,7 @@ struct ChaosFaultTests {
         let call = Task { await apiClient.GET("/feed") }
         try await waiting.waitForSleepers(1, timeout: .seconds(10))
         call.cancel()
-        let (result, duration) = await ChaosTest.elapsed { await call.value }
+        let (result, duration) = await ChaosTest.elapsed { await awaitingCancellably(call) }
 
         #expect(ChaosTest.isCancelled(result))
         #expect(duration < .seconds(10))

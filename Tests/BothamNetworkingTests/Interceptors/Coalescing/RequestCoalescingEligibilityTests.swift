@@ -41,10 +41,10 @@ struct RequestCoalescingEligibilityTests {
             }
         }
 
-        #expect(await eventually { transport.heldCount == 3 })
+        try #require(await eventually { transport.heldCount == 3 })
         #expect(coalescer.waitingCallCount == 0)
         transport.release()
-        for call in calls { #expect(try await call.value.statusCode == 200) }
+        for call in calls { #expect(try await awaitingCancellably(call).statusCode == 200) }
         #expect(transport.sendCount == 3)
     }
 
@@ -57,7 +57,7 @@ struct RequestCoalescingEligibilityTests {
             }
         }
         // One exchange for the HEADs, one for the OPTIONS.
-        #expect(await fixture.waitUntil(waiting: 3, held: 2))
+        try #require(await fixture.waitUntil(waiting: 3, held: 2))
         fixture.transport.release()
         _ = await results(of: calls)
         #expect(fixture.transport.sendCount == 2)
@@ -71,23 +71,23 @@ struct RequestCoalescingEligibilityTests {
         }
         for path in ["/a", "/b"] {
             let teacher = fixture.startGETs(1, path)
-            #expect(await fixture.waitUntil(waiting: 1, held: 1))
+            try #require(await fixture.waitUntil(waiting: 1, held: 1))
             fixture.transport.release()
-            _ = await teacher[0].value
+            _ = await awaitingCancellably(teacher[0])
         }
 
         // /b is remembered (it was taught last): its en and fr calls are two exchanges from the start.
         let remembered = fixture.startGETs(2, "/b") { ["Accept-Language": $0 == 0 ? "en" : "fr"] }
-        #expect(await fixture.waitUntil(waiting: 2, held: 2))
+        try #require(await fixture.waitUntil(waiting: 2, held: 2))
         fixture.transport.release()
         let answers = await results(of: remembered)
         #expect(try answers.map { try $0.get().body } == [Data("body for en".utf8), Data("body for fr".utf8)])
         // /a was forgotten when /b was remembered: its en and fr calls join one exchange (and fr is sent again
         // once the answer says it varies on Accept-Language).
         let forgotten = fixture.startGETs(2, "/a") { ["Accept-Language": $0 == 0 ? "en" : "fr"] }
-        #expect(await fixture.waitUntil(waiting: 2, held: 1))
+        try #require(await fixture.waitUntil(waiting: 2, held: 1))
         fixture.transport.release()
-        #expect(await fixture.waitUntil(waiting: 0, held: 1))  // the fr caller's own request
+        try #require(await fixture.waitUntil(waiting: 0, held: 1))  // the fr caller's own request
         fixture.transport.release()
         _ = await results(of: forgotten)
         // teachers 2, /a 1 + 1 resent, /b 2

@@ -9,7 +9,7 @@ struct RequestCoalescingTests {
     func hundredShareOne() async throws {
         let fixture = CoalescingFixture()
         let calls = fixture.startGETs(100)
-        #expect(await fixture.waitUntil(waiting: 100, held: 1))
+        try #require(await fixture.waitUntil(waiting: 100, held: 1))
         #expect(fixture.coalescer.inFlightExchangeCount == 1)
 
         fixture.transport.release()
@@ -32,7 +32,7 @@ struct RequestCoalescingTests {
         let fixture = CoalescingFixture()
         // Calls 0 and 1 carry user a's credential, call 2 user b's: two exchanges.
         let calls = fixture.startGETs(3) { index in [field: index < 2 ? "user-a" : "user-b"] }
-        #expect(await fixture.waitUntil(waiting: 3, held: 2))
+        try #require(await fixture.waitUntil(waiting: 3, held: 2))
 
         fixture.transport.release()
         let results = await results(of: calls)
@@ -52,13 +52,13 @@ struct RequestCoalescingTests {
             try await CoalescingFixture.echo(request).withHeaders(["Vary": "Accept-Encoding, accept-language"])
         }
         let teacher = fixture.startGETs(1)  // its response teaches the coalescer the Vary names
-        #expect(await fixture.waitUntil(waiting: 1, held: 1))
+        try #require(await fixture.waitUntil(waiting: 1, held: 1))
         fixture.transport.release()
-        _ = try await teacher[0].value.get()
+        _ = try await awaitingCancellably(teacher[0]).get()
 
         let languages = ["en", "en", "fr"]
         let calls = fixture.startGETs(3) { ["Accept-Language": languages[$0]] }
-        #expect(await fixture.waitUntil(waiting: 3, held: 2))
+        try #require(await fixture.waitUntil(waiting: 3, held: 2))
         fixture.transport.release()
         let results = await results(of: calls)
 
@@ -76,9 +76,9 @@ struct RequestCoalescingTests {
         }
         let languages = ["en", "fr", "en"]
         let first = fixture.startGETs(1) { _ in ["Accept-Language": "en"] }
-        #expect(await fixture.waitUntil(waiting: 1, held: 1))
+        try #require(await fixture.waitUntil(waiting: 1, held: 1))
         let others = fixture.startGETs(2) { ["Accept-Language": languages[$0 + 1]] }
-        #expect(await fixture.waitUntil(waiting: 3, held: 1))
+        try #require(await fixture.waitUntil(waiting: 3, held: 1))
 
         fixture.transport.open()
         let results = await results(of: first + others)
@@ -98,12 +98,12 @@ struct RequestCoalescingTests {
             try await CoalescingFixture.echo(request).withHeaders(["Vary": "*"])
         }
         let first = fixture.startGETs(1)
-        #expect(await fixture.waitUntil(waiting: 1, held: 1))
+        try #require(await fixture.waitUntil(waiting: 1, held: 1))
         fixture.transport.release()
-        _ = try await first[0].value.get()
+        _ = try await awaitingCancellably(first[0]).get()
 
         let calls = fixture.startGETs(3)
-        #expect(await eventually { fixture.transport.heldCount == 3 })
+        try #require(await eventually { fixture.transport.heldCount == 3 })
         #expect(fixture.coalescer.waitingCallCount == 0)
         fixture.transport.release()
         for result in await results(of: calls) { #expect(try result.get().statusCode == 200) }
@@ -114,7 +114,7 @@ struct RequestCoalescingTests {
     func keyFieldsKeepRequestsApart() async throws {
         let fixture = CoalescingFixture(coalescer: RequestCoalescingInterceptor(keyFields: ["X-Tenant"]))
         let calls = fixture.startGETs(4) { ["X-Tenant": $0 % 2 == 0 ? "red" : "blue"] }
-        #expect(await fixture.waitUntil(waiting: 4, held: 2))
+        try #require(await fixture.waitUntil(waiting: 4, held: 2))
         fixture.transport.release()
         _ = await results(of: calls)
         #expect(fixture.transport.sendCount == 2)
@@ -126,9 +126,9 @@ struct RequestCoalescingTests {
         let fixture = CoalescingFixture(observers: [observer])
         fixture.apiClient.interceptors.append(SignInside())
         let first = fixture.startGETs(1) { _ in ["X-Trace": "0"] }
-        #expect(await fixture.waitUntil(waiting: 1, held: 1))
+        try #require(await fixture.waitUntil(waiting: 1, held: 1))
         let others = fixture.startGETs(2) { ["X-Trace": "\($0 + 1)"] }
-        #expect(await fixture.waitUntil(waiting: 3, held: 1))
+        try #require(await fixture.waitUntil(waiting: 3, held: 1))
         fixture.transport.release()
         let results = await results(of: first + others)
 
@@ -156,7 +156,7 @@ struct RequestCoalescingTests {
         fixture.apiClient.networkInterceptors.append(network)
 
         let calls = fixture.startGETs(4)
-        #expect(await fixture.waitUntil(waiting: 4, held: 1))
+        try #require(await fixture.waitUntil(waiting: 4, held: 1))
         fixture.transport.release()
         _ = await results(of: calls)
 
@@ -176,7 +176,7 @@ struct RequestCoalescingTests {
             configuration: .init(maxRetries: 0, validation: .acceptAll, callTimeout: .milliseconds(50)))
         hurried.interceptors.append(fixture.coalescer)
         let patient = fixture.startGETs(2)
-        #expect(await fixture.waitUntil(waiting: 2, held: 1))
+        try #require(await fixture.waitUntil(waiting: 2, held: 1))
 
         let result = await hurried.GET("/feed")
 
@@ -186,7 +186,7 @@ struct RequestCoalescingTests {
         }
         #expect(fixture.coalescer.waitingCallCount == 2)
         fixture.transport.release()
-        for call in patient { #expect(try await call.value.get().statusCode == 200) }
+        for call in patient { #expect(try await awaitingCancellably(call).get().statusCode == 200) }
         #expect(fixture.transport.sendCount == 1)
     }
 
@@ -194,9 +194,9 @@ struct RequestCoalescingTests {
     func cancelAllButOne() async throws {
         let fixture = CoalescingFixture()
         let starter = fixture.startGETs(1)
-        #expect(await fixture.waitUntil(waiting: 1, held: 1))
+        try #require(await fixture.waitUntil(waiting: 1, held: 1))
         let others = fixture.startGETs(4)
-        #expect(await fixture.waitUntil(waiting: 5, held: 1))
+        try #require(await fixture.waitUntil(waiting: 5, held: 1))
 
         // The starter is among the cancelled: the exchange it started goes on for the last caller.
         let cancelled = starter + others.dropLast()
@@ -212,7 +212,7 @@ struct RequestCoalescingTests {
         #expect(fixture.transport.cancelledCount == 0)
 
         fixture.transport.release()
-        let last = try await others[3].value.get()
+        let last = try await awaitingCancellably(others[3]).get()
         #expect(last.statusCode == 200)
         #expect(fixture.transport.sendCount == 1)
         #expect(fixture.isEmpty)
@@ -222,7 +222,7 @@ struct RequestCoalescingTests {
     func cancelAll() async throws {
         let fixture = CoalescingFixture()
         let calls = fixture.startGETs(5)
-        #expect(await fixture.waitUntil(waiting: 5, held: 1))
+        try #require(await fixture.waitUntil(waiting: 5, held: 1))
 
         for call in calls { call.cancel() }
         for result in await results(of: calls) {
@@ -246,7 +246,7 @@ struct RequestCoalescingTests {
             throw .networkError(NetworkFailure(kind: .connectionLost, underlying: nil))
         }
         let calls = fixture.startGETs(10)
-        #expect(await fixture.waitUntil(waiting: 10, held: 1))
+        try #require(await fixture.waitUntil(waiting: 10, held: 1))
         fixture.transport.release()
 
         for result in await results(of: calls) {
@@ -269,9 +269,9 @@ struct RequestCoalescingTests {
         }
         fixture.apiClient.responseInterceptors.append(RetryOn503())
         let calls = fixture.startGETs(5)
-        #expect(await fixture.waitUntil(waiting: 5, held: 1))
+        try #require(await fixture.waitUntil(waiting: 5, held: 1))
         fixture.transport.release()
-        #expect(await fixture.waitUntil(waiting: 5, held: 1))
+        try #require(await fixture.waitUntil(waiting: 5, held: 1))
         fixture.transport.release()
 
         for result in await results(of: calls) { #expect(try result.get().statusCode == 200) }
@@ -289,9 +289,9 @@ struct RequestCoalescingTests {
             let paths = ["/a", "/b", "/fails", "/cancelled"]
             var calls: [String: [Task<Result<HTTPResponse, APIClientError>, Never>]] = [:]
             for path in paths { calls[path] = fixture.startGETs(3, path) }
-            #expect(await fixture.waitUntil(waiting: 12, held: 4), "round \(round)")
+            try #require(await fixture.waitUntil(waiting: 12, held: 4), "round \(round)")
             for call in calls["/cancelled"] ?? [] { call.cancel() }
-            #expect(await eventually { fixture.transport.cancelledCount == round + 1 })
+            try #require(await eventually { fixture.transport.cancelledCount == round + 1 })
             fixture.transport.release()
             for path in paths { _ = await results(of: calls[path] ?? []) }
             #expect(fixture.isEmpty, "round \(round)")

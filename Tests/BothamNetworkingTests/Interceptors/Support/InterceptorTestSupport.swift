@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 
 /// A random source answering the given values in order (then repeating the last).
@@ -12,11 +13,11 @@ func sequence(_ values: [Double]) -> RandomSource {
     }
 }
 
-/// Suspends waiters until `count` arrivals have happened; never sleeps.
+/// Suspends waiters until `count` arrivals have happened, or until the waiting task is cancelled; never sleeps.
 actor ArrivalGate {
     private let count: Int
     private var arrived = 0
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private let reached = Latch()
 
     init(count: Int) {
         self.count = count
@@ -24,15 +25,11 @@ actor ArrivalGate {
 
     func arrive() {
         arrived += 1
-        if arrived >= count {
-            for waiter in waiters { waiter.resume() }
-            waiters.removeAll()
-        }
+        if arrived >= count { reached.open() }
     }
 
     func wait() async {
-        if arrived >= count { return }
-        await withCheckedContinuation { waiters.append($0) }
+        await reached.wait()
     }
 }
 

@@ -39,7 +39,7 @@ struct HTTPBodyStreamTests {
             await Task.yield()
         }
         continuation.finish()
-        let (chunks, error) = await consumer.value
+        let (chunks, error) = await awaitingCancellably(consumer)
         #expect(error == nil)
         #expect(chunks == (0..<50).map { data("\($0),") })
     }
@@ -86,13 +86,13 @@ struct HTTPBodyStreamTests {
             returned.set()
             return accepted
         }
-        #expect(await eventually { continuation.bufferedBytes == 4 })
+        try #require(await eventually { continuation.bufferedBytes == 4 })
         // The chunk is in, the buffer is full: send cannot return until the consumer reads.
         for _ in 0..<100 { await Task.yield() }
         #expect(!returned.isSet)
         var iterator = stream.makeAsyncIterator()
         #expect(try await iterator.next() == Data(count: 4))
-        #expect(await producer.value == true)
+        #expect(await awaitingCancellably(producer) == true)
     }
 
     @Test("send returns false once the consumer is gone, both while waiting and afterwards")
@@ -100,9 +100,9 @@ struct HTTPBodyStreamTests {
         let cancels = Counter()
         let (stream, continuation) = HTTPBodyStream.makeStream(bufferLimit: 4, onCancel: { cancels.increment() })
         let producer = Task { await continuation.send(Data(count: 4)) }
-        #expect(await eventually { continuation.bufferedBytes == 4 })
+        try #require(await eventually { continuation.bufferedBytes == 4 })
         stream.cancel()
-        #expect(await producer.value == false)
+        #expect(await awaitingCancellably(producer) == false)
         #expect(await continuation.send(data("more")) == false)
         #expect(continuation.yield(data("more")) == .dropped)
         #expect(continuation.isCancelled)
@@ -186,7 +186,7 @@ struct HTTPBodyStreamTests {
         }
         for await _ in started { break }
         consumer.cancel()
-        let (first, error) = await consumer.value
+        let (first, error) = await awaitingCancellably(consumer)
         #expect(first == data("first"))
         #expect(Support.isCancelled(error), "got \(String(describing: error))")
         #expect(cancels.value == 1)
@@ -219,7 +219,7 @@ struct HTTPBodyStreamTests {
         let (stream, continuation) = HTTPBodyStream.makeStream()
         let consumer = Task { await Support.readAll(stream) }
         continuation.finish(throwing: .timeout)
-        let (chunks, error) = await consumer.value
+        let (chunks, error) = await awaitingCancellably(consumer)
         #expect(chunks.isEmpty)
         #expect(Support.isTimeout(error))
     }
