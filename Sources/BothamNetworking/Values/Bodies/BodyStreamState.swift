@@ -76,15 +76,27 @@ final class BodyStreamState: Sendable {
     }
 
     /// Waits until the consumer wants more (or is gone); `false` when it is gone.
+    /// A cancelled producing task stops waiting at once and gets `false` too.
     func waitForDemand() async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let answer: Bool? = state.withLock { state in
-                if state.consumerGone { return false }
-                if !state.paused { return true }
-                state.demandWaiter = continuation
-                return nil
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let answer: Bool? = state.withLock { state in
+                    if state.consumerGone { return false }
+                    if !state.paused { return true }
+                    // The cancellation handler takes the same lock: it runs after the waiter is stored, or
+                    // `isCancelled` is already true here.
+                    if Task.isCancelled { return false }
+                    state.demandWaiter = continuation
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
             }
-            if let answer { continuation.resume(returning: answer) }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.demandWaiter = nil }
+                return state.demandWaiter
+            }
+            waiter?.resume(returning: false)
         }
     }
 

@@ -24,7 +24,8 @@ extension HTTPBodyStream {
             state.yield(chunk)
         }
 
-        /// Adds `chunk`, then waits while the buffer is full. Returns `false` when the consumer is gone.
+        /// Adds `chunk`, then waits while the buffer is full. Returns `false` when the consumer is gone, or when the
+        /// producing task is cancelled while it waits (the chunk stays buffered): stop producing.
         public func send(_ chunk: Data) async -> Bool {
             switch state.yield(chunk) {
             case .enqueued: return true

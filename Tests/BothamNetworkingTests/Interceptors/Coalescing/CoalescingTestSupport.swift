@@ -63,13 +63,7 @@ struct CoalescingFixture {
 /// Every result of `tasks`, in order. Cancelling the waiting task (a suite's time limit) cancels every call, so a
 /// call left held after a failed wait ends with `.cancelled` and the test fails instead of waiting forever.
 func results(of tasks: [CoalescingFixture.Call]) async -> [CoalescingFixture.Outcome] {
-    await withTaskCancellationHandler {
-        var results: [CoalescingFixture.Outcome] = []
-        for task in tasks { results.append(await task.value) }
-        return results
-    } onCancel: {
-        for task in tasks { task.cancel() }
-    }
+    await awaitingCancellably(tasks)
 }
 
 /// Records whether each finished call was answered by another call's exchange, and the ids of those that were not.

@@ -109,6 +109,32 @@ struct HTTPBodyStreamTests {
         #expect(cancels.value == 1)
     }
 
+    @Test("a producer cancelled while send waits gets false at once; the chunk stays buffered for the consumer")
+    func sendFalseWhenProducerCancelled() async throws {
+        let (stream, continuation) = HTTPBodyStream.makeStream(bufferLimit: 4)
+        let returned = Support.Flag()
+        let producer = Task {
+            let accepted = await continuation.send(Data(count: 4))
+            returned.set()
+            return accepted
+        }
+        try #require(await eventually { continuation.bufferedBytes == 4 })
+        producer.cancel()
+        // Nothing reads: only the cancellation can end the wait.
+        let ended = await eventually { returned.isSet }
+        #expect(ended, "send kept waiting after its task was cancelled")
+        guard ended else {
+            stream.cancel()  // lets the producer go, so the test ends
+            return
+        }
+        #expect(await producer.value == false)
+        #expect(!continuation.isCancelled)
+        continuation.finish()
+        var iterator = stream.makeAsyncIterator()
+        #expect(try await iterator.next() == Data(count: 4))
+        #expect(try await iterator.next() == nil)
+    }
+
     @Test("cancel() calls onCancel exactly once, however often it is called")
     func cancelCallsOnCancelOnce() async throws {
         let cancels = Counter()
