@@ -5,8 +5,11 @@ import BothamNetworking
 enum BoundedWait {
     /// The value of `operation`, or `nil` when it has not finished within `limit`. The operation is then cancelled
     /// and left to end on its own: its check shuts its servers down, which ends any socket it still waits on.
+    ///
+    /// With `lag`, the limit is extended by the scheduling delay measured while waiting (at most doubled): a machine
+    /// that held every thread for a while does not make the operation late.
     static func run<T: Sendable>(
-        within limit: Duration, _ operation: @escaping @Sendable () async -> T
+        within limit: Duration, extendedBy lag: SchedulingLag? = nil, _ operation: @escaping @Sendable () async -> T
     ) async -> T? {
         let slot = Lock<CheckedContinuation<T?, Never>?>(nil)
         let resume: @Sendable (T?) -> Void = { value in
@@ -26,7 +29,18 @@ enum BoundedWait {
                 slot.withLock { $0 = continuation }
                 let operationTask = Task { resume(await operation()) }
                 let timerTask = Task {
-                    try? await Task.sleep(for: limit)
+                    var wait = limit
+                    var extended = Duration.zero
+                    var counted = lag?.measured ?? .zero
+                    while true {
+                        try? await Task.sleep(for: wait)
+                        guard !Task.isCancelled, let lag else { break }
+                        let grown = lag.measured - counted
+                        guard grown > .milliseconds(1), extended < limit else { break }
+                        counted += grown
+                        wait = min(grown, limit - extended)
+                        extended += wait
+                    }
                     resume(nil)
                     operationTask.cancel()
                 }

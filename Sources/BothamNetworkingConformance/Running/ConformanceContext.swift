@@ -8,10 +8,21 @@ struct ConformanceContext: Sendable {
     let makeClient: @Sendable (ConformanceClientConfiguration) -> any HTTPClient
     /// The factor applied to every upper time bound (never to a lower one).
     let timeScale: Double
+    /// How late the machine has run tasks since the check started.
+    let lag: SchedulingLag
 
-    /// `duration` multiplied by ``timeScale``.
+    /// An upper time bound: `duration` multiplied by ``timeScale``, plus the scheduling delay measured so far in
+    /// this check (``SchedulingLag``), so that a loaded machine does not fail a transport.
     func scaled(_ duration: Duration) -> Duration {
-        duration * timeScale
+        duration * timeScale + lag.measured
+    }
+
+    /// The value of `operation`, or `nil` when it has not finished within `limit` (scaled, and extended by the
+    /// scheduling delay measured while waiting); the operation is then cancelled.
+    func bounded<T: Sendable>(
+        within limit: Duration, _ operation: @escaping @Sendable () async -> T
+    ) async -> T? {
+        await BoundedWait.run(within: scaled(limit), extendedBy: lag, operation)
     }
 
     /// A new loopback `MockWebServer`.
@@ -41,7 +52,7 @@ struct ConformanceContext: Sendable {
         _ call: @escaping @Sendable () async -> Result<HTTPResponse, APIClientError>
     ) async throws(ConformanceFailure) -> (Result<HTTPResponse, APIClientError>, Duration) {
         let bound = scaled(limit)
-        let outcome = await BoundedWait.run(within: bound) {
+        let outcome = await bounded(within: limit) {
             let start = ContinuousClock.now
             let result = await call()
             return (result, ContinuousClock.now - start)

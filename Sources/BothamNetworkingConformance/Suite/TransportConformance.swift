@@ -19,7 +19,9 @@ import BothamNetworking
 ///
 /// The checks run one at a time (several measure time). Every wait is bounded: a transport that hangs, or ignores
 /// cancellation, fails its check within seconds rather than holding the run. Upper time bounds are multiplied by
-/// ``timeScale`` (for slow machines or sanitizer builds); lower bounds (a timeout must not fire early) never are.
+/// ``timeScale`` (for slow machines or sanitizer builds) and extended by the scheduling delay measured while the
+/// check runs (a probe task's lateness: what a loaded machine adds to every answer); lower bounds (a timeout must
+/// not fire early) never are.
 public struct TransportConformance: Sendable {
     /// Makes the transport under test for one check.
     public typealias MakeClient = @Sendable (ConformanceClientConfiguration) -> any HTTPClient
@@ -91,10 +93,12 @@ public struct TransportConformance: Sendable {
         if let reason = skipped[check] {
             return ConformanceResult(check: check, outcome: .notApplicable(reason: reason), duration: .zero)
         }
-        let context = ConformanceContext(makeClient: makeClient, timeScale: max(timeScale, 1))
+        let lag = SchedulingLag()
+        defer { lag.stop() }
+        let context = ConformanceContext(makeClient: makeClient, timeScale: max(timeScale, 1), lag: lag)
         let limit = context.scaled(Self.checkLimit)
         let start = ContinuousClock.now
-        let outcome = await BoundedWait.run(within: limit) { () async -> ConformanceOutcome in
+        let outcome = await BoundedWait.run(within: limit, extendedBy: lag) { () async -> ConformanceOutcome in
             do {
                 try await check.body(context)
                 return .passed
