@@ -25,7 +25,7 @@ extension TransportIntegrationTests {
             }
 
             #expect(TransportTest.networkFailureKind(result) == .cannotConnect)
-            #expect(duration < TestTimeScale.scaled(Self.deadline), "took \(duration)")
+            #expect(duration < TestTimeScale.scaled(Self.deadline, during: duration), "took \(duration)")
         }
 
         @Test(
@@ -53,7 +53,7 @@ extension TransportIntegrationTests {
             let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
 
             #expect(TransportTest.networkFailureKind(result) == expected, "\(policy): \(result)")
-            #expect(duration < TestTimeScale.scaled(Self.deadline), "\(policy) took \(duration)")
+            #expect(duration < TestTimeScale.scaled(Self.deadline, during: duration), "\(policy) took \(duration)")
         }
 
         @Test("a stalled server ends with .timeout at the request's timeout", arguments: TransportUnderTest.allCases)
@@ -67,7 +67,9 @@ extension TransportIntegrationTests {
             let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
 
             #expect(result.isTimeout)
-            #expect(duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastTimeout), "took \(duration)")
+            #expect(
+                duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastTimeout, during: duration),
+                "took \(duration)")
         }
 
         @Test("a body that drips past maxAttemptTimeout ends with .timeout", arguments: TransportUnderTest.allCases)
@@ -82,7 +84,9 @@ extension TransportIntegrationTests {
             let (result, duration) = await TransportTest.elapsed { await apiClient.GET("/drip") }
 
             #expect(result.isTimeout, "\(result)")
-            #expect(duration < TestTimeScale.scaled(.milliseconds(500) + Self.pastTimeout), "took \(duration)")
+            #expect(
+                duration < TestTimeScale.scaled(.milliseconds(500) + Self.pastTimeout, during: duration),
+                "took \(duration)")
         }
 
         /// A response fault of the matrix and the kind each transport gives it.
@@ -138,7 +142,7 @@ extension TransportIntegrationTests {
             let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
 
             #expect(TransportTest.networkFailureKind(result) == fault.expected(on: transport), "\(result)")
-            #expect(duration < TestTimeScale.scaled(Self.deadline), "\(fault.name) took \(duration)")
+            #expect(duration < TestTimeScale.scaled(Self.deadline, during: duration), "\(fault.name) took \(duration)")
         }
     }
 }

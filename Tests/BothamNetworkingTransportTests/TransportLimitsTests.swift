@@ -44,7 +44,9 @@ extension TransportIntegrationTests {
 
             #expect(result.isTimeout, "\(result)")
             #expect(duration >= .milliseconds(250))
-            #expect(duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastLimit), "took \(duration)")
+            #expect(
+                duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastLimit, during: duration),
+                "took \(duration)")
         }
 
         @Test(
@@ -80,7 +82,9 @@ extension TransportIntegrationTests {
             }
 
             #expect(result.isTimeout, "\(result)")
-            #expect(duration < TestTimeScale.scaled(.milliseconds(400) + Self.pastLimit), "took \(duration)")
+            #expect(
+                duration < TestTimeScale.scaled(.milliseconds(400) + Self.pastLimit, during: duration),
+                "took \(duration)")
         }
 
         /// Three hops, each answering after `delay`: /a → /b → /c.
@@ -106,7 +110,9 @@ extension TransportIntegrationTests {
             }
 
             #expect(result.isTimeout, "\(result)")
-            #expect(duration < TestTimeScale.scaled(.milliseconds(500) + Self.pastLimit), "took \(duration)")
+            #expect(
+                duration < TestTimeScale.scaled(.milliseconds(500) + Self.pastLimit, during: duration),
+                "took \(duration)")
         }
 
         @Test(
@@ -161,10 +167,13 @@ extension TransportIntegrationTests {
             #expect(result.isTimeout, "\(result)")
             switch transport {
             case .native:
-                #expect(duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastLimit), "took \(duration)")
+                #expect(
+                    duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastLimit, during: duration),
+                    "took \(duration)")
             case .urlSession:
                 #expect(duration >= .milliseconds(1_900), "took \(duration)")
-                #expect(duration < TestTimeScale.scaled(.seconds(2) + Self.pastLimit), "took \(duration)")
+                #expect(
+                    duration < TestTimeScale.scaled(.seconds(2) + Self.pastLimit, during: duration), "took \(duration)")
             }
             withExtendedLifetime(listener) {}
         }

@@ -20,7 +20,7 @@ extension TransportIntegrationTests {
                 return await awaitingCancellably(call)
             }
             #expect(result.isCancelled, "\(result)")
-            #expect(duration < TestTimeScale.scaled(cancellationBound), "took \(duration)")
+            #expect(duration < TestTimeScale.scaled(cancellationBound, during: duration), "took \(duration)")
             let after = await apiClient.GET("/after")
             #expect((try? after.get().body) == Data("after".utf8), "\(after)")
         }
@@ -92,7 +92,9 @@ extension TransportIntegrationTests {
                 case .success(let response): #expect(response.body == Data("target".utf8))
                 case .failure(let error): Issue.record("step \(step): \(error)")
                 }
-                #expect(duration < TestTimeScale.scaled(Self.cancellationBound), "step \(step) took \(duration)")
+                #expect(
+                    duration < TestTimeScale.scaled(Self.cancellationBound, during: duration),
+                    "step \(step) took \(duration)")
             }
             let after = await apiClient.GET("/start")
             #expect((try? after.get().body) == Data("target".utf8), "\(after)")

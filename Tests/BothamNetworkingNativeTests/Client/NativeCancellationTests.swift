@@ -61,7 +61,7 @@ struct NativeCancellationTests {
             return
         }
         #expect(
-            seconds(since: start) < TestTimeScale.scaled(seconds: 2), "no waiting for the phase to end",
+            seconds(since: start) < TestTimeScale.scaled(seconds: 2, since: start), "no waiting for the phase to end",
             sourceLocation: sourceLocation)
     }
 
