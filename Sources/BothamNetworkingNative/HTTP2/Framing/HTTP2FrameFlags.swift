@@ -12,5 +12,6 @@ struct HTTP2FrameFlags: OptionSet, Hashable, Sendable {
     /// PRIORITY of HEADERS: the payload carries the deprecated priority fields.
     static let priority = HTTP2FrameFlags(rawValue: 0x20)
 
+    /// The flags octet.
     let rawValue: UInt8
 }
