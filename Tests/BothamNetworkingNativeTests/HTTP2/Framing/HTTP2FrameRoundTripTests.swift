@@ -106,6 +106,33 @@ struct HTTP2FrameRoundTripTests {
         }
     }
 
+    @Test("A header list HPACK-encoded, split over frames and joined again decodes to the same fields")
+    func withHPACK() throws {
+        var random = SplitMix64(seed: 7541)
+        var fields = [HPACKHeaderField(name: ":status", value: "200")]
+        for index in 0..<600 {
+            let value = (0..<Int.random(in: 0...200, using: &random)).map { _ in
+                UInt8.random(in: 0x21...0x7E, using: &random)
+            }
+            fields.append(HPACKHeaderField(name: Array("x-field-\(index)".utf8), value: value))
+        }
+        var encoder = HPACKEncoder()
+        let block = encoder.encode(fields)
+        #expect(block.count > 2 * 16_384)
+        var bytes: [UInt8] = []
+        HTTP2FrameEncoder().encodeHeaders(streamID: 1, fieldBlock: block, endStream: false, into: &bytes)
+        let outcome = HTTP2FrameTestSupport.decode(
+            bytes, cuts: [100, 20_000], configuration: .init(maxHeaderBlockSize: 1 << 20))
+        let frame = try #require(outcome.frames.first)
+        guard case .headers(let headers) = frame.payload else {
+            Issue.record("expected HEADERS, got \(frame)")
+            return
+        }
+        var decoder = HPACKDecoder(maxHeaderListSize: 1 << 20)
+        #expect(try decoder.decode(headers.fieldBlock) == fields)
+        #expect(outcome.frames.count == 1)
+    }
+
     @Test("A DATA frame's flow-controlled length counts its Pad Length octet and padding")
     func flowControlledLength() {
         #expect(HTTP2Frame.DataPayload(bytes: [1, 2, 3]).flowControlledLength == 3)
