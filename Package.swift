@@ -138,6 +138,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzRetryAfter", ["BothamNetworking"]),
     ("FuzzBodyRedaction", ["BothamNetworking"]),
     ("FuzzHPACKDecoder", ["BothamNetworkingNative"]),
+    ("FuzzHTTP2FrameDecoder", ["BothamNetworkingNative"]),
 ]
 package.targets += [
     .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),

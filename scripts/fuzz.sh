@@ -30,7 +30,7 @@ done
 
 targets=(FuzzQueryEncoding FuzzHeaderValidation FuzzRequestParser FuzzResponseDecoding FuzzWWWAuthenticate
     FuzzResponseParser FuzzServerSentEvents FuzzContentDisposition FuzzContentRange FuzzRetryAfter FuzzBodyRedaction
-    FuzzHPACKDecoder)
+    FuzzHPACKDecoder FuzzHTTP2FrameDecoder)
 if [ "${#selected[@]}" -gt 0 ]; then targets=("${selected[@]}"); fi
 
 if [ "$(uname -s)" != "Linux" ]; then
