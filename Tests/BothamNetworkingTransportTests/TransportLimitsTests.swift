@@ -160,7 +160,7 @@ extension TransportIntegrationTests {
 
             #expect(result.isTimeout, "\(result)")
             switch transport {
-            case .native:
+            case .native, .nativeTwoLoops:
                 #expect(duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastLimit), "took \(duration)")
             case .urlSession:
                 #expect(duration >= .milliseconds(1_900), "took \(duration)")
