@@ -4,8 +4,8 @@ import BothamNetworking
 /// loop's thread, and the choice of the shard a call runs on.
 ///
 /// A call made on one of the loops (its task prefers that loop's executor) uses that loop's shard, so it never
-/// changes threads. Any other call goes to the least busy shard, counted in exchanges this client has in flight on
-/// it, ties going to the first: concurrent calls spread over every loop, and sequential ones stay on the first
+/// changes threads. Any other call goes to the least busy shard, counted in this client's calls on it that wait for
+/// their response head (a streamed body read afterwards is not counted), ties going to the first: concurrent calls spread over every loop, and sequential ones stay on the first
 /// shard and keep reusing its kept-alive connection (round robin would open a connection per loop for a caller that
 /// sends one call at a time, and would send a call to a loop that is already busy with this client's calls).
 ///
