@@ -193,8 +193,9 @@ public final class NativeHTTPClient: HTTPClient {
         }
         // The calling task's loop when it runs on one of ours, else the least busy: every attempt of this hop on it.
         let shard = shards.enter()
-        defer { shards.leave(shard) }
         let loop = shard.loop
+        let onLoop = loop.isCurrent
+        defer { shards.leave(shard, onLoop: onLoop) }
         var plan = try makePlan(request, url: url, deadline: deadline)
         plan.progress = progress
         var replayedStale = false

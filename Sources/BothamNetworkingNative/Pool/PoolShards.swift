@@ -4,10 +4,12 @@ import BothamNetworking
 /// loop's thread, and the choice of the shard a call runs on.
 ///
 /// A call made on one of the loops (its task prefers that loop's executor) uses that loop's shard, so it never
-/// changes threads. Any other call goes to the least busy shard, counted in this client's calls on it that wait for
-/// their response head (a streamed body read afterwards is not counted), ties going to the first: concurrent calls spread over every loop, and sequential ones stay on the first
-/// shard and keep reusing its kept-alive connection (round robin would open a connection per loop for a caller that
-/// sends one call at a time, and would send a call to a loop that is already busy with this client's calls).
+/// changes threads, and touches nothing another loop touches (no lock, no shared counter). Any other call goes to the
+/// least busy shard, counted in this client's calls from elsewhere that wait there for their response head (a
+/// streamed body read afterwards is not counted), ties going to the first: concurrent calls spread over every loop,
+/// and sequential ones stay on the first shard and keep reusing its kept-alive connection (round robin would open a
+/// connection per loop for a caller that sends one call at a time, and would send a call to a loop that is already
+/// busy with this client's calls).
 ///
 /// The connection cap is the client's total, split across the shards (shard `i` gets `cap / n`, plus one for the
 /// first `cap % n` shards), so the sockets to one host never exceed the configured cap; a client never uses more
@@ -52,20 +54,21 @@ final class PoolShards: Sendable {
         cap / count + (index < cap % count ? 1 : 0)
     }
 
-    /// The shard the calling thread's loop runs, or the least busy one; counted busy until ``leave(_:)``.
+    /// The shard of the loop the calling thread runs, else the least busy one (counted busy until
+    /// ``leave(_:)``). A call on a loop touches no state shared with the other loops: no lock, no counter.
     func enter() -> Shard {
         guard shards.count > 1 else { return shards[0] }
-        let current = shards.first { $0.loop.isCurrent }
+        if let current = shards.first(where: { $0.loop.isCurrent }) { return current }
         return busy.withLock { busy -> Shard in
-            let shard = current ?? shards[busy.indices.min { busy[$0] < busy[$1] } ?? 0]
+            let shard = shards[busy.indices.min { busy[$0] < busy[$1] } ?? 0]
             busy[shard.index] += 1
             return shard
         }
     }
 
-    /// The exchange that ``enter()`` counted on `shard` is over.
-    func leave(_ shard: Shard) {
-        guard shards.count > 1 else { return }
+    /// The call that ``enter()`` gave `shard` is over; `onLoop` when it was made on that loop (and not counted).
+    func leave(_ shard: Shard, onLoop: Bool) {
+        guard shards.count > 1, !onLoop else { return }
         busy.withLock { $0[shard.index] -= 1 }
     }
 
