@@ -9,6 +9,7 @@
         case slow
         case streaming
         case cache
+        case loops
     }
 
     /// Command-line options of `BothamBenchmarks run`.
@@ -25,6 +26,10 @@
         var jsonOutput: String?
         var interceptorCounts = [0, 4, 8, 16]
         var concurrencies = [1, 16, 64]
+        /// Event loops of the many-loop client in the loops case (`nil`: one per core, at least 2).
+        var loops: Int?
+        /// Calls in flight for the loops case.
+        var loopConcurrencies = [1, 16, 64, 256]
         var chainCalls = 20_000
         var requests = 2_000
         var stubCalls = 10_000
@@ -40,7 +45,7 @@
 
         static let usage = """
             usage: BothamBenchmarks [run] [options]
-              --cases LIST          chain,transport,memory,slow,streaming,cache (default: all)
+              --cases LIST          chain,transport,memory,slow,streaming,cache,loops (default: all)
               --quick               CI smoke: fewer runs and iterations, 1 s slow server (< 60 s)
               --runs N              repetitions per measurement (default 5; quick 3)
               --url URL             small JSON on a keep-alive loopback server (transport case)
@@ -48,6 +53,8 @@
               --upload-file PATH    large local file (upload memory case)
               --interceptors LIST   interceptor counts for the chain case (default 0,4,8,16)
               --concurrency LIST    calls in flight for the transport case (default 1,16,64)
+              --loops N             event loops of the many-loop client, loops case (default: one per core, ≥ 2)
+              --loop-concurrency LIST  calls in flight for the loops case (default 1,16,64,256)
               --chain-calls N       calls per chain run (default 20000)
               --requests N          requests per transport run (default 2000)
               --stub-calls N        concurrent stub calls in the memory case (default 10000)
@@ -98,6 +105,8 @@
                     case "--json": options.jsonOutput = try value()
                     case "--interceptors": options.interceptorCounts = try list()
                     case "--concurrency": options.concurrencies = try list().map { max(1, $0) }
+                    case "--loops": options.loops = max(1, try number())
+                    case "--loop-concurrency": options.loopConcurrencies = try list().map { max(1, $0) }
                     case "--chain-calls": options.chainCalls = max(1, try number())
                     case "--requests": options.requests = max(1, try number())
                     case "--stub-calls": options.stubCalls = max(1, try number())

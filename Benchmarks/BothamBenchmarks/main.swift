@@ -52,6 +52,16 @@
                 }
             case .cache:
                 await CacheCase(options: options, report: report).run()
+            case .loops:
+                guard let text = options.url, let url = URL(string: text) else {
+                    report.note("loops: no --url, skipped")
+                    continue
+                }
+                if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                    await LoopScalingCase(options: options, report: report, url: url).run()
+                } else {
+                    report.note("loops: needs task executors (macOS 15, iOS 18), skipped")
+                }
             case .memory:
                 await MemoryCase(options: options, report: report).run()
             case .slow:

@@ -22,8 +22,8 @@ extension TransportIntegrationTests {
                 sessionConfiguration.httpShouldSetCookies = false
                 sessionConfiguration.httpCookieStorage = nil
                 httpClient = URLSessionHTTPClient(sessionConfiguration: sessionConfiguration)
-            case .native:
-                httpClient = NativeHTTPClient()
+            case .native, .nativeTwoLoops:
+                httpClient = transport.makeNative()
             }
             let apiClient = BothamAPIClient(
                 baseEndpoint: server.baseURL.absoluteString, httpClient: httpClient,

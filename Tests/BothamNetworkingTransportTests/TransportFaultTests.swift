@@ -101,7 +101,7 @@ extension TransportIntegrationTests {
             var testDescription: String { name }
 
             func expected(on transport: TransportUnderTest) -> NetworkFailure.Kind {
-                transport == .urlSession ? urlSession : native
+                transport.isNative ? native : urlSession
             }
         }
 

@@ -118,7 +118,7 @@ extension TransportIntegrationTests {
             defer { server.shutdown() }
             server.enqueue(MockResponse().withBody(Data(count: (64 << 20) + 1)))
             let client: any HTTPClient =
-                transport == .native ? NativeHTTPClient() : URLSessionHTTPClient()
+                transport.isNative ? transport.makeNative() : URLSessionHTTPClient()
             let apiClient = BothamAPIClient(
                 baseEndpoint: server.baseURL.absoluteString, httpClient: client, configuration: .init(maxRetries: 0))
 

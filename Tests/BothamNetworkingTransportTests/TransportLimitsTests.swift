@@ -166,7 +166,7 @@ extension TransportIntegrationTests {
 
             #expect(result.isTimeout, "\(result)")
             switch transport {
-            case .native:
+            case .native, .nativeTwoLoops:
                 #expect(
                     duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastLimit, during: duration),
                     "took \(duration)")

@@ -620,7 +620,29 @@ func transportExample() async {
     }
 }
 
-// README block 36
+// README block 36: compiled, never called (it talks to real services)
+@Sendable func readmeBlock36(apiClient: BothamAPIClient) async throws {
+    // One loop per core, and the calling tasks spread over them: each call runs on its task's loop, with no thread
+    // switch, and uses that loop's kept-alive connections.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    func nativeLoopsExample() async {
+        var configuration = NativeHTTPClient.Configuration()
+        configuration.eventLoops = .perCore
+        configuration.maxConnectionsPerHost = 16  // the total, split across the loops
+        let client = NativeHTTPClient(configuration: configuration)
+        let api = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: client)
+        let executors = client.taskExecutors
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<64 {
+                group.addTask(executorPreference: executors[index % executors.count]) {
+                    _ = await api.GET("/users/\(index)")
+                }
+            }
+        }
+    }
+}
+
+// README block 37
 
 // Names mapped by hand (service discovery, a staging host): anything else fails with cannotFindHost.
 struct StagingResolver: NameResolving {
@@ -639,7 +661,7 @@ func realNetworksExample() -> NativeHTTPClient {
     return NativeHTTPClient(configuration: configuration)
 }
 
-// README block 37
+// README block 38
 
 func proxiesExample() throws -> NativeHTTPClient {
     var configuration = NativeHTTPClient.Configuration()

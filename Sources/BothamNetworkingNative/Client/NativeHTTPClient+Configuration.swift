@@ -11,7 +11,18 @@ extension NativeHTTPClient {
     /// ```
     public struct Configuration: Sendable {
         /// The most connections open at once to one scheme, host and port (8). Further requests wait.
+        ///
+        /// It is the client's total, whatever its ``eventLoops``: the cap is split across the loops (each loop's pool
+        /// may open its share, the first loops taking the remainder: 8 over 3 loops is 3, 3 and 2), and a client uses
+        /// no more loops than this cap. A call waits for a connection of its own loop, so calls that all run on one
+        /// loop get that loop's share (`NativeEventLoopsTests` counts the connections the server accepted).
         public var maxConnectionsPerHost = 8
+        /// How many event loops the client's calls run on (``NativeHTTPClient/EventLoopCount/one``: one thread for
+        /// every client of the process, as it has always been). ``NativeHTTPClient/EventLoopCount/perCore`` or
+        /// ``NativeHTTPClient/EventLoopCount/count(_:)`` spread calls over more threads; spread the calling tasks over
+        /// ``NativeHTTPClient/taskExecutors`` to use them all without a thread switch. Each loop costs a thread for
+        /// the life of the process, shared with every client that asks for as many loops or more.
+        public var eventLoops = EventLoopCount.one
         /// How long an unused keep-alive connection stays in the pool (60 s).
         public var idleConnectionTimeout = Duration.seconds(60)
         /// The time and size limits, with the same meaning as on `URLSessionHTTPClient` (`TransportLimits` says

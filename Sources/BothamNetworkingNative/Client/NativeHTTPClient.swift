@@ -34,17 +34,28 @@ import Foundation
 ///
 /// ## Lifecycle
 ///
-/// There is nothing to shut down. Every client shares one event-loop thread, started with the first client and kept
-/// for the life of the process (it sleeps in `epoll_wait` when nothing is in flight); a client owns only its pool of
-/// kept-alive connections, and closes them when its last reference goes. A call in flight holds its client, so it
-/// finishes first. Keep one client per configuration for as long as you call a service, to reuse its connections;
-/// dropping it releases every descriptor it held (`NativeHTTPClientLifecycleTests` checks the sockets in
-/// `/proc/self/fd` and the threads in `/proc/self/task`).
+/// There is nothing to shut down. Clients share the process's event-loop threads, each started with the first
+/// client that needs it and kept for the life of the process (it sleeps in `epoll_wait` when nothing is in flight);
+/// a client owns only its pools of kept-alive connections, and closes them when its last reference goes. A call in
+/// flight holds its client, so it finishes first. Keep one client per configuration for as long as you call a
+/// service, to reuse its connections; dropping it releases every descriptor it held
+/// (`NativeHTTPClientLifecycleTests` checks the sockets in `/proc/self/fd` and the loop threads the clients run on).
+///
+/// ## Event loops
+///
+/// By default (``EventLoopCount/one``) every client runs on one loop thread. With
+/// ``Configuration/eventLoops`` set to ``EventLoopCount/perCore`` or ``EventLoopCount/count(_:)`` a client spreads
+/// its calls over that many loops, one thread each, shared with every other client (a client asking for `n` loops
+/// gets the process's first `n`). Each loop has the client's own pool of connections: a call made on a loop (its
+/// task prefers one of ``taskExecutors``) uses that loop's pool and stays on its thread, and any other call goes
+/// to the loop with the fewest of this client's calls in flight (the first on a tie, so that one caller at a time
+/// keeps reusing one connection). ``Configuration/maxConnectionsPerHost`` stays the total: it is split across the
+/// loops, and a client uses no more loops than that cap (`NativeEventLoopsTests`).
 public final class NativeHTTPClient: HTTPClient {
     /// The settings this client was made with.
     public let configuration: Configuration
-    private let loop: EventLoop?
-    private let pool: ConnectionPool?
+    /// One connection pool per event loop, or `nil` when no loop could be started.
+    private let shards: PoolShards?
     /// Credentials a ``ProxyAuthenticator`` gave that the proxy accepted, by the proxy as configured: sent up front
     /// on later calls.
     let answeredProxyCredentials = Lock<[ProxyServer: ProxyCredentials]>([:])
@@ -54,10 +65,9 @@ public final class NativeHTTPClient: HTTPClient {
     /// `secureConnectionFailed` carrying a ``NativeTLSError`` with code `configuration`, while HTTP still works.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        loop = EventLoop.shared
-        pool = loop.map { loop in
-            ConnectionPool(
-                loop: loop,
+        shards = EventLoop.sharedLoops(count: configuration.eventLoops.count).flatMap { loops in
+            PoolShards(
+                loops: loops,
                 maxConnectionsPerHost: configuration.maxConnectionsPerHost,
                 idleTimeout: MonotonicClock.nanoseconds(configuration.idleConnectionTimeout),
                 connectSettings: configuration.makeConnectSettings()
@@ -66,14 +76,16 @@ public final class NativeHTTPClient: HTTPClient {
     }
 
     deinit {
-        if let loop, let pool { loop.execute { pool.shutdown() } }
+        shards?.shutdown()
     }
 
-    /// The executor of this client's event loop, or `nil` when the loop could not be started.
+    /// The executor of this client's first event loop, or `nil` when the loop could not be started.
     ///
     /// Calls made from a task that prefers it run on the loop thread from start to end, so a call costs no thread
     /// switch at all (the default: two, onto the loop and back to the cooperative pool). Worth it for many small
-    /// requests; keep CPU-heavy work (large JSON decoding) off it, since the loop also serves every other call.
+    /// requests; keep CPU-heavy work (large JSON decoding) off it, since the loop also serves every other call. A
+    /// client with several loops (``Configuration/eventLoops``) offers one executor per loop in ``taskExecutors``;
+    /// this is their first.
     ///
     /// ```swift
     /// let client = NativeHTTPClient()
@@ -83,7 +95,33 @@ public final class NativeHTTPClient: HTTPClient {
     /// }
     /// ```
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-    public var taskExecutor: (any TaskExecutor)? { loop }
+    public var taskExecutor: (any TaskExecutor)? { shards?.shards.first?.loop }
+
+    /// The executors of this client's event loops, one per loop, the first being ``taskExecutor``; empty when no
+    /// loop could be started.
+    ///
+    /// A call made from a task that prefers one of them uses that loop's own pool of connections and runs on its
+    /// thread from start to end (`NativeEventLoopsTests`). Spread the calling tasks over them to use every loop;
+    /// calls from any other task go to the loop with the fewest of this client's calls in flight. There are
+    /// ``Configuration/eventLoops`` of them, fewer when ``Configuration/maxConnectionsPerHost`` is smaller (each
+    /// loop needs a share of the cap).
+    ///
+    /// ```swift
+    /// var configuration = NativeHTTPClient.Configuration()
+    /// configuration.eventLoops = .perCore
+    /// let client = NativeHTTPClient(configuration: configuration)
+    /// let api = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: client)
+    /// let executors = client.taskExecutors
+    /// await withTaskGroup(of: Void.self) { group in
+    ///     for index in 0..<64 {
+    ///         group.addTask(executorPreference: executors[index % executors.count]) {
+    ///             _ = await api.GET("/users/\(index)")
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public var taskExecutors: [any TaskExecutor] { shards?.shards.map(\.loop) ?? [] }
 
     /// Sends `request`, following redirects as ``Configuration/redirectPolicy`` says.
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
@@ -149,17 +187,22 @@ public final class NativeHTTPClient: HTTPClient {
     private func exchange(
         _ request: HTTPRequest, url: URL, deadline: UInt64?, progress: TransferProgressReporter?
     ) async throws(APIClientError) -> (ParsedResponse, HTTPBodyStream?) {
-        guard let loop, let pool else {
+        guard let shards else {
             let error = NativeTransportError(code: .socket, reason: "the event loop could not be started")
             throw .networkError(NetworkFailure(kind: .other, underlying: error))
         }
+        // The calling task's loop when it runs on one of ours, else the least busy: every attempt of this hop on it.
+        let shard = shards.enter()
+        let loop = shard.loop
+        let onLoop = loop.isCurrent
+        defer { shards.leave(shard, onLoop: onLoop) }
         var plan = try makePlan(request, url: url, deadline: deadline)
         plan.progress = progress
         var replayedStale = false
         var answeredProxy = false
         while true {
             if Task.isCancelled { throw .cancelled }
-            let exchange = Exchange(plan: plan, pool: pool, loop: loop)
+            let exchange = Exchange(plan: plan, pool: shard.pool, loop: loop)
             let outcome = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     // On the loop thread already (the task prefers the loop's executor): no hop, no wake-up.

@@ -93,6 +93,51 @@ import Testing
         }
 
         @Test(
+            "clients asking for two loops share two loop threads, the first the one-loop thread, kept after they go"
+        )
+        func clientsOnTwoLoopsShareTwoThreads() async throws {
+            guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else { return }
+            let server = try makeServer { _ in MockResponse().withBody("ok") }
+            defer { server.shutdown() }
+            let oneLoopThread = try #require(await Self.loopThreadID(of: makeClient()))
+            var loopThreads: [UInt] = []
+            do {
+                let clients = (0..<2).map { _ in makeClient { $0.eventLoops = .count(2) } }
+                var threads = Set<UInt>()
+                for client in clients {
+                    let executors = client.taskExecutors
+                    try #require(executors.count == 2)
+                    for executor in executors {
+                        threads.insert(await withTaskExecutorPreference(executor) { UInt(pthread_self()) })
+                        for _ in 0..<2 {
+                            let request = HTTPRequest(
+                                method: .get, baseEndpoint: server.baseURL.absoluteString, path: "/")
+                            let status = try await withTaskExecutorPreference(executor) {
+                                try await client.send(request).statusCode
+                            }
+                            #expect(status == 200)
+                        }
+                    }
+                }
+                // One idle connection per loop per client: each loop's pool is the client's own.
+                #expect(Self.descriptorsConnected(toPort: server.port) == 4)
+                #expect(threads.count == 2, "both clients run on the same two loop threads")
+                #expect(threads.contains(oneLoopThread), "the first of them is the one-loop clients' thread")
+                for executor in clients[0].taskExecutors {
+                    loopThreads.append(await withTaskExecutorPreference(executor) { UInt(pthread_self()) })
+                }
+            }
+            #expect(await Self.eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
+            // The loops outlive their clients: a new client asking for two gets the same two threads, in order.
+            let again = makeClient { $0.eventLoops = .count(2) }
+            var againThreads: [UInt] = []
+            for executor in again.taskExecutors {
+                againThreads.append(await withTaskExecutorPreference(executor) { UInt(pthread_self()) })
+            }
+            #expect(againThreads == loopThreads)
+        }
+
+        @Test(
             "a call in flight holds its client: dropping the only reference while the response is pending still gets 200"
         )
         func callInFlightHoldsItsClient() async throws {

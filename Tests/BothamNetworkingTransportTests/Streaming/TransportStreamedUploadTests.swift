@@ -39,7 +39,7 @@ extension TransportIntegrationTests {
             #expect(response.statusCode == 201)
             #expect(recorded.body == Self.expectedBody(40, size: 10_000))
             #expect(recorded.header("Content-Type") == "application/x-ndjson")
-            if transport == .native {
+            if transport.isNative {
                 #expect(recorded.header("Transfer-Encoding") == "chunked")
                 #expect(recorded.chunkSizes.count >= 40)
             }

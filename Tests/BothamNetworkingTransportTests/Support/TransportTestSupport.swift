@@ -18,19 +18,32 @@ enum TransportUnderTest: String, CaseIterable, Sendable, CustomTestStringConvert
     case urlSession
     /// `NativeHTTPClient`, the epoll transport.
     case native
+    /// `NativeHTTPClient` on two event loops (`Configuration.eventLoops`): its pool sharded across them, each call
+    /// on the least busy loop (the tests call from the cooperative pool).
+    case nativeTwoLoops = "native-2-loops"
 
     var testDescription: String { rawValue }
+
+    /// Whether this is `NativeHTTPClient`, on any number of loops.
+    var isNative: Bool { self != .urlSession }
+
+    /// A new `NativeHTTPClient` of this kind (one or two loops) with `configuration`'s other settings.
+    func makeNative(_ configuration: NativeHTTPClient.Configuration = .init()) -> NativeHTTPClient {
+        var configuration = configuration
+        configuration.eventLoops = self == .nativeTwoLoops ? .count(2) : .one
+        return NativeHTTPClient(configuration: configuration)
+    }
 
     /// A new client of this kind with `limits` and `redirectPolicy`.
     func make(_ limits: TransportLimits = .init(), redirectPolicy: RedirectPolicy = .follow) -> any HTTPClient {
         switch self {
         case .urlSession:
             return URLSessionHTTPClient(configuration: .init(redirectPolicy: redirectPolicy, limits: limits))
-        case .native:
+        case .native, .nativeTwoLoops:
             var configuration = NativeHTTPClient.Configuration()
             configuration.redirectPolicy = redirectPolicy
             configuration.limits = limits
-            return NativeHTTPClient(configuration: configuration)
+            return makeNative(configuration)
         }
     }
 }

@@ -1,0 +1,130 @@
+// Linux only: the benchmarks read /proc, use Glibc's socket API and epoll-backed transports, and measure this
+// machine kind; on other platforms the executable only says so.
+#if os(Linux)
+    import BothamNetworking
+    import BothamNetworkingNative
+    import Foundation
+
+    /// Case `loops`: `BothamAPIClient` + `NativeHTTPClient` on one event loop against the same on N loops
+    /// (`--loops`, default one per core, at least 2), the calling tasks on their loops (task `i` prefers loop
+    /// `i % N`) and, for N loops, also off them (the client picks the least busy loop); 1, 16, 64 and 256 in flight
+    /// (`--loop-concurrency`). Both clients have the same connection cap (max(8, in flight)) and the ratios are
+    /// against one loop measured in the same run, interleaved.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    struct LoopScalingCase {
+        let options: Options
+        let report: Report
+        let url: URL
+
+        /// One way of sending: a client and the executors its calling tasks prefer (none: the cooperative pool).
+        private struct Variant: Sendable {
+            let name: String
+            let client: BothamAPIClient
+            let executors: [any TaskExecutor]
+        }
+
+        private struct Measurement {
+            var requestsPerSecond: [Double] = []
+            var cpuMicroseconds: [Double] = []
+            var failures = 0
+        }
+
+        func run() async {
+            let loops = max(2, options.loops ?? NativeHTTPClient.EventLoopCount.perCore.count)
+            let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
+            let path = url.path
+            print("1 loop against \(loops) loops on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+            for concurrency in options.loopConcurrencies {
+                func client(loops: Int) -> (BothamAPIClient, NativeHTTPClient) {
+                    var configuration = NativeHTTPClient.Configuration()
+                    configuration.eventLoops = .count(loops)
+                    configuration.maxConnectionsPerHost = max(8, concurrency)
+                    let transport = NativeHTTPClient(configuration: configuration)
+                    return (BothamAPIClient(baseEndpoint: origin, httpClient: transport), transport)
+                }
+                let (one, oneTransport) = client(loops: 1)
+                let (many, manyTransport) = client(loops: loops)
+                let baseline = Variant(
+                    name: "botham+native 1 loop, on it", client: one, executors: oneTransport.taskExecutors)
+                let variants = [
+                    baseline,
+                    Variant(
+                        name: "botham+native \(loops) loops, on them", client: many,
+                        executors: manyTransport.taskExecutors),
+                    Variant(name: "botham+native \(loops) loops, off them", client: many, executors: []),
+                ]
+                var results = [String: Measurement]()
+                let total = requestCount(concurrency)
+                for run in 0..<options.runs {
+                    // Rotated order: drift of the machine hits every variant alike.
+                    for offset in 0..<variants.count {
+                        let variant = variants[(offset + run) % variants.count]
+                        let (rate, cpu, failures) = await measure(
+                            variant, path: path, requests: total, concurrency: concurrency)
+                        results[variant.name, default: Measurement()].requestsPerSecond.append(rate)
+                        results[variant.name, default: Measurement()].cpuMicroseconds.append(cpu)
+                        results[variant.name, default: Measurement()].failures += failures
+                    }
+                }
+                let label = concurrency == 1 ? "sequential" : "\(concurrency) in flight"
+                guard let base = results[baseline.name] else { continue }
+                let baseName = "\(baseline.name) \(label)"
+                report.add(ResultRow(.loops, baseName, "req/s", base.requestsPerSecond))
+                report.add(ResultRow(.loops, baseName, "CPU µs/req", base.cpuMicroseconds))
+                for variant in variants.dropFirst() {
+                    guard let ours = results[variant.name] else { continue }
+                    let name = "\(variant.name) \(label)"
+                    report.add(
+                        ResultRow(
+                            .loops, name, "req/s", ours.requestsPerSecond, against: baseName, base.requestsPerSecond)
+                    )
+                    report.add(
+                        ResultRow(
+                            .loops, name, "CPU µs/req", ours.cpuMicroseconds, against: baseName, base.cpuMicroseconds)
+                    )
+                }
+                for variant in variants {
+                    let failures = results[variant.name]?.failures ?? 0
+                    if failures > 0 { report.note("loops \(label): \(failures) \(variant.name) requests failed") }
+                }
+            }
+        }
+
+        private func requestCount(_ concurrency: Int) -> Int {
+            let total = concurrency == 1 ? options.requests : options.requests * 2
+            return max(concurrency, total / concurrency * concurrency)
+        }
+
+        /// Requests per second and client CPU microseconds per request for `requests` requests, `concurrency` at a
+        /// time, and how many failed.
+        private func measure(
+            _ variant: Variant, path: String, requests: Int, concurrency: Int
+        ) async -> (Double, Double, Int) {
+            _ = await send(variant, path: path, requests: concurrency * 2, concurrency: concurrency)  // warm up
+            let usage = ResourceUsage.now()
+            let stopwatch = Stopwatch()
+            let failures = await send(variant, path: path, requests: requests, concurrency: concurrency)
+            let seconds = stopwatch.seconds
+            let cpu = ResourceUsage.now().cpuSeconds - usage.cpuSeconds
+            return (Double(requests) / seconds, cpu * 1e6 / Double(requests), failures)
+        }
+
+        private func send(_ variant: Variant, path: String, requests: Int, concurrency: Int) async -> Int {
+            let client = variant.client
+            return await withTaskGroup(of: Int.self) { group in
+                for index in 0..<concurrency {
+                    let executor = variant.executors.isEmpty ? nil : variant.executors[index % variant.executors.count]
+                    group.addTask(executorPreference: executor) {
+                        var failures = 0
+                        for _ in 0..<(requests / concurrency) {
+                            if case .failure = await client.GET(path) { failures += 1 }
+                        }
+                        return failures
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+        }
+    }
+
+#endif
