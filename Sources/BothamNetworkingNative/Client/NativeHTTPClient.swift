@@ -48,8 +48,8 @@ import Foundation
 /// its calls over that many loops, one thread each, shared with every other client (a client asking for `n` loops
 /// gets the process's first `n`). Each loop has the client's own pool of connections: a call made on a loop (its
 /// task prefers one of ``taskExecutors``) uses that loop's pool and stays on its thread, and any other call goes
-/// to the loop with the fewest of this client's calls in flight (the first on a tie, so that one caller at a time
-/// keeps reusing one connection). ``Configuration/maxConnectionsPerHost`` stays the total: it is split across the
+/// to the loop with the fewest of this client's calls from other tasks in flight (a streamed body counts until it
+/// ends; the first loop on a tie, so that one caller at a time keeps reusing one connection). ``Configuration/maxConnectionsPerHost`` stays the total: it is split across the
 /// loops, and a client uses no more loops than that cap (`NativeEventLoopsTests`).
 public final class NativeHTTPClient: HTTPClient {
     /// The settings this client was made with.
@@ -65,7 +65,9 @@ public final class NativeHTTPClient: HTTPClient {
     /// `secureConnectionFailed` carrying a ``NativeTLSError`` with code `configuration`, while HTTP still works.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        shards = EventLoop.sharedLoops(count: configuration.eventLoops.count).flatMap { loops in
+        // No more loops than connections: a loop that may open none would only hold a thread.
+        let loopCount = min(configuration.eventLoops.count, max(1, configuration.maxConnectionsPerHost))
+        shards = EventLoop.sharedLoops(count: loopCount).flatMap { loops in
             PoolShards(
                 loops: loops,
                 maxConnectionsPerHost: configuration.maxConnectionsPerHost,
@@ -102,8 +104,8 @@ public final class NativeHTTPClient: HTTPClient {
     ///
     /// A call made from a task that prefers one of them uses that loop's own pool of connections and runs on its
     /// thread from start to end (`NativeEventLoopsTests`). Spread the calling tasks over them to use every loop;
-    /// calls from any other task go to the loop with the fewest of this client's calls in flight. There are
-    /// ``Configuration/eventLoops`` of them, fewer when ``Configuration/maxConnectionsPerHost`` is smaller (each
+    /// calls from any other task go to the loop with the fewest of this client's calls from other tasks in flight.
+    /// There are ``Configuration/eventLoops`` of them, fewer when ``Configuration/maxConnectionsPerHost`` is smaller (each
     /// loop needs a share of the cap).
     ///
     /// ```swift
@@ -195,7 +197,9 @@ public final class NativeHTTPClient: HTTPClient {
         let shard = shards.enter()
         let loop = shard.loop
         let onLoop = loop.isCurrent
-        defer { shards.leave(shard, onLoop: onLoop) }
+        // A streamed body holds its connection until it ends: the call counts as busy until then.
+        var handedOff = false
+        defer { if !handedOff { shards.leave(shard, onLoop: onLoop) } }
         var plan = try makePlan(request, url: url, deadline: deadline)
         plan.progress = progress
         var replayedStale = false
@@ -226,6 +230,8 @@ public final class NativeHTTPClient: HTTPClient {
             case .streaming(let head, let body):
                 guard let refusal = Self.proxyAuthenticationFailure(head, plan: plan) else {
                     if answeredProxy { rememberAnsweredCredentials(of: plan, statusCode: head.statusCode) }
+                    handedOff = true
+                    body.onEnd { _ in shards.leave(shard, onLoop: onLoop) }
                     return (head, body)
                 }
                 failure = refusal

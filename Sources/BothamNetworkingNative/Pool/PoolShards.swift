@@ -5,8 +5,8 @@ import BothamNetworking
 ///
 /// A call made on one of the loops (its task prefers that loop's executor) uses that loop's shard, so it never
 /// changes threads, and touches nothing another loop touches (no lock, no shared counter). Any other call goes to the
-/// least busy shard, counted in this client's calls from elsewhere that wait there for their response head (a
-/// streamed body read afterwards is not counted), ties going to the first: concurrent calls spread over every loop,
+/// least busy shard, counted in this client's calls from elsewhere in flight there (a streamed body counts until
+/// it ends, since it holds its connection; calls to every host count), ties going to the first: concurrent calls spread over every loop,
 /// and sequential ones stay on the first shard and keep reusing its kept-alive connection (round robin would open a
 /// connection per loop for a caller that sends one call at a time, and would send a call to a loop that is already
 /// busy with this client's calls).
@@ -55,7 +55,7 @@ final class PoolShards: Sendable {
     }
 
     /// The shard of the loop the calling thread runs, else the least busy one (counted busy until
-    /// ``leave(_:)``). A call on a loop touches no state shared with the other loops: no lock, no counter.
+    /// ``leave(_:onLoop:)``). A call on a loop touches no state shared with the other loops: no lock, no counter.
     func enter() -> Shard {
         guard shards.count > 1 else { return shards[0] }
         if let current = shards.first(where: { $0.loop.isCurrent }) { return current }

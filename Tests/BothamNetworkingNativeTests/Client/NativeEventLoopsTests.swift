@@ -64,6 +64,12 @@ struct NativeEventLoopsTests {
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { try await spreadBody() }
     }
 
+    @Test(
+        "A streamed body keeps its loop busy until it ends: with a share of 1 each, the next call takes the other loop")
+    func openStreamKeepsItsLoopBusy() async throws {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { try await openStreamBody() }
+    }
+
     @Test("On a second loop, cancelling a call ends it with .cancelled and a silent server times out")
     func cancellationAndTimeoutOnASecondLoop() async throws {
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
@@ -235,6 +241,30 @@ extension NativeEventLoopsTests {
         let sequential = connections.withLock { Array($0.dropFirst(before)) }
         #expect(sequential.count == 4 && Set(sequential).count == 1, "one connection carried them: \(sequential)")
         #expect(Set(connections.withLock { $0 }).count == 8, "no new connection")
+    }
+
+    func openStreamBody() async throws {
+        let server = try makeServer { request in
+            guard request.path == "/stream" else { return MockResponse().withBody("ok") }
+            return MockResponse().streaming([.init(Data("a".utf8)), .init(Data("b".utf8), after: .seconds(20))])
+        }
+        defer { server.shutdown() }
+        // A cap of 2 over 2 loops: one connection each. The stream holds the first loop's for 20 s.
+        let client = makeClient {
+            $0.eventLoops = .count(2)
+            $0.maxConnectionsPerHost = 2
+            $0.limits.idleTimeout = .seconds(30)
+        }
+        let stream = try await client.send(get(server, "/stream").withResponseDestination(.stream))
+        let body = try #require(stream.bodyStream)
+
+        // Counted as idle, the first loop would take the call and keep it waiting for the stream's connection.
+        let next = get(server, "/next").withTimeout(TestTimeScale.scaled(.seconds(2)))
+        let (response, threads) = try await Self.send(next, with: client)
+
+        #expect(response.statusCode == 200)
+        #expect(threads == [await Self.thread(of: client.taskExecutors[1])], "the second loop answered")
+        body.cancel()
     }
 
     func cancellationAndTimeoutBody() async throws {
