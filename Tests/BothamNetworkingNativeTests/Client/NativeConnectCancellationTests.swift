@@ -61,12 +61,12 @@ import Testing
             let baseline = sockets()
             let call = Task { await failure(of: request, with: client) }
             // Both attempts are in flight: the second started after the attempt delay, the first still waits.
-            let racing = await NativeHTTPClientLifecycleTests.eventually { sockets() == baseline + 2 }
+            let racing = await eventually { sockets() == baseline + 2 }
             try #require(racing, "expected two connect attempts in flight, found \(sockets() - baseline) sockets")
 
             guard await cancelsPromptly(call) else { return }
             #expect(
-                await NativeHTTPClientLifecycleTests.eventually { sockets() == baseline },
+                await eventually { sockets() == baseline },
                 "\(sockets() - baseline) sockets left open")
             withExtendedLifetime((first, second)) {}
         }
@@ -89,7 +89,7 @@ import Testing
             guard await cancelsPromptly(call) else { return }
             #expect(await peer.clientCloses())
             #expect(
-                await NativeHTTPClientLifecycleTests.eventually {
+                await eventually {
                     NativeHTTPClientLifecycleTests.descriptorsConnected(toPort: peer.port) == 0
                 })
         }

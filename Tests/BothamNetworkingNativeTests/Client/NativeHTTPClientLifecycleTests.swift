@@ -58,11 +58,6 @@ import Testing
             return await withTaskExecutorPreference(executor) { UInt(pthread_self()) }
         }
 
-        /// Waits for `condition`, as the shared `eventually` does.
-        static func eventually(_ condition: () -> Bool) async -> Bool {
-            await BothamTestSupport.eventually(condition)
-        }
-
         @Test("its kept-alive connections close when the last reference goes, and clients share one loop thread")
         func droppedClientClosesItsConnections() async throws {
             let server = try makeServer { _ in MockResponse().withBody("ok") }
@@ -85,7 +80,7 @@ import Testing
                 loopThread = loops.first
             }
             #expect(dropped == nil)
-            #expect(await Self.eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
+            #expect(await eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
             // The shared loop outlives its clients (no thread is started or stopped per client), and a new client
             // runs on it again.
             let shared = try #require(loopThread)
@@ -127,7 +122,7 @@ import Testing
                     loopThreads.append(await withTaskExecutorPreference(executor) { UInt(pthread_self()) })
                 }
             }
-            #expect(await Self.eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
+            #expect(await eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
             // The loops outlive their clients: a new client asking for two gets the same two threads, in order.
             let again = makeClient { $0.eventLoops = .count(2) }
             var againThreads: [UInt] = []
@@ -155,8 +150,8 @@ import Testing
             client = nil
 
             #expect(try await awaitingCancellably(call) == 200)
-            #expect(await Self.eventually { dropped == nil }, "the call let its client go when it ended")
-            #expect(await Self.eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
+            #expect(await eventually { dropped == nil }, "the call let its client go when it ended")
+            #expect(await eventually { Self.descriptorsConnected(toPort: server.port) == 0 })
         }
     }
 #endif

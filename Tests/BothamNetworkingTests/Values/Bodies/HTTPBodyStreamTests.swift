@@ -77,9 +77,11 @@ struct HTTPBodyStreamTests {
         #expect(demand.value == 2)
     }
 
-    @Test("send waits while the buffer is full and returns true once the consumer reads")
-    func sendWaitsWhileFull() async throws {
-        let (stream, continuation) = HTTPBodyStream.makeStream(bufferLimit: 4)
+    /// Starts a task that sends 4 bytes into `continuation` (a stream with a 4-byte buffer), and waits until they
+    /// are buffered: the task now waits for the consumer. The flag is set when `send` returns.
+    private static func sendFilling(
+        _ continuation: HTTPBodyStream.Continuation
+    ) async throws -> (Task<Bool, Never>, Support.Flag) {
         let returned = Support.Flag()
         let producer = Task {
             let accepted = await continuation.send(Data(count: 4))
@@ -87,6 +89,13 @@ struct HTTPBodyStreamTests {
             return accepted
         }
         try #require(await eventually { continuation.bufferedBytes == 4 })
+        return (producer, returned)
+    }
+
+    @Test("send waits while the buffer is full and returns true once the consumer reads")
+    func sendWaitsWhileFull() async throws {
+        let (stream, continuation) = HTTPBodyStream.makeStream(bufferLimit: 4)
+        let (producer, returned) = try await Self.sendFilling(continuation)
         // The chunk is in, the buffer is full: send cannot return until the consumer reads.
         for _ in 0..<100 { await Task.yield() }
         #expect(!returned.isSet)
@@ -112,13 +121,7 @@ struct HTTPBodyStreamTests {
     @Test("a producer cancelled while send waits gets false at once; the chunk stays buffered for the consumer")
     func sendFalseWhenProducerCancelled() async throws {
         let (stream, continuation) = HTTPBodyStream.makeStream(bufferLimit: 4)
-        let returned = Support.Flag()
-        let producer = Task {
-            let accepted = await continuation.send(Data(count: 4))
-            returned.set()
-            return accepted
-        }
-        try #require(await eventually { continuation.bufferedBytes == 4 })
+        let (producer, returned) = try await Self.sendFilling(continuation)
         producer.cancel()
         // Nothing reads: only the cancellation can end the wait.
         let ended = await eventually { returned.isSet }
