@@ -194,12 +194,11 @@ public final class NativeHTTPClient: HTTPClient {
             throw .networkError(NetworkFailure(kind: .other, underlying: error))
         }
         // The calling task's loop when it runs on one of ours, else the least busy: every attempt of this hop on it.
-        let shard = shards.enter()
+        let (shard, counted) = shards.enter()
         let loop = shard.loop
-        let onLoop = loop.isCurrent
         // A streamed body holds its connection until it ends: the call counts as busy until then.
         var handedOff = false
-        defer { if !handedOff { shards.leave(shard, onLoop: onLoop) } }
+        defer { if !handedOff { shards.leave(shard, counted: counted) } }
         var plan = try makePlan(request, url: url, deadline: deadline)
         plan.progress = progress
         var replayedStale = false
@@ -230,8 +229,10 @@ public final class NativeHTTPClient: HTTPClient {
             case .streaming(let head, let body):
                 guard let refusal = Self.proxyAuthenticationFailure(head, plan: plan) else {
                     if answeredProxy { rememberAnsweredCredentials(of: plan, statusCode: head.statusCode) }
-                    handedOff = true
-                    body.onEnd { _ in shards.leave(shard, onLoop: onLoop) }
+                    if counted {
+                        handedOff = true
+                        body.onEnd { _ in shards.leave(shard, counted: true) }
+                    }
                     return (head, body)
                 }
                 failure = refusal

@@ -54,21 +54,23 @@ final class PoolShards: Sendable {
         cap / count + (index < cap % count ? 1 : 0)
     }
 
-    /// The shard of the loop the calling thread runs, else the least busy one (counted busy until
-    /// ``leave(_:onLoop:)``). A call on a loop touches no state shared with the other loops: no lock, no counter.
-    func enter() -> Shard {
-        guard shards.count > 1 else { return shards[0] }
-        if let current = shards.first(where: { $0.loop.isCurrent }) { return current }
-        return busy.withLock { busy -> Shard in
+    /// The shard of the loop the calling thread runs, else the least busy one, then counted busy until
+    /// ``leave(_:counted:)``: `counted` says which, for that call. A call on a loop touches no state shared with the
+    /// other loops: no lock, no counter.
+    func enter() -> (shard: Shard, counted: Bool) {
+        guard shards.count > 1 else { return (shards[0], false) }
+        if let current = shards.first(where: { $0.loop.isCurrent }) { return (current, false) }
+        let shard = busy.withLock { busy -> Shard in
             let shard = shards[busy.indices.min { busy[$0] < busy[$1] } ?? 0]
             busy[shard.index] += 1
             return shard
         }
+        return (shard, true)
     }
 
-    /// The call that ``enter()`` gave `shard` is over; `onLoop` when it was made on that loop (and not counted).
-    func leave(_ shard: Shard, onLoop: Bool) {
-        guard shards.count > 1, !onLoop else { return }
+    /// The call that ``enter()`` gave `shard` is over; `counted` is what ``enter()`` said.
+    func leave(_ shard: Shard, counted: Bool) {
+        guard counted else { return }
         busy.withLock { $0[shard.index] -= 1 }
     }
 
