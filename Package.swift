@@ -48,7 +48,9 @@ let package = Package(
             path: "Benchmarks/TransferMemory"
         ),
         // Helpers shared by the test targets (seeded generator, recorder, timing scale); not a product.
-        .target(name: "BothamTestSupport", dependencies: ["BothamNetworking"], path: "Tests/BothamTestSupport"),
+        .target(
+            name: "BothamTestSupport", dependencies: ["BothamNetworking", "BothamNetworkingConformance"],
+            path: "Tests/BothamTestSupport"),
         .testTarget(
             name: "BothamNetworkingTests",
             dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamTestSupport"]

@@ -1,4 +1,4 @@
-import BothamNetworking
+import BothamNetworkingConformance
 import Foundation
 
 /// Scales the upper bounds of timing assertions in this package's own tests (shared by the test targets; not part

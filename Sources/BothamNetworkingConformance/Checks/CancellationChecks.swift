@@ -21,7 +21,7 @@ extension ConformanceContext {
             await task.value
         }
         try expect(result.isCancelled, "\(what): cancelled, it ended with \(result.summary), not .cancelled")
-        let latest = scaled(cancellationDeadline)
+        let latest = self.latest(cancellationDeadline, for: duration)
         try expect(duration < latest, "\(what) ended \(duration) after the cancel, later than \(latest)")
     }
 }

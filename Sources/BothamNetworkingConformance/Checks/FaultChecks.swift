@@ -25,7 +25,7 @@ extension ConformanceCheck {
             let expected = kinds.map { "networkError(\($0))" }.sorted().joined(separator: " or ")
             try expect(
                 result.networkFailureKind.map(kinds.contains) == true, "ended with \(result.summary), not \(expected)")
-            let latest = context.scaled(faultDeadline)
+            let latest = context.latest(faultDeadline, for: duration)
             try expect(duration < latest, "took \(duration), longer than \(latest)")
         }
     }
@@ -46,7 +46,7 @@ extension ConformanceCheck {
         }
 
         try expect(result.networkFailureKind == .cannotConnect, "ended with \(result.summary), not cannotConnect")
-        let latest = context.scaled(faultDeadline)
+        let latest = context.latest(faultDeadline, for: duration)
         try expect(duration < latest, "took \(duration), longer than \(latest)")
     }
 
@@ -122,7 +122,7 @@ extension ConformanceCheck {
             try expect(response.statusCode == 401, "\(challenge): status \(response.statusCode), not 401")
             try expect(response.headers[.wwwAuthenticate] == challenge, "\(challenge): WWW-Authenticate changed")
             try expect(response.body == Data("denied".utf8), "\(challenge): the 401's body did not come back")
-            let latest = context.scaled(.seconds(1))
+            let latest = context.latest(.seconds(1), for: duration)
             try expect(duration < latest, "\(challenge): took \(duration), longer than \(latest)")
         }
     }

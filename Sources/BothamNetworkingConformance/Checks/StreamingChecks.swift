@@ -65,7 +65,7 @@ extension ConformanceCheck {
 
         try expect(response.statusCode == 200, "status \(response.statusCode)")
         try expect(response.headers[.contentType] == "application/x-ndjson", "Content-Type lost")
-        let latest = context.scaled(.milliseconds(300))
+        let latest = context.latest(.milliseconds(300), for: headDelay)
         try expect(
             headDelay < latest, "the head took \(headDelay): it waited for the body (the second part is 1 s late)")
         let read = try await context.readLines(response)
@@ -146,7 +146,7 @@ extension ConformanceCheck {
             throw ConformanceFailure(
                 reason: "the stalled stream ended with \(read.error.map { "\($0)" } ?? "no error"), not .timeout")
         }
-        let latest = context.scaled(limit + timeoutSlack)
+        let latest = context.latest(limit + timeoutSlack, for: duration)
         try expect(duration < latest, "the stalled stream timed out after \(duration), later than \(latest)")
     }
 

@@ -12,8 +12,8 @@ extension ConformanceContext {
         _ what: String, limit: Duration,
         _ call: @escaping @Sendable () async -> Result<HTTPResponse, APIClientError>
     ) async throws(ConformanceFailure) {
-        let latest = scaled(limit + timeoutSlack)
         let (result, duration) = try await timed(within: limit + timeoutSlack + .milliseconds(500), what, call)
+        let latest = self.latest(limit + timeoutSlack, for: duration)
         try expect(result.isTimeout, "\(what) ended with \(result.summary), not .timeout")
         try expect(duration >= limit * 0.8, "\(what) timed out after \(duration), before its \(limit) limit")
         try expect(duration < latest, "\(what) timed out after \(duration), later than \(latest)")

@@ -11,10 +11,17 @@ struct ConformanceContext: Sendable {
     /// How late the machine has run tasks since the check started.
     let lag: SchedulingLag
 
-    /// An upper time bound: `duration` multiplied by ``timeScale``, plus the scheduling delay measured so far in
-    /// this check (``SchedulingLag``), so that a loaded machine does not fail a transport.
+    /// `duration` multiplied by ``timeScale``: a wait's bound (``bounded(within:_:)`` extends it by the scheduling
+    /// delay measured while it waits).
     func scaled(_ duration: Duration) -> Duration {
-        duration * timeScale + lag.measured
+        duration * timeScale
+    }
+
+    /// The latest that something which took `elapsed` (and has just ended) may end: `bound` scaled, plus the
+    /// scheduling delay measured meanwhile, credited up to `bound` once more: a loaded machine does not fail a
+    /// transport, and a transport that holds the machine's threads itself gets no more than that.
+    func latest(_ bound: Duration, for elapsed: Duration) -> Duration {
+        scaled(bound) + min(lag.measured(since: .now - elapsed), bound)
     }
 
     /// The value of `operation`, or `nil` when it has not finished within `limit` (scaled, and extended by the

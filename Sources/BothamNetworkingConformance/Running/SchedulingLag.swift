@@ -1,10 +1,13 @@
+import BothamNetworking
+
 /// How late the machine runs tasks: a probe task sleeps 5 ms at a time on the cooperative pool and adds up how much
 /// later than asked each sleep ended. On an idle machine that is a few percent of the time measured; while other
 /// work holds every thread, it is the time that work held them.
 ///
 /// Timing checks extend their upper bounds by it (the conformance suite's checks, this package's timing tests): a
-/// loaded machine delays every task, the answer a check waits for included, but a transport that is late by itself
-/// is still late, since the probe runs beside it. Not part of any product's public API.
+/// loaded machine delays every task, the answer a check waits for included. What is credited is capped (a wait is
+/// at most doubled, a duration's bound gets at most itself again), so a transport that holds the threads itself
+/// cannot buy unlimited time. Not part of the product's public API; this package's timing tests use it too.
 ///
 /// `Sendable`: its state is behind the `Lock`.
 package final class SchedulingLag: Sendable {
@@ -18,22 +21,31 @@ package final class SchedulingLag: Sendable {
         var samples: [(at: ContinuousClock.Instant, total: Duration)] = []
         /// The total of the last sample dropped from the history.
         var dropped = Duration.zero
+        /// When the probe last woke (or started): a wake-up overdue now is lateness already, though not yet added.
+        var lastWake: ContinuousClock.Instant
         var probe: Task<Void, Never>?
+
+        /// How late the probe's next wake-up is at `now`.
+        func overdue(at now: ContinuousClock.Instant) -> Duration {
+            max(.zero, now - lastWake - SchedulingLag.period)
+        }
     }
 
-    private let state = Lock(State())
+    private let state: Lock<State>
 
     /// Starts measuring.
     package init() {
-        let task = Task { [state] in
-            var last = ContinuousClock.now
+        // From now, not from when the task first runs: a probe that cannot even start is held up too.
+        let state = Lock(State(lastWake: .now))
+        self.state = state
+        let task = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: Self.period)
                 let now = ContinuousClock.now
-                let late = now - last - Self.period
-                last = now
-                guard late > .zero else { continue }
                 state.withLock { state in
+                    let late = state.overdue(at: now)
+                    state.lastWake = now
+                    guard late > .zero else { return }
                     state.total += late
                     state.samples.append((now, state.total))
                     if let first = state.samples.first, now - first.at > Self.history * 2 {
@@ -48,7 +60,7 @@ package final class SchedulingLag: Sendable {
     }
 
     /// The lateness measured since this probe started.
-    package var measured: Duration { state.withLock { $0.total } }
+    package var measured: Duration { state.withLock { $0.total + $0.overdue(at: .now) } }
 
     /// The lateness measured since `instant` (as far back as five minutes).
     package func measured(since instant: ContinuousClock.Instant) -> Duration {
@@ -60,7 +72,8 @@ package final class SchedulingLag: Sendable {
                 let middle = (low + high) / 2
                 if state.samples[middle].at < instant { low = middle + 1 } else { high = middle }
             }
-            return state.total - (low == 0 ? state.dropped : state.samples[low - 1].total)
+            let before = low == 0 ? state.dropped : state.samples[low - 1].total
+            return state.total - before + state.overdue(at: .now)
         }
     }
 
