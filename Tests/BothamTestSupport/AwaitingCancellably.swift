@@ -35,16 +35,3 @@ public func awaitingCancellably<Success: Sendable>(_ tasks: [Task<Success, Never
         for task in tasks { task.cancel() }
     }
 }
-
-/// Awaits every throwing task's value in order (the first error is thrown), and cancels all of them if the awaiting
-/// task is cancelled first (see the single-task form).
-public func awaitingCancellably<Success: Sendable>(_ tasks: [Task<Success, any Error>]) async throws -> [Success] {
-    try await withTaskCancellationHandler {
-        var values: [Success] = []
-        values.reserveCapacity(tasks.count)
-        for task in tasks { values.append(try await task.value) }
-        return values
-    } onCancel: {
-        for task in tasks { task.cancel() }
-    }
-}

@@ -18,9 +18,6 @@ public final class Latch: Sendable {
     /// A closed latch.
     public init() {}
 
-    /// Whether ``open()`` was called.
-    public var isOpen: Bool { state.withLock { $0.isOpen } }
-
     /// Opens the latch: every waiter, and every later one, goes on at once.
     public func open() {
         let waiters = state.withLock { state in

@@ -25,8 +25,8 @@ struct PythonTLSServerProcess: Sendable {
         }
     }
 
-    /// Runs `python3 -c script arguments…` and waits for the port it prints on its first line (bounded by the
-    /// suite's time limit). It blocks: the factories run it off the cooperative pool.
+    /// Runs `python3 -c script arguments…` and waits for the port it prints on its first line; the read ends when
+    /// Python prints it or exits. It blocks: the factories run it off the cooperative pool.
     init(script: String, arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

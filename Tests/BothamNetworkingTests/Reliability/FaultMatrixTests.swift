@@ -31,15 +31,15 @@ struct FaultMatrixTests {
         var testDescription: String { name }
     }
 
-    /// Measures every attempt that reaches the transport.
+    /// Measures every attempt that reaches the transport: when it started and how long it took.
     struct AttemptTimer: HTTPInterceptor {
-        let durations = Lock<[Duration]>([])
+        let attempts = Lock<[(start: ContinuousClock.Instant, duration: Duration)]>([])
 
         func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
             -> HTTPResponse
         {
             let start = ContinuousClock.now
-            defer { durations.withLock { $0.append(ContinuousClock.now - start) } }
+            defer { attempts.withLock { $0.append((start, ContinuousClock.now - start)) } }
             return try await next(request)
         }
     }
@@ -175,15 +175,15 @@ struct FaultMatrixTests {
         default: Issue.record("\(fault.name): expected \(String(describing: fault.expected)), got \(final)")
         }
         #expect(clock.sleeps.count == (fault.retried ? 2 : 0))
-        let attempts = timer.durations.withLock { $0 }
+        let attempts = timer.attempts.withLock { $0 }
         #expect(attempts.count == (fault.retried ? 3 : 1))
-        for duration in attempts {
+        for (attemptStart, duration) in attempts {
             #expect(
-                duration < TestTimeScale.scaled(fault.deadline, during: duration) + Self.schedulingAllowance,
+                duration < TestTimeScale.scaled(fault.deadline, since: attemptStart) + Self.schedulingAllowance,
                 "\(fault.name): an attempt took \(duration)")
         }
         #expect(
-            elapsed < TestTimeScale.scaled(fault.deadline * attempts.count, during: elapsed) + Self.schedulingAllowance,
+            elapsed < TestTimeScale.scaled(fault.deadline * attempts.count, since: start) + Self.schedulingAllowance,
             "\(fault.name) took \(elapsed)")
     }
 
@@ -208,11 +208,11 @@ struct FaultMatrixTests {
             return
         }
         #expect(failure.kind == .cannotConnect)
-        let attempts = timer.durations.withLock { $0 }
+        let attempts = timer.attempts.withLock { $0 }
         #expect(attempts.count == 2)
-        for duration in attempts {
+        for (attemptStart, duration) in attempts {
             #expect(
-                duration < TestTimeScale.scaled(.seconds(2), during: duration) + Self.schedulingAllowance,
+                duration < TestTimeScale.scaled(.seconds(2), since: attemptStart) + Self.schedulingAllowance,
                 "an attempt took \(duration)")
         }
     }
