@@ -48,7 +48,7 @@ public struct HTTPResponse: Sendable, Hashable {
 
     /// A copy of this response with the fields given changed; its timings are shared with this one (the same box:
     /// copying a measured response allocates nothing for them).
-    package func copy(
+    private func copy(
         statusCode: Int? = nil, headers: HTTPHeaders? = nil, body: Data? = nil, bodyFileURL: URL?? = nil,
         keepsStream: Bool = true, timings: ResponseTimingsSlot? = nil
     ) -> HTTPResponse {

@@ -1,7 +1,7 @@
 /// Where an ``HTTPResponse`` keeps its ``HTTPTimings``: out of line (one pointer in the response, allocated only
 /// when a transport measured something) and out of its equality, since two responses that differ only in how long
 /// they took are the same response (a replayed recording equals the live one).
-package struct ResponseTimingsSlot: Sendable, Hashable {
+struct ResponseTimingsSlot: Sendable, Hashable {
     /// Immutable, so sharing it between copies of a response (and tasks) is safe.
     private final class Box: Sendable {
         let timings: HTTPTimings
@@ -13,15 +13,15 @@ package struct ResponseTimingsSlot: Sendable, Hashable {
 
     private let box: Box?
 
-    package init(_ timings: HTTPTimings?) {
+    init(_ timings: HTTPTimings?) {
         box = timings.map(Box.init)
     }
 
-    package var timings: HTTPTimings? { box?.timings }
+    var timings: HTTPTimings? { box?.timings }
 
     /// Always equal: timings are a measurement, not part of the response.
-    package static func == (lhs: ResponseTimingsSlot, rhs: ResponseTimingsSlot) -> Bool { true }
+    static func == (lhs: ResponseTimingsSlot, rhs: ResponseTimingsSlot) -> Bool { true }
 
     /// Adds nothing, as ``==`` ignores the timings.
-    package func hash(into hasher: inout Hasher) {}
+    func hash(into hasher: inout Hasher) {}
 }
