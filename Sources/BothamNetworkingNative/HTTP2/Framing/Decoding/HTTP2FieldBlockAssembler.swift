@@ -9,8 +9,10 @@ struct HTTP2FieldBlockAssembler: Sendable {
     var maxBlockSize: Int
     /// The most CONTINUATION frames a block may take.
     var maxContinuations: Int
-    /// The frame that opened the open block, its field block holding the fragments so far.
+    /// The frame that opened the open block (its field block is taken into ``block``).
     private var opening: HTTP2Frame?
+    /// The open block's fragments so far, appended in place (a whole block is copied once, when it ends).
+    private var block: [UInt8] = []
     /// The CONTINUATION frames the open block took so far.
     private var continuations = 0
 
@@ -35,7 +37,7 @@ struct HTTP2FieldBlockAssembler: Sendable {
         guard continuations < maxContinuations else {
             throw .connection(.enhanceYourCalm, .tooManyContinuations(limit: maxContinuations))
         }
-        guard Self.blockSize(opening) + header.length <= maxBlockSize else {
+        guard block.count + header.length <= maxBlockSize else {
             throw .connection(.enhanceYourCalm, .headerBlockTooLarge(limit: maxBlockSize))
         }
     }
@@ -59,6 +61,19 @@ struct HTTP2FieldBlockAssembler: Sendable {
     }
 
     private mutating func open(_ frame: HTTP2Frame) -> HTTP2Frame? {
+        var frame = frame
+        switch frame.payload {
+        case .headers(var headers):
+            block = headers.fieldBlock
+            headers.fieldBlock = []
+            frame.payload = .headers(headers)
+        case .pushPromise(var promise):
+            block = promise.fieldBlock
+            promise.fieldBlock = []
+            frame.payload = .pushPromise(promise)
+        default:
+            block = []
+        }
         opening = frame
         continuations = 0
         return nil
@@ -69,23 +84,22 @@ struct HTTP2FieldBlockAssembler: Sendable {
     {
         guard var frame = opening else { throw .connection(.protocolError, .unexpectedContinuation) }
         continuations += 1
+        block += continuation.fieldBlockFragment
+        guard continuation.endHeaders else { return nil }
         switch frame.payload {
         case .headers(var headers):
-            headers.fieldBlock += continuation.fieldBlockFragment
-            headers.endHeaders = continuation.endHeaders
+            headers.fieldBlock = block
+            headers.endHeaders = true
             frame.payload = .headers(headers)
         case .pushPromise(var promise):
-            promise.fieldBlock += continuation.fieldBlockFragment
-            promise.endHeaders = continuation.endHeaders
+            promise.fieldBlock = block
+            promise.endHeaders = true
             frame.payload = .pushPromise(promise)
         default:
             break
         }
-        guard continuation.endHeaders else {
-            opening = frame
-            return nil
-        }
         opening = nil
+        block = []
         continuations = 0
         return frame
     }
@@ -93,15 +107,6 @@ struct HTTP2FieldBlockAssembler: Sendable {
     private func checkSize(_ size: Int) throws(HTTP2FrameError) {
         guard size <= maxBlockSize else {
             throw .connection(.enhanceYourCalm, .headerBlockTooLarge(limit: maxBlockSize))
-        }
-    }
-
-    /// The octets of the opening frame's field block so far.
-    private static func blockSize(_ frame: HTTP2Frame) -> Int {
-        switch frame.payload {
-        case .headers(let headers): headers.fieldBlock.count
-        case .pushPromise(let promise): promise.fieldBlock.count
-        default: 0
         }
     }
 }
