@@ -5,7 +5,7 @@ extension EventLoop {
     /// the default ``NativeHTTPClient/EventLoopCount/one`` runs on, started on first use. One thread is plenty for
     /// most clients (it only moves bytes; parsing of bodies, decompression and decoding happen on the caller's
     /// task). `nil` only when the OS refuses an epoll/eventfd (or pipe).
-    static var shared: EventLoop? { sharedLoops(count: 1)?.first }
+    static let shared: EventLoop? = sharedLoops(count: 1)?.first
 
     /// The most loops the process starts: a client asking for more gets this many.
     static let maximumSharedCount = 64
