@@ -30,6 +30,9 @@ setsid --wait bash -c 'echo $$ > "$0"; exec stdbuf -oL -eL "$@"' "$pidfile" "$@"
 runner=$!
 for _ in $(seq 50); do [ -s "$pidfile" ] && break; sleep 0.1; done
 group="$(cat "$pidfile" 2>/dev/null || true)"
+# The runner is a background job of this non-interactive shell, never a group leader, so setsid ran in place: its
+# PID is the group's id even when the pid file did not come.
+[ -n "$group" ] || group="$runner"
 
 # The command's processes and their descendants: swift test starts its test process in a process group of its own.
 descendants() {
