@@ -30,7 +30,7 @@
         }
 
         func run() async {
-            let loops = max(2, options.loops ?? NativeHTTPClient.EventLoopCount.perCore.count)
+            let loops = options.loops ?? max(2, NativeHTTPClient.EventLoopCount.perCore.count)
             let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
             let path = url.path
             print("1 loop against \(loops) loops on \(ProcessInfo.processInfo.activeProcessorCount) cores")

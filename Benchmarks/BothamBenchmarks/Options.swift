@@ -105,7 +105,7 @@
                     case "--json": options.jsonOutput = try value()
                     case "--interceptors": options.interceptorCounts = try list()
                     case "--concurrency": options.concurrencies = try list().map { max(1, $0) }
-                    case "--loops": options.loops = max(1, try number())
+                    case "--loops": options.loops = max(2, try number())
                     case "--loop-concurrency": options.loopConcurrencies = try list().map { max(1, $0) }
                     case "--chain-calls": options.chainCalls = max(1, try number())
                     case "--requests": options.requests = max(1, try number())
