@@ -46,6 +46,12 @@ public enum TestTimeScale {
         return scaled(seconds: seconds) + Double(lag.seconds) + Double(lag.attoseconds) / 1e18
     }
 
+    /// How late the machine ran tasks since `start`, unscaled: for a bound that is not scaled by ``factor`` but must
+    /// not fail because the cooperative threads were busy with other tests.
+    public static func schedulingDelay(since start: ContinuousClock.Instant) -> Duration {
+        schedulingLag.measured(since: start)
+    }
+
     /// The process's one probe of scheduling delay, started by the first test that reads ``factor`` or asks for a
     /// bound (every timing suite does so early).
     package static let schedulingLag = SchedulingLag()

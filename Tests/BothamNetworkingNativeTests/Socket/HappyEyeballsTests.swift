@@ -49,7 +49,7 @@ struct HappyEyeballsTests {
         #expect(elapsed >= 0.19, "the IPv4 attempt started before the delay: \(elapsed) s")
         // The epsilon covers a busy machine (the suite runs in parallel on two cores); the connect timeout (10 s)
         // that the blackhole would cost without Happy Eyeballs is far beyond it.
-        #expect(elapsed < 0.2 + TestTimeScale.scaled(seconds: 2.5), "took \(elapsed) s")
+        #expect(elapsed < 0.2 + TestTimeScale.scaled(seconds: 2.5, since: start), "took \(elapsed) s")
         // The losing attempt is closed, not left retransmitting its SYN.
         if let inProgress = Loopback.connectsInProgress(toPort: blackhole.address.port) {
             #expect(inProgress == 0)
@@ -131,7 +131,7 @@ struct HappyEyeballsTests {
             Issue.record("expected timeout, got \(String(describing: error))")
             return
         }
-        #expect(elapsed >= 0.39 && elapsed < 0.4 + TestTimeScale.scaled(seconds: 3), "took \(elapsed) s")
+        #expect(elapsed >= 0.39 && elapsed < 0.4 + TestTimeScale.scaled(seconds: 3, since: start), "took \(elapsed) s")
         for port in [blackhole6.address.port, blackhole4.address.port] {
             if let inProgress = Loopback.connectsInProgress(toPort: port) { #expect(inProgress == 0) }
         }

@@ -17,7 +17,7 @@ struct MockWebServerLifecycleTests {
         server.shutdown()
         let elapsed = clock.now - start
 
-        #expect(elapsed < TestTimeScale.scaled(.seconds(1)))
+        #expect(elapsed < TestTimeScale.scaled(.seconds(1), since: start))
         #expect(await connection.isClosedByServer())
         #expect(server.isShutDown)
     }
