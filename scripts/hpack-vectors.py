@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Tests/BothamNetworkingNativeTests/HTTP2/HPACKPythonVectors.swift: header blocks encoded by an
+"""Writes Tests/BothamNetworkingNativeTests/HTTP2/HPACK/HPACKPythonVectors.swift: header blocks encoded by an
 independent HPACK implementation (the `hpack` package from PyPI), with the fields each one carries, for
 HPACKPythonVectorTests to decode. Only needed to regenerate the file; the tests never run Python.
 
@@ -12,7 +12,7 @@ import random
 import hpack
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "Tests", "BothamNetworkingNativeTests", "HTTP2", "HPACKPythonVectors.swift")
+OUT = os.path.join(HERE, "..", "Tests", "BothamNetworkingNativeTests", "HTTP2", "HPACK", "HPACKPythonVectors.swift")
 
 NAMES = [b":method", b":path", b":scheme", b":authority", b":status", b"accept", b"accept-encoding",
          b"content-type", b"content-length", b"user-agent", b"cache-control", b"date", b"etag", b"x-request-id",

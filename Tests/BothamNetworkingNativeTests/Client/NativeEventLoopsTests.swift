@@ -86,10 +86,10 @@ extension NativeEventLoopsTests {
     }
 
     /// A server answering `ok` after `delay`, recording the server-side connection of every request.
-    static func recordingServer(delay: Duration = .zero) throws -> (MockWebServer, Lock<[Int]>) {
-        let connections = Lock<[Int]>([])
+    static func recordingServer(delay: Duration = .zero) throws -> (MockWebServer, Recorder<Int>) {
+        let connections = Recorder<Int>()
         let server = try makeServer { request in
-            connections.withLock { $0.append(request.connectionIndex) }
+            connections.append(request.connectionIndex)
             return MockResponse().withHeadersDelay(delay).withBody("ok")
         }
         return (server, connections)
@@ -160,7 +160,7 @@ extension NativeEventLoopsTests {
         }
         #expect(
             reused == [[false, true, true], [false, true, true]], "each loop opens one connection, then reuses it")
-        let seen = connections.withLock { $0 }
+        let seen = connections.values
         #expect(Set(seen).count == 2, "two connections at the server: \(seen)")
         // Loop 0's calls are requests 0, 2, 4, loop 1's 1, 3, 5: each loop's on one connection of its own.
         #expect(
@@ -195,7 +195,7 @@ extension NativeEventLoopsTests {
         let statuses = try await Self.burst(24, to: server, with: client, executors: executors)
         #expect(statuses == Array(repeating: 200, count: 24))
         // Shares of 2, 1 and 1: every loop had calls waiting, so every share was used and none exceeded.
-        let seen = Set(connections.withLock { $0 })
+        let seen = Set(connections.values)
         #expect(seen.count == 4, "the server accepted \(seen.count) connections")
     }
 
@@ -210,7 +210,7 @@ extension NativeEventLoopsTests {
         #expect(executors.count == 2)
         let statuses = try await Self.burst(8, to: server, with: client, executors: executors)
         #expect(statuses == Array(repeating: 200, count: 8))
-        let seen = Set(connections.withLock { $0 })
+        let seen = Set(connections.values)
         #expect(seen.count == 2, "the server accepted \(seen.count) connections")
     }
 
@@ -233,14 +233,14 @@ extension NativeEventLoopsTests {
         }
         #expect(results.map(\.0) == Array(repeating: 200, count: 8))
         #expect(results.reduce(into: Set<UInt>()) { $0.formUnion($1.1) } == loopThreads, "both loops ran exchanges")
-        #expect(Set(connections.withLock { $0 }).count == 8, "8 connections at once, 4 per loop")
+        #expect(Set(connections.values).count == 8, "8 connections at once, 4 per loop")
         // One call at a time goes to the first loop every time (no other call of this client is in flight) and
         // reuses its most recent connection.
-        let before = connections.withLock { $0.count }
+        let before = connections.count
         for _ in 0..<4 { #expect(try await client.send(get(server)).statusCode == 200) }
-        let sequential = connections.withLock { Array($0.dropFirst(before)) }
+        let sequential = Array(connections.values.dropFirst(before))
         #expect(sequential.count == 4 && Set(sequential).count == 1, "one connection carried them: \(sequential)")
-        #expect(Set(connections.withLock { $0 }).count == 8, "no new connection")
+        #expect(Set(connections.values).count == 8, "no new connection")
     }
 
     func openStreamBody() async throws {

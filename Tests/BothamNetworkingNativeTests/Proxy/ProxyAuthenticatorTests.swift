@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -140,18 +141,18 @@ struct ProxyAuthenticatorTests {
 
 /// An authenticator that records every challenge and answers each with the same credentials (or `nil`).
 private final class ChallengeRecorder: Sendable {
-    private let recorded = Lock<[ProxyAuthenticationChallenge]>([])
+    private let recorded = Recorder<ProxyAuthenticationChallenge>()
     private let answer: ProxyCredentials?
 
     init(answer: ProxyCredentials?) {
         self.answer = answer
     }
 
-    var challenges: [ProxyAuthenticationChallenge] { recorded.withLock { $0 } }
+    var challenges: [ProxyAuthenticationChallenge] { recorded.values }
 
     var authenticator: ProxyAuthenticator {
         ProxyAuthenticator { [self] challenge in
-            recorded.withLock { $0.append(challenge) }
+            recorded.append(challenge)
             return answer
         }
     }

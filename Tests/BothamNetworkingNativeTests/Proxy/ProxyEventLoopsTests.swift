@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 

@@ -37,14 +37,14 @@ struct RecordingResponseInterceptor: BothamResponseInterceptor {
 /// Returns `.retry` for the first `times` responses it sees, then passes them on.
 final class RetryingResponseInterceptor: BothamResponseInterceptor {
     private let remaining: Lock<Int>
-    let attempts = Lock<[Int]>([])
+    let attempts = Recorder<Int>()
 
     init(times: Int) {
         remaining = Lock(times)
     }
 
     func intercept(response: HTTPResponse, for request: HTTPRequest) async throws -> ResponseInterceptorResult {
-        attempts.withLock { $0.append(HTTPCallContext.current?.attempt ?? -1) }
+        attempts.append(HTTPCallContext.current?.attempt ?? -1)
         let retry = remaining.withLock { remaining -> Bool in
             guard remaining > 0 else { return false }
             remaining -= 1
