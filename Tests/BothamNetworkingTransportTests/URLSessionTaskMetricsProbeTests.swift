@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 
 /// Records which delegate callbacks URLSession makes, in order, and hands each completed task to a waiter.
 private final class MetricsProbeDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    let events = Lock<[String]>([])
+    let events = Recorder<String>()
     private let completions: AsyncStream<Void>.Continuation
     let completed: AsyncStream<Void>
 
@@ -18,11 +19,11 @@ private final class MetricsProbeDelegate: NSObject, URLSessionDataDelegate, Send
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
-        events.withLock { $0.append("metrics(\(metrics.transactionMetrics.count) transactions)") }
+        events.append("metrics(\(metrics.transactionMetrics.count) transactions)")
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        events.withLock { $0.append("complete") }
+        events.append("complete")
         completions.yield()
     }
 }
@@ -51,7 +52,7 @@ struct URLSessionTaskMetricsProbeTests {
             _ = await completions.next()
         }
 
-        let events = delegate.events.withLock { $0 }
+        let events = delegate.events.values
         #if canImport(FoundationNetworking)
             #expect(events == ["complete", "complete"])
         #else

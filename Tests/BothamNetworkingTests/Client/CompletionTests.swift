@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -11,10 +12,10 @@ struct CompletionTests {
         let stub = StubHTTPClient()
         stub.stub(with: .text("hello"))
         let apiClient = BothamAPIClient(baseEndpoint: "https://h.example", httpClient: stub)
-        let results = Lock<[Result<HTTPResponse, APIClientError>]>([])
-        let call = apiClient.GET("/x") { result in results.withLock { $0.append(result) } }
+        let results = Recorder<Result<HTTPResponse, APIClientError>>()
+        let call = apiClient.GET("/x") { result in results.append(result) }
         await call.wait()
-        let recorded = results.withLock { $0 }
+        let recorded = results.values
         #expect(recorded.count == 1)
         #expect(try recorded.first?.get().body == Data("hello".utf8))
     }
@@ -24,12 +25,12 @@ struct CompletionTests {
         let stub = StubHTTPClient(latency: .clock)
         stub.stub(with: StubResponse.text("late").delayed(by: .seconds(3_600)))
         let apiClient = BothamAPIClient(baseEndpoint: "https://h.example", httpClient: stub)
-        let results = Lock<[Result<HTTPResponse, APIClientError>]>([])
-        let call = apiClient.GET("/x") { result in results.withLock { $0.append(result) } }
+        let results = Recorder<Result<HTTPResponse, APIClientError>>()
+        let call = apiClient.GET("/x") { result in results.append(result) }
         while stub.receivedRequests.isEmpty { await Task.yield() }
         call.cancel()
         await call.wait()
-        let recorded = results.withLock { $0 }
+        let recorded = results.values
         #expect(recorded.count == 1)
         guard case .failure(.cancelled) = recorded.first else {
             Issue.record("expected cancelled, got \(recorded)")

@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -108,10 +109,10 @@ struct TodosEndpointTests {
     @Test("the completion form delivers the decoded value once")
     func completion() async throws {
         stub.stub(with: .json(first))
-        let received = Lock<[Result<Todo, APIClientError>]>([])
-        let call = apiClient.send(TodosAPI.get(id: 1)) { result in received.withLock { $0.append(result) } }
+        let received = Recorder<Result<Todo, APIClientError>>()
+        let call = apiClient.send(TodosAPI.get(id: 1)) { result in received.append(result) }
         await call.wait()
-        let results = received.withLock { $0 }
+        let results = received.values
         #expect(results.count == 1)
         #expect(try results.first?.get().id == 1)
     }

@@ -30,7 +30,7 @@ struct RetryTests {
         #expect(response.statusCode == 200)
         #expect(stub.receivedRequests.count == times + 1)
         #expect(log.values.count == times + 1)
-        #expect(retrying.attempts.withLock { $0 } == Array(1...(times + 1)))
+        #expect(retrying.attempts.values == Array(1...(times + 1)))
     }
 
     @Test("Each attempt starts again from the original request")

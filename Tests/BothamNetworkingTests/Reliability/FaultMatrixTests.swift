@@ -33,13 +33,13 @@ struct FaultMatrixTests {
 
     /// Measures every attempt that reaches the transport: when it started and how long it took.
     struct AttemptTimer: HTTPInterceptor {
-        let attempts = Lock<[(start: ContinuousClock.Instant, duration: Duration)]>([])
+        let attempts = Recorder<(start: ContinuousClock.Instant, duration: Duration)>()
 
         func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
             -> HTTPResponse
         {
             let start = ContinuousClock.now
-            defer { attempts.withLock { $0.append((start, ContinuousClock.now - start)) } }
+            defer { attempts.append((start, ContinuousClock.now - start)) }
             return try await next(request)
         }
     }
@@ -175,7 +175,7 @@ struct FaultMatrixTests {
         default: Issue.record("\(fault.name): expected \(String(describing: fault.expected)), got \(final)")
         }
         #expect(clock.sleeps.count == (fault.retried ? 2 : 0))
-        let attempts = timer.attempts.withLock { $0 }
+        let attempts = timer.attempts.values
         #expect(attempts.count == (fault.retried ? 3 : 1))
         for (attemptStart, duration) in attempts {
             #expect(
@@ -208,7 +208,7 @@ struct FaultMatrixTests {
             return
         }
         #expect(failure.kind == .cannotConnect)
-        let attempts = timer.attempts.withLock { $0 }
+        let attempts = timer.attempts.values
         #expect(attempts.count == 2)
         for (attemptStart, duration) in attempts {
             #expect(

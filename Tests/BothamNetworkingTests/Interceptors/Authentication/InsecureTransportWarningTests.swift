@@ -1,5 +1,6 @@
 import BothamNetworking
 import BothamNetworkingTesting
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -7,19 +8,19 @@ import Testing
 struct InsecureTransportWarningTests {
     struct Credentials: BasicAuthentication {
         let credentials = BasicAuthCredentials(username: "user", password: "s3cr3t")
-        let lines: Lock<[String]>
-        var insecureTransportLog: LogSink { LogSink { _, message in lines.withLock { $0.append(message) } } }
+        let lines: Recorder<String>
+        var insecureTransportLog: LogSink { LogSink { _, message in lines.append(message) } }
         func onAuthenticationError(realm: String) {}
     }
 
     private func send(to endpoint: String, times: Int = 1) async -> [String] {
-        let lines = Lock<[String]>([])
+        let lines = Recorder<String>()
         let stub = StubHTTPClient()
         stub.stub(with: .text("ok"))
         let apiClient = BothamAPIClient(baseEndpoint: endpoint, httpClient: stub)
         apiClient.requestInterceptors.append(Credentials(lines: lines))
         for _ in 0..<times { _ = await apiClient.GET("/x") }
-        return lines.withLock { $0 }
+        return lines.values
     }
 
     @Test("Basic credentials to a remote host over plain http log one warning per host, without the secret")

@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -10,9 +11,9 @@ struct CookieInterceptorTests {
     func storesAndSends() async throws {
         let jar = CookieTest.jar()
         let interceptor = CookieInterceptor(jar: jar)
-        let sent = Lock<[HTTPRequest]>([])
+        let sent = Recorder<HTTPRequest>()
         let next = HTTPInterceptorNext { request in
-            sent.withLock { $0.append(request) }
+            sent.append(request)
             var headers = HTTPHeaders()
             headers.add(.setCookie, "a=1; Expires=Wed, 21 Oct 2099 07:28:00 GMT")
             headers.add(.setCookie, "b=2")
@@ -23,7 +24,7 @@ struct CookieInterceptorTests {
         _ = try await interceptor.intercept(request.withHeader(.cookie, "mine=0"), context: context, next: next)
         _ = try await interceptor.intercept(request, context: context, next: next)
 
-        let cookies = sent.withLock { $0.map { $0.headers.values(for: .cookie) } }
+        let cookies = sent.values.map { $0.headers.values(for: .cookie) }
         #expect(cookies == [[], ["mine=0; a=1; b=2"], ["a=1; b=2"]])
     }
 }
