@@ -99,7 +99,7 @@ public struct ParameterEncoding: Sendable, Hashable {
     public static let httpBody = ParameterEncoding(destination: .httpBody)
 
     /// Whether parameters of a request with `method` go in the URL query (otherwise in the body).
-    public func encodesInQuery(for method: HTTPMethod) -> Bool {
+    package func encodesInQuery(for method: HTTPMethod) -> Bool {
         switch destination {
         case .queryString: return true
         case .httpBody: return false

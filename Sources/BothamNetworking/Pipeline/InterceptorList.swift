@@ -22,7 +22,7 @@ public final class InterceptorList<Element: Sendable>: Sendable {
     private let storage = Lock(Storage())
 
     /// Creates an empty list.
-    public init() {}
+    package init() {}
 
     /// Appends an interceptor; it runs after the ones already in the list.
     @discardableResult

@@ -31,7 +31,7 @@ extension HTTPBodyStream {
             var decoding: ChunkDecoding<ServerSentEventParser>
 
             /// The parser, with the last event ID and reconnection time seen so far.
-            public var parser: ServerSentEventParser { decoding.decoder }
+            package var parser: ServerSentEventParser { decoding.decoder }
 
             init(chunks: HTTPBodyStream.AsyncIterator, parser: ServerSentEventParser) {
                 decoding = ChunkDecoding(chunks: chunks, decoder: parser)

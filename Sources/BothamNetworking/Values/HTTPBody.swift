@@ -61,9 +61,8 @@ public struct HTTPBody: Sendable, Hashable {
     /// The contents of a file, sent as `contentType` unless the request already has a `Content-Type`.
     ///
     /// Transports that can upload from a file read it from ``fileURL`` as they send it, so a large body never has to
-    /// fit in memory. ``encoded(forContentType:)`` (and so `HTTPRequest.bodyData()`) reads the file only when it is
-    /// at most ``maximumFileSizeLoadedInMemory`` bytes long. The file must exist until the call ends; it is not
-    /// deleted.
+    /// fit in memory. ``HTTPRequest/bodyData()`` reads the file only when it is at most
+    /// ``maximumFileSizeLoadedInMemory`` bytes long. The file must exist until the call ends; it is not deleted.
     public static func file(_ url: URL, contentType: String? = nil) -> HTTPBody {
         HTTPBody(storage: .file(url, contentType: contentType, temporary: nil))
     }
@@ -74,14 +73,14 @@ public struct HTTPBody: Sendable, Hashable {
         return url
     }
 
-    /// The largest file body that ``encoded(forContentType:)`` reads into memory: 16 MiB.
+    /// The largest file body that ``HTTPRequest/bodyData()`` reads into memory: 16 MiB.
     public static let maximumFileSizeLoadedInMemory = 16 * 1024 * 1024
 
     /// The bytes this body encodes to given the request's `Content-Type`, and the content type to set when the
     /// request has none.
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` when the body cannot be encoded.
-    public func encoded(forContentType contentType: String?) throws(APIClientError) -> (
+    package func encoded(forContentType contentType: String?) throws(APIClientError) -> (
         data: Data, contentType: String?
     ) {
         switch storage {

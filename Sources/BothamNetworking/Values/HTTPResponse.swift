@@ -97,7 +97,7 @@ public struct HTTPResponse: Sendable, Hashable {
     }
 
     /// A copy whose body is in the file at `bodyFileURL` (`nil`: in ``body``), with `body` as its in-memory body.
-    public func withBodyFile(_ bodyFileURL: URL?, body: Data = Data()) -> HTTPResponse {
+    package func withBodyFile(_ bodyFileURL: URL?, body: Data = Data()) -> HTTPResponse {
         copy(body: body, bodyFileURL: .some(bodyFileURL), keepsStream: false)
     }
 }

@@ -9,7 +9,7 @@ public struct ConformanceReport: Sendable, Hashable, CustomStringConvertible {
     public let results: [ConformanceResult]
 
     /// Creates a report of `results`.
-    public init(results: [ConformanceResult]) {
+    package init(results: [ConformanceResult]) {
         self.results = results
     }
 

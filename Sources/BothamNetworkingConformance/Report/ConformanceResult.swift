@@ -8,7 +8,7 @@ public struct ConformanceResult: Sendable, Hashable, CustomStringConvertible {
     public let duration: Duration
 
     /// Creates a result.
-    public init(check: ConformanceCheck, outcome: ConformanceOutcome, duration: Duration) {
+    package init(check: ConformanceCheck, outcome: ConformanceOutcome, duration: Duration) {
         self.check = check
         self.outcome = outcome
         self.duration = duration

@@ -85,7 +85,7 @@ public struct MockResponse: Sendable {
     }
 
     /// The reason phrase that will be sent: ``reasonPhrase`` or the standard one for ``statusCode``.
-    public var effectiveReasonPhrase: String {
+    package var effectiveReasonPhrase: String {
         reasonPhrase ?? HTTPReasonPhrase.phrase(for: statusCode)
     }
 }

@@ -94,7 +94,7 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
         public var duration: Duration
 
         /// Creates a summary.
-        public init(bytes: Int, error: APIClientError?, duration: Duration) {
+        package init(bytes: Int, error: APIClientError?, duration: Duration) {
             self.bytes = bytes
             self.error = error
             self.duration = duration
