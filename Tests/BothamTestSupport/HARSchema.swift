@@ -38,6 +38,10 @@ public enum HARSchema {
                 for key in ["headersSize", "bodySize"] { number(request, key, at: at, &problems) }
                 if request["postData"] != nil, let postData = object(request, "postData", at: at, &problems) {
                     string(postData, "mimeType", at: "\(at).postData", &problems)
+                    // HAR 1.2: "text [string]" or "params [array]", one of them required.
+                    if !(postData["text"] is String) && !(postData["params"] is [Any]) {
+                        problems.append("\(at).postData: neither text nor params")
+                    }
                 }
             }
             if let response = object(entry, "response", at: path, &problems) {

@@ -88,7 +88,8 @@ extension HTTPArchive.Response {
         self.init(
             status: response.statusCode, statusText: "", httpVersion: "HTTP/1.1", cookies: [],
             headers: HTTPArchive.pairs(redactor.redact(response.headers)), content: content,
-            redirectURL: response.headers[.location] ?? "", headersSize: -1, bodySize: size)
+            redirectURL: response.headers[.location].map { redactor.redact(uriReference: $0) } ?? "",
+            headersSize: -1, bodySize: size)
     }
 
     /// The recorded response as an `HTTPResponse` to `request`.

@@ -188,3 +188,29 @@ extension HTTPArchive {
         }
     }
 }
+
+extension HTTPArchive.PostData {
+    private enum CodingKeys: String, CodingKey {
+        case mimeType, text, encoding, comment
+    }
+
+    /// Reads a `postData` object; an empty `text` beside a ``comment`` is a body that was not recorded.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        mimeType = try container.decode(String.self, forKey: .mimeType)
+        encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
+        comment = try container.decodeIfPresent(String.self, forKey: .comment)
+        let text = try container.decodeIfPresent(String.self, forKey: .text)
+        self.text = text == "" && comment != nil ? nil : text
+    }
+
+    /// Writes a `postData` object with the `text` HAR 1.2 requires: empty for a body that was not recorded
+    /// (``comment`` says why).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mimeType, forKey: .mimeType)
+        try container.encode(text ?? "", forKey: .text)
+        try container.encodeIfPresent(encoding, forKey: .encoding)
+        try container.encodeIfPresent(comment, forKey: .comment)
+    }
+}

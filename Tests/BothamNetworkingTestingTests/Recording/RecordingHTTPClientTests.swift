@@ -69,6 +69,10 @@ struct RecordingHTTPClientTests {
         #expect(problems.contains("log.entries[0].time is not a number"))
         #expect(problems.contains("log.entries[0].request is not an object"))
         #expect(HARSchema.problems(Data("[]".utf8)) == ["the document is not a JSON object"])
+        let noText = Data(
+            #"{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[{"request":{"postData":{"mimeType":""}}}]}}"#
+                .utf8)
+        #expect(HARSchema.problems(noText).contains("log.entries[0].request.postData: neither text nor params"))
     }
 
     @Test("A recording holds none of the secrets the redactor names, in headers, query, JSON and form bodies")
@@ -90,6 +94,16 @@ struct RecordingHTTPClientTests {
             body: ["pin": .string(secret), "password": .string(secret), "user": "jane"]
         ).get()
         _ = try await apiClient.POST("/form", body: .form(["pin": secret, "user": "jane"])).get()
+        // A redirect to a pre-signed URL, recorded as it came (the transport did not follow it).
+        server.stub(
+            .path("/moved"),
+            with: .response(
+                statusCode: 302,
+                headers: [
+                    "Location": "https://cdn.example.com/o?X-Amz-Signature=\(secret)&part=1",
+                    "Content-Location": "/o?access_token=\(secret)#top",
+                ]))
+        _ = try await apiClient.GET("/moved").get()
 
         #expect(String(decoding: response.body, as: UTF8.self).contains(secret), "the caller gets the real body")
         let recorded = try text(of: file)
@@ -97,6 +111,8 @@ struct RecordingHTTPClientTests {
         #expect(recorded.contains("REDACTED"))
         #expect(recorded.contains("jane"), "what is not secret stays")
         #expect(recorded.contains("page"))
+        #expect(recorded.contains("X-Amz-Signature=REDACTED&part=1"), "the redirect URL is kept, its secret is not")
+        #expect(recorded.contains("/o?access_token=REDACTED#top"))
     }
 
     @Test("Replay answers from the file without calling the wrapped transport")

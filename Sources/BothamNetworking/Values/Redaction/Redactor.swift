@@ -162,9 +162,31 @@ public struct Redactor: Sendable, Hashable {
         HTTPHeaders(headers.fields.map(redact))
     }
 
-    /// The field with its value replaced when it is hidden.
+    /// The field with its value replaced when it is hidden; the value of a field that holds a URL (`Location`,
+    /// `Content-Location`) with its hidden query values and password replaced, as in ``redact(_:)-(URL)``: a redirect
+    /// to a pre-signed URL must not put its signature in a log or a recording.
     public func redact(_ field: HTTPHeaders.Field) -> HTTPHeaders.Field {
-        redacts(header: field.name) ? HTTPHeaders.Field(name: field.name, value: replacement) : field
+        if redacts(header: field.name) { return HTTPHeaders.Field(name: field.name, value: replacement) }
+        guard Self.uriReferenceFields.contains(field.name) else { return field }
+        let value = redact(uriReference: field.value)
+        return value == field.value ? field : HTTPHeaders.Field(name: field.name, value: value)
+    }
+
+    /// The fields whose value is a URI reference, absolute or relative.
+    private static let uriReferenceFields: Set<HTTPFieldName> = [.location, HTTPFieldName("Content-Location")]
+
+    /// `text`, a URI reference (absolute or relative, as a `Location` field holds it), with hidden query values and
+    /// any password replaced; text that is no URI reference is redacted the same way, from its first `?` to its
+    /// first `#`.
+    package func redact(uriReference text: String) -> String {
+        if text.contains("@"), let url = URL(string: text), url.scheme != nil {
+            return redact(url)
+        }
+        guard !queryParameterNames.isEmpty, let questionMark = text.firstIndex(of: "?") else { return text }
+        let queryStart = text.index(after: questionMark)
+        let queryEnd = text[queryStart...].firstIndex(of: "#") ?? text.endIndex
+        let query = redact(percentEncodedQuery: String(text[queryStart..<queryEnd]))
+        return String(text[..<queryStart]) + query + String(text[queryEnd...])
     }
 
     /// The URL as text with hidden query values and any password in the user information replaced.
