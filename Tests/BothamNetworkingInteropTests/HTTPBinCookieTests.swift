@@ -12,8 +12,8 @@ extension HTTPBinInteropTests {
     struct HTTPBinCookieTests {
         let jar = CookieJar()
 
-        /// A client with `jar` whose transport follows no redirect (so the jar sees each 302's `Set-Cookie`), and
-        /// whose URLSession keeps no cookie storage of its own.
+        /// A client with `jar` whose transport follows no redirect (so the jar sees each 302's `Set-Cookie`); the
+        /// default URLSession configuration keeps no cookie storage of its own.
         private var apiClient: BothamAPIClient {
             let transport: any HTTPClient
             if HTTPBin.runsOnNative {
@@ -21,11 +21,7 @@ extension HTTPBinInteropTests {
                 configuration.redirectPolicy = .doNotFollow
                 transport = NativeHTTPClient(configuration: configuration)
             } else {
-                let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
-                sessionConfiguration.httpShouldSetCookies = false
-                sessionConfiguration.httpCookieStorage = nil
-                transport = URLSessionHTTPClient(
-                    configuration: .init(redirectPolicy: .doNotFollow), sessionConfiguration: sessionConfiguration)
+                transport = URLSessionHTTPClient(configuration: .init(redirectPolicy: .doNotFollow))
             }
             let apiClient = BothamAPIClient(
                 baseEndpoint: HTTPBin.url ?? "http://127.0.0.1:9", httpClient: transport,

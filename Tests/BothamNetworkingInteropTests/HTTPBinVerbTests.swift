@@ -2,6 +2,10 @@ import BothamNetworking
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 extension HTTPBinInteropTests {
     @Suite("httpbin: verbs, bodies and headers", .timeLimit(.minutes(1)))
     struct HTTPBinVerbTests {
@@ -126,13 +130,18 @@ extension HTTPBinInteropTests {
         }
 
         @Test(
-            "URLSession's own cookie storage stores /cookies/set's cookie and sends it after the redirect",
+            "A session given a cookie storage stores /cookies/set's cookie and sends it after the redirect",
             .enabled(
                 if: !HTTPBin.runsOnNative,
                 "a test of URLSession's own cookie storage; CookieInterceptor covers both transports (HTTPBinCookieTests)"
             )
         )
         func cookies() async throws {
+            // The default session keeps no cookies; an ephemeral one keeps them in memory.
+            let sessionConfiguration = URLSessionConfiguration.ephemeral
+            let apiClient = BothamAPIClient(
+                baseEndpoint: try #require(HTTPBin.url),
+                httpClient: URLSessionHTTPClient(sessionConfiguration: sessionConfiguration))
             let response = try await apiClient.GET("/cookies/set", parameters: ["flavour": "oat"]).get()
             #expect(response.statusCode == 200)
             #expect(

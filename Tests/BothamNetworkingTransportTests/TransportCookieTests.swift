@@ -11,20 +11,11 @@ import Testing
 extension TransportIntegrationTests {
     @Suite("CookieInterceptor behaves the same on both transports", .timeLimit(.minutes(1)))
     struct TransportCookieTests {
-        /// A client with a jar over `transport`; URLSession's own cookie storage is off, as the README advises.
+        /// A client with a jar over `transport` as it comes (URLSession's default session keeps no cookies).
         private static func client(
             _ transport: TransportUnderTest, _ server: MockWebServer, jar: CookieJar
         ) -> BothamAPIClient {
-            let httpClient: any HTTPClient
-            switch transport {
-            case .urlSession:
-                let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
-                sessionConfiguration.httpShouldSetCookies = false
-                sessionConfiguration.httpCookieStorage = nil
-                httpClient = URLSessionHTTPClient(sessionConfiguration: sessionConfiguration)
-            case .native, .nativeTwoLoops:
-                httpClient = transport.makeNative()
-            }
+            let httpClient = transport.make()
             let apiClient = BothamAPIClient(
                 baseEndpoint: server.baseURL.absoluteString, httpClient: httpClient,
                 configuration: .init(maxRetries: 0, validation: .acceptAll))

@@ -50,7 +50,7 @@ private struct WrappingTransport: HTTPClient {
 /// One kind of request the wire-equality test sends.
 enum WireCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case getInMemory, postRawBytes, postJSON, putFromFile, postStreamed, postStreamedChunked, downloadToFile,
-        userHeaders, signed
+        userHeaders, signed, postLarge, putLargeFromFile
 
     var testDescription: String { rawValue }
 }
@@ -119,6 +119,13 @@ extension TransportIntegrationTests {
             case .signed:
                 apiClient.interceptors.append(Signer())
                 result = await apiClient.GET("/signed")
+            case .postLarge:
+                // Over libcurl's threshold for `Expect: 100-continue` (1 MiB): no field is added for a large body.
+                result = await apiClient.POST("/large", body: .data(Data(repeating: 7, count: 2 << 20)))
+            case .putLargeFromFile:
+                let file = folder.file("large.bin")
+                try Data(repeating: 9, count: 3 << 20).write(to: file)
+                result = await apiClient.upload("/objects/large", method: .put, fromFile: file)
             }
 
             _ = try result.get()
@@ -145,6 +152,60 @@ extension TransportIntegrationTests {
             }
             if wireCase == .signed {
                 #expect(recorded.header(.authorization) == "Sig GET /signed")
+            }
+        }
+
+        @Test(
+            "a cookie a response set is sent on the next request only by a jar or a session given a cookie storage",
+            arguments: TransportUnderTest.allCases, [false, true])
+        func cookieFromAnEarlierResponse(transport: TransportUnderTest, sessionKeepsCookies: Bool) async throws {
+            guard transport == .urlSession || !sessionKeepsCookies else { return }  // native has no session storage
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(
+                contentsOf: [
+                    MockResponse().withHeader("Set-Cookie", "session=abc; Path=/"),
+                    MockResponse().withHeader("Set-Cookie", "theme=dark; Path=/"), MockResponse(), MockResponse(),
+                ])
+            let apiClient =
+                sessionKeepsCookies
+                ? BothamAPIClient(
+                    baseEndpoint: server.baseURL.absoluteString,
+                    httpClient: URLSessionHTTPClient(sessionConfiguration: .ephemeral),
+                    configuration: .init(maxRetries: 0, validation: .acceptAll))
+                : TransportTest.client(transport, server)
+            let seen = Recorder<HTTPRequest>()
+            apiClient.networkInterceptors.append(LastInterceptor(seen: seen))
+
+            _ = try await apiClient.GET("/login").get()
+            _ = try await apiClient.GET("/next").get()
+            _ = try await apiClient.GET("/mine", headers: [.cookie: "mine=1"]).get()
+            _ = try await apiClient.GET("/last").get()
+
+            _ = try await server.takeRequest()
+            let next = try await server.takeRequest()
+            let mine = try await server.takeRequest()
+            let last = try await server.takeRequest()
+            try #require(seen.count == 4)
+            // The stored cookies reach the wire as the innermost interceptor saw them; by default nobody stores any.
+            #expect(Self.wire(next.headers) == Self.wire(seen.values[1].headers))
+            #expect(next.header(.cookie) == (sessionKeepsCookies ? "session=abc" : nil))
+            #expect(Self.wire(last.headers) == Self.wire(seen.values[3].headers))
+            // The storage's order is its own: compare the cookies as a set.
+            let cookies = { (request: RecordedRequest) in
+                Set(
+                    (request.header(.cookie) ?? "").split(separator: ";").map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    })
+            }
+            #expect(cookies(last) == (sessionKeepsCookies ? ["session=abc", "theme=dark"] : []))
+            if sessionKeepsCookies {
+                // The documented exception: FoundationNetworking replaces a request's own Cookie with the stored ones.
+                #expect(mine.headers.values(for: .cookie).count == 1)
+                #expect(cookies(mine) == ["session=abc", "theme=dark"])
+            } else {
+                #expect(Self.wire(mine.headers) == Self.wire(seen.values[2].headers))
+                #expect(mine.headers.values(for: .cookie) == ["mine=1"])
             }
         }
 

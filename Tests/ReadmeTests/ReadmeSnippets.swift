@@ -221,15 +221,13 @@ enum CurrentTrace {
 }
 
 // README block 17: compiled, never called (it talks to real services)
-@Sendable func readmeBlock17(apiClient: BothamAPIClient) throws {
-    let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
-    sessionConfiguration.httpShouldSetCookies = false
-    sessionConfiguration.httpCookieStorage = nil
+@Sendable func readmeBlock17(apiClient: BothamAPIClient) async throws {
+    // URLSessionConfiguration.ephemeral keeps cookies in memory, for this session only.
     let apiClient = BothamAPIClient(
         baseEndpoint: "https://api.example.com",
-        httpClient: URLSessionHTTPClient(sessionConfiguration: sessionConfiguration)
+        httpClient: URLSessionHTTPClient(sessionConfiguration: .ephemeral)
     )
-    apiClient.interceptors.append(CookieInterceptor(jar: CookieJar()))
+    _ = await apiClient.GET("/me")  // sends the cookies the session stored from earlier responses
 }
 
 // README block 18: compiled, never called (it talks to real services)

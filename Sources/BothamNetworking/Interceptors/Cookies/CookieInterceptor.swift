@@ -17,16 +17,9 @@ import Foundation
 ///   `Set-Cookie` fields reach the jar, and the `Cookie` field sent on a same-origin hop is the one for the first
 ///   URL (a hop to another origin carries none). To store the cookies of every hop, give the transport
 ///   ``RedirectPolicy/doNotFollow`` and follow ``HTTPResponse/resolvedLocation`` yourself.
-/// - **URLSession's own cookie storage**: `URLSessionHTTPClient`'s default session configuration (ephemeral) keeps
-///   cookies of its own and adds them to requests; with a jar, turn it off, so the jar is the one source of
-///   `Cookie` and both transports behave alike:
-///
-/// ```swift
-/// let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
-/// sessionConfiguration.httpShouldSetCookies = false
-/// sessionConfiguration.httpCookieStorage = nil
-/// let transport = URLSessionHTTPClient(sessionConfiguration: sessionConfiguration)
-/// ```
+/// - **URLSession's own cookie storage** is off in `URLSessionHTTPClient`'s default session configuration, so the
+///   jar is the one source of `Cookie` and both transports behave alike. Do not give a session that has a jar a
+///   cookie storage of its own: FoundationNetworking would replace the jar's `Cookie` field with the stored cookies.
 ///
 /// Cookie expiry is measured on the call's clock (``HTTPCallContext/clock``).
 ///

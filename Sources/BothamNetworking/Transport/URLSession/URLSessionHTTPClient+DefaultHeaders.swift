@@ -10,12 +10,25 @@ extension URLSessionHTTPClient: TransportHeaderDefaults {
     /// then `Accept: */*`, `Accept-Encoding` (the codings the platform decodes by itself), `User-Agent`,
     /// `Accept-Language` (the current locale's language) and, for a `POST` with a body and no `Content-Type`,
     /// `Content-Type: application/x-www-form-urlencoded`. With every one of them in the request URLSession adds none;
-    /// only `Host`, `Content-Length` and `Connection` are added while sending.
+    /// only `Host`, `Content-Length` and `Connection` are added while sending. When the session keeps cookies (its
+    /// `httpShouldSetCookies` with a storage; off by default), the `Cookie` field its storage holds for the request's URL is one of
+    /// them: URLSession would add it while sending.
     package func defaultHeaders(for request: HTTPRequest) -> HTTPHeaders {
-        guard request.method == .post, request.body != nil else { return wireDefaults }
+        let cookie = storedCookie(for: request)
+        let formBody = request.method == .post && request.body != nil
+        guard cookie != nil || formBody else { return wireDefaults }
         var headers = wireDefaults
-        headers.add(.contentType, MediaType.form)
+        if formBody { headers.add(.contentType, MediaType.form) }
+        if let cookie { headers.add(.cookie, cookie) }
         return headers
+    }
+
+    /// The `Cookie` field the session's cookie storage holds for the request's URL, or `nil`.
+    private func storedCookie(for request: HTTPRequest) -> String? {
+        guard let cookieStorage, !request.headers.contains(.cookie), let url = try? request.resolvedURL(),
+            let cookies = cookieStorage.cookies(for: url), !cookies.isEmpty
+        else { return nil }
+        return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
     }
 
     /// The fields of every request: `sessionHeaders`, then `Accept`, `Accept-Encoding`, `User-Agent` and

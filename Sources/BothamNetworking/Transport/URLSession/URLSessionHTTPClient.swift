@@ -57,6 +57,10 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// The fields this transport adds at preparation to every request (``defaultHeaders(for:)``), computed once:
     /// the session configuration's `httpAdditionalHeaders` sorted by name, then URLSession's own.
     let wireDefaults: HTTPHeaders
+    /// The session's cookie storage when the session adds its cookies to requests (`httpShouldSetCookies` with a
+    /// storage, which ``defaultSessionConfiguration()`` turns off): its `Cookie` field is added at preparation too,
+    /// so interceptors see it.
+    let cookieStorage: HTTPCookieStorage?
 
     /// Creates a transport with its own session.
     ///
@@ -71,18 +75,28 @@ public final class URLSessionHTTPClient: HTTPClient {
     ) {
         self.configuration = configuration
         wireDefaults = Self.wireDefaults(sessionHeaders: Self.headers(of: sessionConfiguration))
+        cookieStorage = sessionConfiguration.httpShouldSetCookies ? sessionConfiguration.httpCookieStorage : nil
         let delegate = URLSessionDelegateHandler()
         self.delegate = delegate
         delegateQueue = URLSessionDelegateQueue()
         session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: delegateQueue)
     }
 
-    /// An ephemeral configuration (cookies kept in memory for this transport only, nothing written to disk) with no
-    /// response cache: a transport that returns what the server sent.
+    /// An ephemeral configuration (nothing written to disk) with no response cache and no cookie storage: a
+    /// transport that sends what the interceptors saw and returns what the server sent.
+    ///
+    /// Cookies are a ``CookieInterceptor``'s job, the same on both transports and every platform. To let the session
+    /// keep cookies of its own instead, pass a configuration with `httpShouldSetCookies` and an `httpCookieStorage`:
+    /// the stored `Cookie` field is then added at preparation, so interceptors see it, but FoundationNetworking
+    /// replaces a request's own `Cookie` field with the stored cookies whenever it holds any for the URL
+    /// (`TransportWireHeaderTests`).
     public static func defaultSessionConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpCookieStorage = nil
         return configuration
     }
 

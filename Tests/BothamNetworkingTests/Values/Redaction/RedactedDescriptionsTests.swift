@@ -62,6 +62,37 @@ struct RedactedDescriptionsTests {
         }
     }
 
+    @Test(
+        "every header name in Redactor's default list, including one added later, is hidden in every description",
+        arguments: Redactor.defaultHeaderNames.map(\.rawName).sorted())
+    func everyDefaultHeaderNameIsHidden(name: String) {
+        credentialHeadersAreHidden(name: name)
+    }
+
+    @Test("a Location or Content-Location keeps its URL but hides credential query values and passwords")
+    func locationQueriesAreRedacted() {
+        let headers: HTTPHeaders = [
+            "Location": "https://cdn.example.com/o?X-Amz-Signature=\(Self.secret)&part=1",
+            "Content-Location": "/o?token=\(Self.secret)#f",
+            "Link": "</o?token=\(Self.secret)>",
+        ]
+        let redacted = Redactor.default.redact(headers)
+        #expect(redacted[.location] == "https://cdn.example.com/o?X-Amz-Signature=REDACTED&part=1")
+        #expect(redacted["Content-Location"] == "/o?token=REDACTED#f")
+        #expect(redacted["Link"] == headers["Link"], "only the fields that are URI references are rewritten")
+        #expect(
+            Redactor.default.redact(uriReference: "https://jane:\(Self.secret)@example.com/")
+                == "https://jane:REDACTED@example.com/")
+        var locations = headers
+        locations.remove("Link")
+        let response = HTTPResponse(
+            statusCode: 302, headers: locations,
+            request: HTTPRequest(method: .get, baseEndpoint: "https://api.example.com"))
+        for text in [locations.description, response.debugDescription, String(reflecting: response)] {
+            #expect(!text.contains(Self.secret), "\(text)")
+        }
+    }
+
     @Test("other headers are shown as they are")
     func otherHeadersAreShown() {
         let shown = Self.texts(of: "X-Request-Id").filter { $0.contains("X-Request-Id") }
