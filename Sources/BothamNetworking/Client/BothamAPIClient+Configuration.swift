@@ -25,7 +25,7 @@ extension BothamAPIClient {
         /// Told once about every call when it ends (see ``HTTPCallObserver``), in order. Default: none.
         public var callObservers: [any HTTPCallObserver]
         /// The most one whole call may take: every attempt, every redirect and every wait between retries; for a
-        /// streamed call (``BothamAPIClient/stream(_:deadline:)`` without a `deadline`), until its body ends. When
+        /// streamed call (``BothamAPIClient/stream(_:callTimeout:)`` without its own `callTimeout`), until its body ends. When
         /// it runs out the call is cancelled and ends with ``APIClientError/timeout``. Default `nil`: no limit
         /// beyond each attempt's own (the transport's `TransportLimits` and ``HTTPRequest/timeout``).
         public var callTimeout: Duration?

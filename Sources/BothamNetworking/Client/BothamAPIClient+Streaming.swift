@@ -17,21 +17,21 @@ extension BothamAPIClient {
     /// Time limits: the request's ``HTTPRequest/timeout`` (or the transport's default) bounds the wait for the head
     /// and each wait for the next chunk (an idle timeout, sub-second values work), never the whole stream, so a
     /// healthy long-lived stream is not cut off — as long as a chunk (or an SSE comment used as a keep-alive) comes at
-    /// least that often: give a quiet event stream a longer `timeout` (`withTimeout(_:)`). `deadline`, when given,
-    /// bounds the whole call, body included, and ends it with ``APIClientError/timeout``; without it the
-    /// configuration's ``Configuration/callTimeout`` (if any) does.
+    /// least that often: give a quiet event stream a longer `timeout` (`withTimeout(_:)`). `callTimeout`, when given,
+    /// bounds the whole call, body included, and ends it with ``APIClientError/timeout``, in place of the
+    /// configuration's ``Configuration/callTimeout`` (which bounds it otherwise, if set).
     ///
     /// On ``URLSessionHTTPClient`` each streaming call has a session of its own (so a slow reader holds back no other
     /// call), and connections are not reused between streaming calls.
     ///
     /// A transport that does not stream (a stub written before streaming existed) still works: its in-memory body
     /// is handed over as one chunk.
-    public func stream(_ request: HTTPRequest, deadline: Duration? = nil) async throws(APIClientError)
+    public func stream(_ request: HTTPRequest, callTimeout: Duration? = nil) async throws(APIClientError)
         -> HTTPStreamedResponse
     {
         let streamingRequest = request.withResponseDestination(.stream)
         var configuration = configuration
-        guard let deadline = deadline ?? configuration.callTimeout else {
+        guard let deadline = callTimeout ?? configuration.callTimeout else {
             return try await Self.streamedResponse(from: send(streamingRequest))
         }
         // The stream's deadline bounds the whole call, head and body: the pipeline runs no timer of its own.
@@ -52,17 +52,17 @@ extension BothamAPIClient {
         return response
     }
 
-    /// Sends `method path` and streams the response body; see ``stream(_:deadline:)``.
+    /// Sends `method path` and streams the response body; see ``stream(_:callTimeout:)``.
     public func stream(
         _ method: HTTPMethod = .get,
         _ path: String,
         parameters: HTTPParameters = [:],
         headers: HTTPHeaders = [:],
         body: HTTPBody? = nil,
-        deadline: Duration? = nil
+        callTimeout: Duration? = nil
     ) async throws(APIClientError) -> HTTPStreamedResponse {
         try await stream(
-            request(method, path, parameters: parameters, headers: headers, body: body), deadline: deadline)
+            request(method, path, parameters: parameters, headers: headers, body: body), callTimeout: callTimeout)
     }
 
     /// The largest part of a rejected streamed response's body kept in its error.

@@ -17,7 +17,7 @@ public struct HTTPResponse: Sendable, Hashable {
     public let url: URL?
     /// The body as it arrives, when the request's ``HTTPRequest/responseDestination`` is
     /// ``ResponseBodyDestination/stream`` and the transport streams (``body`` is then empty); `nil` otherwise.
-    /// ``BothamAPIClient/stream(_:deadline:)`` hands it to you as ``HTTPStreamedResponse/body``.
+    /// ``BothamAPIClient/stream(_:callTimeout:)`` hands it to you as ``HTTPStreamedResponse/body``.
     public let bodyStream: HTTPBodyStream?
     /// Where the exchange that produced this response spent its time, as its transport measured it; `nil` when the
     /// transport measures nothing (a stub, a transport of your own). Not part of equality: two responses that

@@ -17,7 +17,7 @@ import Foundation
 public enum ResponseBodyDestination: Sendable, Hashable {
     /// The body is read into ``HTTPResponse/body``.
     case memory
-    /// The body is handed over as it arrives, as ``HTTPResponse/bodyStream`` (see ``BothamAPIClient/stream(_:deadline:)``).
+    /// The body is handed over as it arrives, as ``HTTPResponse/bodyStream`` (see ``BothamAPIClient/stream(_:callTimeout:)``).
     case stream
     /// The body is written to the file at `url`.
     case file(URL, options: DownloadOptions = [])

@@ -45,7 +45,7 @@ public struct StubResponse: Sendable {
     /// stubClient.stub(with: .streamed(chunks: [StubChunk("data: he"), StubChunk("llo\n\n", after: .seconds(1))]))
     /// ```
     ///
-    /// A streaming call (`BothamAPIClient.stream(_:deadline:)`) reads the chunks as they come,
+    /// A streaming call (`BothamAPIClient.stream(_:callTimeout:)`) reads the chunks as they come,
     /// with back-pressure; any other call gets them joined into one body (or the `end` error).
     public static func streamed(
         statusCode: Int = 200, headers: HTTPHeaders = [:], chunks: [StubChunk], end: StubStreamEnd = .complete

@@ -147,7 +147,7 @@ struct CallTimeoutTests {
         #expect(response.statusCode == 200)
     }
 
-    @Test("A streamed call's body is bounded by callTimeout when stream(_:deadline:) is given none")
+    @Test("A streamed call's body is bounded by callTimeout when stream(_:callTimeout:) is given none")
     func streamedBodiesAreBoundedByTheCallTimeout() async throws {
         let stub = StubHTTPClient(latency: .clock)
         stub.stub(with: .streamed(chunks: [StubChunk("first"), StubChunk("late", after: .seconds(30))]))

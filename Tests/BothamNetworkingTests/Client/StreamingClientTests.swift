@@ -153,7 +153,7 @@ struct StreamingClientTests {
             with: .streamed(chunks: [StubChunk("first"), StubChunk("second", after: .seconds(60))])
         )
         let start = ContinuousClock.now
-        let response = try await makeClient(realStub).stream(.get, "/slow", deadline: .milliseconds(200))
+        let response = try await makeClient(realStub).stream(.get, "/slow", callTimeout: .milliseconds(200))
         let (chunks, error) = await Support.readAll(response.body)
         let elapsed = ContinuousClock.now - start
         #expect(chunks == [data("first")])
@@ -170,7 +170,7 @@ struct StreamingClientTests {
         let start = ContinuousClock.now
         var failure: APIClientError?
         do {
-            _ = try await makeClient(realStub).stream(.get, "/slow", deadline: .milliseconds(200))
+            _ = try await makeClient(realStub).stream(.get, "/slow", callTimeout: .milliseconds(200))
         } catch {
             failure = error
         }
@@ -183,7 +183,7 @@ struct StreamingClientTests {
     @Test("A deadline longer than the stream changes nothing")
     func deadlineNotReached() async throws {
         stubClient.stub(with: .streamed(chunks: [StubChunk("a"), StubChunk("b")]))
-        let response = try await makeClient().stream(.get, "/events", deadline: .seconds(30))
+        let response = try await makeClient().stream(.get, "/events", callTimeout: .seconds(30))
         let (chunks, error) = await Support.readAll(response.body)
         #expect(error == nil)
         #expect(chunks == [data("a"), data("b")])

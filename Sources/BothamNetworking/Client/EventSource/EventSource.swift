@@ -9,7 +9,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// Each connection is an ordinary streaming call (``BothamAPIClient/stream(_:deadline:)``), so it goes through
+/// Each connection is an ordinary streaming call (``BothamAPIClient/stream(_:callTimeout:)``), so it goes through
 /// every interceptor again: a token refreshed since the last connection is used. It asks for `text/event-stream`
 /// with `Cache-Control: no-cache` and, once an event has set an ID, `Last-Event-ID`, so the server can resume where
 /// the stream broke and no event is lost or repeated. After a dropped connection or the end of the stream it waits

@@ -28,7 +28,7 @@ import Foundation
 ///   response), without `Vary: *`, with explicit freshness, `public`, `private` or a heuristically cacheable status;
 ///   a request with `Authorization` only when the response says `public`, `private`, `s-maxage` or
 ///   `must-revalidate` (§3.5). `Connection` and the fields it names are not stored (§3.1). Streamed responses
-///   (``BothamAPIClient/stream(_:deadline:)``) are not stored, but a stored body is served to a streaming call.
+///   (``BothamAPIClient/stream(_:callTimeout:)``) are not stored, but a stored body is served to a streaming call.
 /// - **Keys never mix users**: the key is the URL plus a SHA-256 of the request's `Authorization` and `Cookie`
 ///   fields as this interceptor sees them, so a response is only served to a request with the same credentials,
 ///   even a `public` one. Request interceptors (a token authenticator) run before every onion interceptor, so their

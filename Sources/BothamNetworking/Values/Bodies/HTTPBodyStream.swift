@@ -2,7 +2,7 @@ import Foundation
 
 /// A response body that arrives while you read it: an `AsyncSequence` of byte chunks with real back-pressure.
 ///
-/// Get one from ``BothamAPIClient/stream(_:deadline:)`` (or the verb forms) and read it with `for try await`:
+/// Get one from ``BothamAPIClient/stream(_:callTimeout:)`` (or the verb forms) and read it with `for try await`:
 ///
 /// ```swift
 /// let response = try await apiClient.stream(.get, "/exports/orders.ndjson")
