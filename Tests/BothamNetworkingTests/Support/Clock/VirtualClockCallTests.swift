@@ -18,6 +18,28 @@ struct VirtualClockCallTests {
         return BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub, configuration: configuration)
     }
 
+    @Test("Without a clock of its own a call runs on the system clock: real time stays the default")
+    func systemClockIsTheDefault() async throws {
+        #expect(BothamAPIClient.Configuration().clock is SystemClock)
+        let seen = Recorder<any HTTPClock>()
+        stub.stub(with: .text("ok"))
+        let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
+        apiClient.requestInterceptors.append(ClockReader(seen: seen))
+        _ = try await apiClient.GET("/now").get()
+        #expect(seen.values.count == 1)
+        #expect(seen.values.first is SystemClock)
+    }
+
+    /// Records the clock of the call it runs in.
+    struct ClockReader: BothamRequestInterceptor {
+        let seen: Recorder<any HTTPClock>
+
+        func intercept(request: HTTPRequest) async throws -> HTTPRequest {
+            if let context = HTTPCallContext.current { seen.append(context.clock) }
+            return request
+        }
+    }
+
     @Test("Retry backoff sleeps exactly the computed durations, and each retry waits for the clock")
     func retryBackoff() async throws {
         stub.stub(with: .response(statusCode: 503), .response(statusCode: 503), .response(statusCode: 503), .text("ok"))
