@@ -25,6 +25,12 @@ public struct PublicSuffixList: Sendable, Hashable {
     public static let system: PublicSuffixList? = try? PublicSuffixList(
         contentsOf: URL(fileURLWithPath: systemListPath))
 
+    /// The list in the file at `path`, or ``builtIn`` when that file is missing or unreadable: how ``default`` is
+    /// chosen.
+    package static func systemOrBuiltIn(at path: String) -> PublicSuffixList {
+        (try? PublicSuffixList(contentsOf: URL(fileURLWithPath: path))) ?? builtIn
+    }
+
     /// A small list built in: the generic and most used country suffixes, and well-known hosting suffixes.
     public static let builtIn = PublicSuffixList(
         rules: """
@@ -87,21 +93,34 @@ public struct PublicSuffixList: Sendable, Hashable {
             """)
 
     /// The system's list when it is installed, else ``builtIn``.
-    public static let `default` = system ?? builtIn
+    public static let `default` = systemOrBuiltIn(at: systemListPath)
 
-    /// A list from the text of a `public_suffix_list.dat`.
+    /// A list from the text of a `public_suffix_list.dat`. A rule with non-ASCII labels (`公司.cn`) is kept in its
+    /// Unicode form and in the Punycode form hosts carry (`xn--55qx5d.cn`).
     public init(rules text: String) {
         for line in text.split(whereSeparator: \.isNewline) {
             guard let rule = line.split(whereSeparator: \.isWhitespace).first, !rule.hasPrefix("//") else { continue }
             let lowered = rule.lowercased()
-            if lowered.hasPrefix("!") {
-                exceptions.insert(String(lowered.dropFirst()))
-            } else if lowered.hasPrefix("*.") {
-                wildcards.insert(String(lowered.dropFirst(2)))
-            } else {
-                rules.insert(lowered)
+            for form in Self.forms(of: lowered) {
+                if form.hasPrefix("!") {
+                    exceptions.insert(String(form.dropFirst()))
+                } else if form.hasPrefix("*.") {
+                    wildcards.insert(String(form.dropFirst(2)))
+                } else {
+                    rules.insert(form)
+                }
             }
         }
+    }
+
+    /// `rule`, and its Punycode form when a label is not ASCII.
+    private static func forms(of rule: String) -> [String] {
+        guard rule.unicodeScalars.contains(where: { !$0.isASCII }) else { return [rule] }
+        let labels = rule.split(separator: ".", omittingEmptySubsequences: false).map {
+            Punycode.asciiLabel(String($0))
+        }
+        guard labels.allSatisfy({ $0 != nil }) else { return [rule] }
+        return [rule, labels.compactMap { $0 }.joined(separator: ".")]
     }
 
     /// A list read from a `public_suffix_list.dat` file.

@@ -14,6 +14,42 @@ struct PublicSuffixListTests {
         #expect(list.count == 5)
     }
 
+    @Test("a rule with Unicode labels also matches the Punycode form hosts carry, and a cookie for it is rejected")
+    func internationalizedRules() throws {
+        let list = PublicSuffixList(rules: "公司.cn\n*.个人.hk\nрф\n!www.个人.hk")
+        #expect(list.isPublicSuffix("公司.cn") && list.isPublicSuffix("xn--55qx5d.cn"))
+        #expect(list.isPublicSuffix("xn--p1ai"))  // рф
+        #expect(list.isPublicSuffix("anyone.xn--ciqpn.hk") && !list.isPublicSuffix("www.xn--ciqpn.hk"))  // 个人.hk
+        #expect(!list.isPublicSuffix("example.xn--55qx5d.cn"))
+        let jar = CookieJar(publicSuffixes: list)
+        jar.store(["a=1; Domain=xn--55qx5d.cn"], from: CookieTest.url("https://shop.xn--55qx5d.cn/"))
+        jar.store(["b=2"], from: CookieTest.url("https://shop.xn--55qx5d.cn/"))
+        #expect(jar.cookies(for: CookieTest.url("https://other.xn--55qx5d.cn/")).isEmpty, "no cookie for the suffix")
+        #expect(jar.cookies(for: CookieTest.url("https://shop.xn--55qx5d.cn/")).map(\.name) == ["b"])
+    }
+
+    @Test("Punycode encodes the RFC 3492 examples and common IDN labels")
+    func punycode() {
+        #expect(Punycode.encode("bücher") == "bcher-kva")
+        #expect(Punycode.asciiLabel("公司") == "xn--55qx5d")
+        #expect(Punycode.asciiLabel("中国") == "xn--fiqs8s")
+        #expect(Punycode.asciiLabel("рф") == "xn--p1ai")
+        #expect(Punycode.asciiLabel("example") == "example")
+        // RFC 3492 §7.1 (B): Chinese (simplified)
+        #expect(Punycode.encode("他们为什么不说中文") == "ihqwcrb4cv8a8dqg056pqjye")
+    }
+
+    @Test("without the system file the built-in list is used; with it, the file's rules")
+    func systemFileOrBuiltIn() throws {
+        let missing = "/nonexistent/botham-\(UUID().uuidString).dat"
+        #expect(PublicSuffixList.systemOrBuiltIn(at: missing) == PublicSuffixList.builtIn)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("psl-\(UUID().uuidString).dat")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("// a list\nexample\n".utf8).write(to: file)
+        let loaded = PublicSuffixList.systemOrBuiltIn(at: file.path)
+        #expect(loaded.count == 1 && loaded.isPublicSuffix("example") && !loaded.isPublicSuffix("co.uk.example"))
+    }
+
     @Test("a Domain that is a public suffix is rejected, unless it is the host itself (then host-only)")
     func publicSuffixRejected() throws {
         let jar = CookieTest.jar()
