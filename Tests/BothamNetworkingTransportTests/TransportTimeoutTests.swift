@@ -77,8 +77,8 @@ extension TransportIntegrationTests {
 
             #expect(plain.isTimeout)
             #expect(asked.isTimeout)
-            #expect(plainDuration < .milliseconds(1500))
-            #expect(askedDuration < .milliseconds(1500))
+            #expect(plainDuration < TestTimeScale.scaled(.milliseconds(1500), during: plainDuration))
+            #expect(askedDuration < TestTimeScale.scaled(.milliseconds(1500), during: askedDuration))
         }
 
         @Test("a response inside the timeout is unaffected by it", arguments: TransportUnderTest.allCases)

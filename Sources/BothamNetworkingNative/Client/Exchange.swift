@@ -12,6 +12,11 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private let loop: EventLoop
     private var parser: HTTPResponseParser
     private var continuation: CheckedContinuation<ExchangeOutcome, Never>?
+    /// Released by the loop right before it resumes ``continuation`` and taken by the caller right after
+    /// (``receivedOutcome()``): an explicit happens-before edge for what the loop built for the caller (a streamed
+    /// body created on the loop thread). ThreadSanitizer saw none through the continuation's resumption alone when
+    /// the caller ran on the global executor, and reported the caller's first read of a new `HTTPBodyStream`.
+    private let handoff = Lock(())
     private var connection: Connection?
     private var reused = false
     private var cancelledEarly = false
@@ -348,8 +353,20 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         } else {
             pool.removeWaiter(self, route: plan.route)
         }
-        continuation?.resume(returning: outcome)
-        continuation = nil
+        resume(with: outcome)
+    }
+
+    /// Resumes the caller once, after releasing ``handoff``.
+    private func resume(with outcome: ExchangeOutcome) {
+        guard let continuation else { return }
+        self.continuation = nil
+        handoff.withLock { _ in }
+        continuation.resume(returning: outcome)
+    }
+
+    /// Called by the caller once its continuation has returned: takes ``handoff`` after the loop released it.
+    func receivedOutcome() {
+        handoff.withLock { _ in }
     }
 
     // MARK: Streaming
@@ -393,8 +410,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             head.headers.remove(.contentEncoding)
             head.headers.remove(.contentLength)
         }
-        continuation?.resume(returning: .streaming(head, body: body))
-        continuation = nil
+        resume(with: .streaming(head, body: body))
     }
 
     /// The consumer drained its buffer: read again, and count the pause as no idle time.

@@ -218,6 +218,7 @@ public final class NativeHTTPClient: HTTPClient {
             } onCancel: {
                 loop.execute { exchange.cancel() }
             }
+            exchange.receivedOutcome()
             let failure: APIClientError
             switch outcome {
             case .response(let response):
