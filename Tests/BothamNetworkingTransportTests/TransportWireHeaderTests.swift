@@ -4,6 +4,10 @@ import BothamTestSupport
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Records every request it is given: as the innermost network interceptor, the request as it goes on the wire.
 private struct LastInterceptor: HTTPInterceptor {
     let seen: Recorder<HTTPRequest>
@@ -169,11 +173,7 @@ extension TransportIntegrationTests {
                 ])
             let apiClient =
                 sessionKeepsCookies
-                ? BothamAPIClient(
-                    baseEndpoint: server.baseURL.absoluteString,
-                    httpClient: URLSessionHTTPClient(sessionConfiguration: .ephemeral),
-                    configuration: .init(maxRetries: 0, validation: .acceptAll))
-                : TransportTest.client(transport, server)
+                ? Self.cookieKeepingClient(server) : TransportTest.client(transport, server)
             let seen = Recorder<HTTPRequest>()
             apiClient.networkInterceptors.append(LastInterceptor(seen: seen))
 
@@ -200,13 +200,52 @@ extension TransportIntegrationTests {
             }
             #expect(cookies(last) == (sessionKeepsCookies ? ["session=abc", "theme=dark"] : []))
             if sessionKeepsCookies {
-                // The documented exception: FoundationNetworking replaces a request's own Cookie with the stored ones.
-                #expect(mine.headers.values(for: .cookie).count == 1)
-                #expect(cookies(mine) == ["session=abc", "theme=dark"])
+                #if canImport(FoundationNetworking)
+                    // The documented exception: FoundationNetworking replaces a request's own Cookie with the stored.
+                    #expect(mine.headers.values(for: .cookie).count == 1)
+                    #expect(cookies(mine) == ["session=abc", "theme=dark"])
+                #endif
             } else {
                 #expect(Self.wire(mine.headers) == Self.wire(seen.values[2].headers))
                 #expect(mine.headers.values(for: .cookie) == ["mine=1"])
             }
+        }
+
+        /// A URLSession client whose session keeps cookies, configured as the README shows.
+        static func cookieKeepingClient(_ server: MockWebServer) -> BothamAPIClient {
+            let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
+            sessionConfiguration.httpShouldSetCookies = true
+            sessionConfiguration.httpCookieAcceptPolicy = .always
+            sessionConfiguration.httpCookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage
+            return BothamAPIClient(
+                baseEndpoint: server.baseURL.absoluteString,
+                httpClient: URLSessionHTTPClient(sessionConfiguration: sessionConfiguration),
+                configuration: .init(maxRetries: 0, validation: .acceptAll))
+        }
+
+        @Test("a session holding a cookie sends it once on a same-origin redirect, as on the first hop")
+        func storedCookieOnARedirect() async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            server.enqueue(
+                contentsOf: [
+                    MockResponse().withHeader("Set-Cookie", "session=abc; Path=/"),
+                    MockResponse(statusCode: 302).withHeader("Location", "/moved"), MockResponse(),
+                ])
+            let apiClient = Self.cookieKeepingClient(server)
+            let seen = Recorder<HTTPRequest>()
+            apiClient.networkInterceptors.append(LastInterceptor(seen: seen))
+
+            _ = try await apiClient.GET("/login").get()
+            _ = try await apiClient.GET("/old").get()
+
+            _ = try await server.takeRequest()
+            let first = try await server.takeRequest()
+            let hop = try await server.takeRequest()
+            #expect(first.headers.values(for: .cookie) == ["session=abc"])
+            #expect(Self.wire(first.headers) == Self.wire(try #require(seen.values.last).headers))
+            #expect(hop.path == "/moved")
+            #expect(hop.headers.values(for: .cookie) == ["session=abc"], "the stored cookie once, not twice")
         }
 
         @Test(

@@ -6,6 +6,9 @@ import BothamNetworkingNative
 import BothamNetworkingTesting
 import Foundation
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 // README block 2: compiled, never called (it talks to real services)
 @Sendable func readmeBlock2(apiClient: BothamAPIClient) async throws {
@@ -222,10 +225,15 @@ enum CurrentTrace {
 
 // README block 17: compiled, never called (it talks to real services)
 @Sendable func readmeBlock17(apiClient: BothamAPIClient) async throws {
-    // URLSessionConfiguration.ephemeral keeps cookies in memory, for this session only.
+
+    // The default configuration with the session's own cookies turned back on, kept in memory for this session only.
+    let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
+    sessionConfiguration.httpShouldSetCookies = true
+    sessionConfiguration.httpCookieAcceptPolicy = .always
+    sessionConfiguration.httpCookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage
     let apiClient = BothamAPIClient(
         baseEndpoint: "https://api.example.com",
-        httpClient: URLSessionHTTPClient(sessionConfiguration: .ephemeral)
+        httpClient: URLSessionHTTPClient(sessionConfiguration: sessionConfiguration)
     )
     _ = await apiClient.GET("/me")  // sends the cookies the session stored from earlier responses
 }

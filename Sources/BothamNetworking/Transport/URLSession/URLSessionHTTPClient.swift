@@ -86,10 +86,10 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// transport that sends what the interceptors saw and returns what the server sent.
     ///
     /// Cookies are a ``CookieInterceptor``'s job, the same on both transports and every platform. To let the session
-    /// keep cookies of its own instead, pass a configuration with `httpShouldSetCookies` and an `httpCookieStorage`:
-    /// the stored `Cookie` field is then added at preparation, so interceptors see it, but FoundationNetworking
-    /// replaces a request's own `Cookie` field with the stored cookies whenever it holds any for the URL
-    /// (`TransportWireHeaderTests`).
+    /// keep cookies of its own instead, turn all three back on: `httpShouldSetCookies`, an `httpCookieAcceptPolicy`
+    /// that accepts them (`.always`) and an `httpCookieStorage`. The stored `Cookie` field is then added at
+    /// preparation, so interceptors see it, but FoundationNetworking replaces a request's own `Cookie` field with the
+    /// stored cookies whenever it holds any for the URL (`TransportWireHeaderTests`).
     public static func defaultSessionConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil

@@ -31,14 +31,11 @@ struct URLSessionRedirectHops {
     private var redirects = 0
     /// A redirect left the first origin: credentials stay off for the rest of the call.
     private var stripsCredentials = false
-    /// The caller's own `Cookie` field, until a redirect leaves its origin.
-    private var callerCookie: String?
 
     /// Starts with `first`.
     init(first: URLSessionHop) {
         current = first.request
         bodyFile = first.bodyFile
-        callerCookie = first.request.value(forHTTPHeaderField: "Cookie")
     }
 
     /// URLSession proposes to follow `response` with `proposed`: the decision under `policy`.
@@ -63,7 +60,6 @@ struct URLSessionRedirectHops {
         }
         if RedirectHop.crossesOrigin(from: response.url ?? current.url, to: target) {
             stripsCredentials = true
-            callerCookie = nil
         }
         let keepsBody = RedirectHop.keepsMethodAndBody(current, statusCode: response.statusCode)
         let reissues = keepsBody && (!(current.httpBody?.isEmpty ?? true) || bodyFile != nil)
@@ -76,9 +72,10 @@ struct URLSessionRedirectHops {
             next = RedirectHop.strippingCredentials(next, sensitiveFields: policy.sensitiveFields)
         }
         if !reissues, let storedCookies {
-            // A re-issued hop is a new task: URLSession adds the stored cookies to it by itself.
-            let cookie = [callerCookie, storedCookies].compactMap { $0 }.joined(separator: "; ")
-            next.setValue(cookie, forHTTPHeaderField: "Cookie")
+            // A re-issued hop is a new task: URLSession adds the stored cookies to it by itself. Otherwise the stored
+            // cookies are the hop's Cookie field, as URLSession makes them on a first hop (the first hop's field,
+            // which preparation already built from the same storage, is not added to them again).
+            next.setValue(storedCookies, forHTTPHeaderField: "Cookie")
         }
         if reissues {
             // URLSession would send this hop without its body: let the 3xx complete and send it ourselves.

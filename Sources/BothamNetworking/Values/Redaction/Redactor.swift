@@ -175,18 +175,34 @@ public struct Redactor: Sendable, Hashable {
     /// The fields whose value is a URI reference, absolute or relative.
     private static let uriReferenceFields: Set<HTTPFieldName> = [.location, HTTPFieldName("Content-Location")]
 
-    /// `text`, a URI reference (absolute or relative, as a `Location` field holds it), with hidden query values and
-    /// any password replaced; text that is no URI reference is redacted the same way, from its first `?` to its
-    /// first `#`.
+    /// `text`, a URI reference (absolute, scheme-relative or relative, as a `Location` field holds it), with the
+    /// password of its user information and hidden query values replaced, the rest kept byte for byte. Text that is
+    /// no URI reference is redacted the same way: a password between `//` and `@`, a query from the first `?` before
+    /// any `#`.
     package func redact(uriReference text: String) -> String {
-        if text.contains("@"), let url = URL(string: text), url.scheme != nil {
-            return redact(url)
-        }
-        guard !queryParameterNames.isEmpty, let questionMark = text.firstIndex(of: "?") else { return text }
-        let queryStart = text.index(after: questionMark)
+        let text = redactingPassword(inReference: text)
+        guard !queryParameterNames.isEmpty, let start = text.firstIndex(where: { $0 == "?" || $0 == "#" }),
+            text[start] == "?"
+        else { return text }
+        let queryStart = text.index(after: start)
         let queryEnd = text[queryStart...].firstIndex(of: "#") ?? text.endIndex
         let query = redact(percentEncodedQuery: String(text[queryStart..<queryEnd]))
         return String(text[..<queryStart]) + query + String(text[queryEnd...])
+    }
+
+    /// `text` with the password of its authority's user information (`//user:password@host`) replaced, when it has
+    /// an authority: `//` at its start or right after its scheme.
+    private func redactingPassword(inReference text: String) -> String {
+        guard let slashes = text.range(of: "//") else { return text }
+        let scheme = text[..<slashes.lowerBound]
+        guard scheme.isEmpty || (scheme.hasSuffix(":") && !scheme.dropLast().contains { "/?#:".contains($0) })
+        else { return text }
+        let rest = text[slashes.upperBound...]
+        let authority = rest[..<(rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex)]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
+            return text
+        }
+        return String(text[...colon]) + replacement + String(text[at...])
     }
 
     /// The URL as text with hidden query values and any password in the user information replaced.

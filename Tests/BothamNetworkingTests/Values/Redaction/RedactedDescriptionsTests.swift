@@ -83,6 +83,11 @@ struct RedactedDescriptionsTests {
         #expect(
             Redactor.default.redact(uriReference: "https://jane:\(Self.secret)@example.com/")
                 == "https://jane:REDACTED@example.com/")
+        #expect(
+            Redactor.default.redact(uriReference: "//jane:\(Self.secret)@cdn.example.com/o?token=\(Self.secret)")
+                == "//jane:REDACTED@cdn.example.com/o?token=REDACTED")
+        #expect(Redactor.default.redact(uriReference: "/p/a@b?x=1#frag?token=1") == "/p/a@b?x=1#frag?token=1")
+        #expect(Redactor.default.redact(uriReference: "/p#top?token=1") == "/p#top?token=1", "a fragment has no query")
         var locations = headers
         locations.remove("Link")
         let response = HTTPResponse(
