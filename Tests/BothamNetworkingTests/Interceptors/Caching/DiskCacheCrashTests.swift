@@ -13,10 +13,9 @@ private let crashWriter: URL? = {
 @Suite(
     "DiskCacheStore survives a writer killed mid-write",
     .enabled(if: crashWriter != nil, "the CacheCrashWriter executable is not built (run `swift build` first)"),
-    .disabled(
-        if: isRunningUnderThreadSanitizer,
-        "the writer is a process of its own at the lowest priority: under ThreadSanitizer it is too slow to reach its "
-            + "entries, and there is no race to find in it; CI's plain swift test step runs this suite"),
+    // The writer is a process of its own at the lowest priority: under ThreadSanitizer it is too slow to reach its
+    // entries, and there is no race to find in it.
+    .disabled(if: isRunningUnderThreadSanitizer, "too slow under ThreadSanitizer; CI's plain swift test step runs it"),
     .serialized, .timeLimit(.minutes(1)))
 struct DiskCacheCrashTests {
     /// Runs the writer on `folder` until it has printed `lines` lines, then kills it with SIGKILL.
