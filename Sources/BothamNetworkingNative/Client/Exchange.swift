@@ -16,7 +16,9 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     /// (``receivedOutcome()``): an explicit happens-before edge for what the loop built for the caller (a streamed
     /// body created on the loop thread). ThreadSanitizer saw none through the continuation's resumption alone when
     /// the caller ran on the global executor, and reported the caller's first read of a new `HTTPBodyStream`.
-    private let handoff = Lock(())
+    /// An `NSLock`, not our `Lock`: the lock is created by the caller and first taken on the loop, and TSan's
+    /// exclusivity tracking flags the `ManagedBuffer` header access our `Lock` makes before it takes its mutex.
+    private let handoff = NSLock()
     private var connection: Connection?
     private var reused = false
     private var cancelledEarly = false
@@ -360,13 +362,15 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private func resume(with outcome: ExchangeOutcome) {
         guard let continuation else { return }
         self.continuation = nil
-        handoff.withLock { _ in }
+        handoff.lock()
+        handoff.unlock()
         continuation.resume(returning: outcome)
     }
 
     /// Called by the caller once its continuation has returned: takes ``handoff`` after the loop released it.
     func receivedOutcome() {
-        handoff.withLock { _ in }
+        handoff.lock()
+        handoff.unlock()
     }
 
     // MARK: Streaming
