@@ -12,13 +12,6 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private let loop: EventLoop
     private var parser: HTTPResponseParser
     private var continuation: CheckedContinuation<ExchangeOutcome, Never>?
-    /// Released by the loop right before it resumes ``continuation`` and taken by the caller right after
-    /// (``receivedOutcome()``): an explicit happens-before edge for what the loop built for the caller (a streamed
-    /// body created on the loop thread). ThreadSanitizer saw none through the continuation's resumption alone when
-    /// the caller ran on the global executor, and reported the caller's first read of a new `HTTPBodyStream`.
-    /// An `NSLock`, not our `Lock`: the lock is created by the caller and first taken on the loop, and TSan's
-    /// exclusivity tracking flags the `ManagedBuffer` header access our `Lock` makes before it takes its mutex.
-    private let handoff = NSLock()
     private var connection: Connection?
     private var reused = false
     private var cancelledEarly = false
@@ -358,19 +351,20 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         resume(with: outcome)
     }
 
-    /// Resumes the caller once, after releasing ``handoff``.
+    /// Resumes the caller once, after releasing the loop's ``EventLoop/handoff``.
     private func resume(with outcome: ExchangeOutcome) {
         guard let continuation else { return }
         self.continuation = nil
-        handoff.lock()
-        handoff.unlock()
+        loop.handoff.lock()
+        loop.handoff.unlock()
         continuation.resume(returning: outcome)
     }
 
-    /// Called by the caller once its continuation has returned: takes ``handoff`` after the loop released it.
+    /// Called by the caller once its continuation has returned: takes the loop's ``EventLoop/handoff`` after the
+    /// loop released it.
     func receivedOutcome() {
-        handoff.lock()
-        handoff.unlock()
+        loop.handoff.lock()
+        loop.handoff.unlock()
     }
 
     // MARK: Streaming

@@ -33,6 +33,15 @@ final class EventLoop: @unchecked Sendable {
     private var handlers: [Int32: any EventLoopHandler] = [:]
     private var timers = TimerHeap()
 
+    /// Released by the loop right before it resumes a caller's continuation and taken by the caller right after
+    /// (`Exchange.receivedOutcome()`): an explicit happens-before edge for what the loop built for the caller (a
+    /// streamed body created on the loop thread). ThreadSanitizer saw none through the continuation's resumption
+    /// alone when the caller ran on the global executor, and reported the caller's first read of a new
+    /// `HTTPBodyStream`. One per loop, made once: nothing is allocated per exchange, and it is held for no work. An
+    /// `NSLock`, not our `Lock`: TSan's exclusivity tracking flags the `ManagedBuffer` header access our `Lock` makes
+    /// before it takes its mutex when the first taker is another thread than the creator.
+    let handoff = NSLock()
+
     /// A 64 KiB read buffer for code running on the loop thread (never deallocated: the loop lives as long as the
     /// process). Loop thread only; its contents are only valid until the next read.
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)

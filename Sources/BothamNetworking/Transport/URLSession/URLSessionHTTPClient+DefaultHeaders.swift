@@ -11,8 +11,8 @@ extension URLSessionHTTPClient: TransportHeaderDefaults {
     /// `Accept-Language` (the current locale's language) and, for a `POST` with a body and no `Content-Type`,
     /// `Content-Type: application/x-www-form-urlencoded`. With every one of them in the request URLSession adds none;
     /// only `Host`, `Content-Length` and `Connection` are added while sending. When the session keeps cookies (its
-    /// `httpShouldSetCookies` with a storage; off by default), the `Cookie` field its storage holds for the request's URL is one of
-    /// them: URLSession would add it while sending.
+    /// `httpShouldSetCookies` with a storage; off by default), the `Cookie` field its storage holds for the
+    /// request's URL is one of them: URLSession would add it while sending.
     package func defaultHeaders(for request: HTTPRequest) -> HTTPHeaders {
         let cookie = storedCookie(for: request)
         let formBody = request.method == .post && request.body != nil
