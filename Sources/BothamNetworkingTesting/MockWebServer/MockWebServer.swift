@@ -131,7 +131,9 @@ public final class MockWebServer: Sendable {
 
     /// Returns the oldest request not taken yet, waiting up to `timeout` for one to arrive.
     ///
-    /// The wait suspends the task (no thread is blocked) and ends early when the task is cancelled.
+    /// The wait suspends the task (no thread is blocked) and ends early when the task is cancelled. A request is
+    /// returned only once its response has been taken off the queue, so a request the client sends after this
+    /// returns — on any connection — is answered with the next queued response.
     /// - Throws: ``MockWebServerError/timeout(_:)`` when no request arrives in time,
     ///   ``MockWebServerError/serverShutDown`` when the server is shut down with no request left, or
     ///   `CancellationError`.

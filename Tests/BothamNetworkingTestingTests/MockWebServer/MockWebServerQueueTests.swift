@@ -60,6 +60,29 @@ struct MockWebServerQueueTests {
         #expect(server.queuedResponseCount == 0)
     }
 
+    @Test(
+        "a request takeRequest returned has its response already taken off the queue, so one sent after it on another connection gets the next"
+    )
+    func takeRequestMeansTheResponseIsSpokenFor() async throws {
+        let server = try MockWebServer()
+        defer { server.shutdown() }
+        // Many rounds: the server thread that records a request could, before the fix, be preempted between
+        // handing it to the taker and taking its response off the queue.
+        for round in 0..<200 {
+            server.enqueue(contentsOf: [MockResponse().withBody("first"), MockResponse().withBody("second")])
+            let first = try RawHTTPConnection(port: server.port)
+            try first.write("GET /first HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            #expect(try await server.takeRequest().path == "/first")
+            #expect(server.queuedResponseCount == 1, "round \(round)")
+
+            let second = try RawHTTPConnection(port: server.port)
+            try second.write("GET /second HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            #expect(try await second.readResponse().bodyText == "second", "round \(round)")
+            #expect(try await first.readResponse().bodyText == "first", "round \(round)")
+            _ = try await server.takeRequest()
+        }
+    }
+
     @Test("an empty queue answers with the default response, 404 unless configured")
     func defaultResponse() async throws {
         let server = try MockWebServer()

@@ -97,16 +97,21 @@ final class ServerCore: Sendable {
         state.withLock { $0.queue.count }
     }
 
-    /// Records `request` and picks its response: the dispatcher's answer, else the next queued response, else
+    /// Picks `request`'s response and records it: the dispatcher's answer, else the next queued response, else
     /// the default response. The dispatcher runs outside the lock, so it may call back into the server.
+    ///
+    /// A queued response is taken off the queue *before* the request is recorded, so a caller of
+    /// ``MockWebServer/takeRequest(timeout:)`` that sees this request knows its response is spoken for: a request the
+    /// client sends after that gets the next response. (Recording first let a later request, on another connection,
+    /// take this one's response while this thread had not yet reached the queue.)
     func record(_ request: RecordedRequest) -> MockResponse {
-        inbox.record(request)
         let (dispatcher, response) = state.withLock {
             state -> ((@Sendable (RecordedRequest) -> MockResponse)?, MockResponse) in
             if let dispatcher = state.dispatcher { return (dispatcher, state.defaultResponse) }
             if !state.queue.isEmpty { return (nil, state.queue.removeFirst()) }
             return (nil, state.defaultResponse)
         }
+        inbox.record(request)
         return dispatcher?(request) ?? response
     }
 
