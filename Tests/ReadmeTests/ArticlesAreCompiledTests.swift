@@ -11,10 +11,14 @@ struct ArticlesAreCompiledTests {
     private static let articles = [
         "SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md", "Caching.md",
         "RunningTheConformanceSuite.md", "ChaosTesting.md", "TestingYourAPIClient.md",
+        "BothamNetworkingConformance.md", "BothamNetworkingTesting.md",
     ]
-    /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py).
+    /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py); the
+    /// last two are the landing pages of those modules.
     private static let catalogs = [
-        "RunningTheConformanceSuite.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc"
+        "RunningTheConformanceSuite.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
+        "BothamNetworkingConformance.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
+        "BothamNetworkingTesting.md": "Sources/BothamNetworkingTesting/BothamNetworkingTesting.docc",
     ]
 
     /// The lines that count: imports (conditional ones included) move to the top of the generated file.

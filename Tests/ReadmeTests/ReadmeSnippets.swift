@@ -546,17 +546,19 @@ func retryAfterOnTheVirtualClock() async throws {
     print(echoed["args"]?["page"] ?? "none")
 }
 
-// README block 32: compiled, never called (it talks to real services)
-@Sendable func readmeBlock32(apiClient: BothamAPIClient) async throws {
+// README block 32
+@Test("A 401 makes TokenAuthenticator fetch a fresh token and send the request once more with it")
+func authenticatorRetriesWithAFreshToken() async throws {
     let harness = InterceptorHarness()
     harness.next.stub(.header(.authorization, "Bearer stale"), with: .response(statusCode: 401))
     harness.next.stub(.header(.authorization, "Bearer fresh"), with: .text("me"))
     let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("stale"))) { _ in AuthToken("fresh") }
 
     let run = await harness.runAttempts(authenticator, on: harness.request(.get, "/me"))
-    print(run.nextCallCount)                                        // 2: the 401, then the retry
-    print(run.sentRequests.map { $0.headers[.authorization] ?? "" })  // ["Bearer stale", "Bearer fresh"]
-    print(try run.get().statusCode)                                 // 200
+
+    #expect(run.nextCallCount == 2)  // the 401, then the retry
+    #expect(run.sentRequests.map { $0.headers[.authorization] } == ["Bearer stale", "Bearer fresh"])
+    #expect(try run.get().statusCode == 200)
 }
 
 // README block 33: compiled, never called (it talks to real services)

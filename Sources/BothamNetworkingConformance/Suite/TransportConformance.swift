@@ -11,11 +11,13 @@ import BothamNetworking
 ///
 /// ```swift
 /// let conformance = TransportConformance { configuration in
-///     MyHTTPClient(redirectPolicy: configuration.redirectPolicy, limits: configuration.limits)
+///     MyTransport(configuration)  // your HTTPClient, with the check's redirect policy and limits
 /// }
 /// let report = await conformance.run()
-/// print(report)  // "47 passed, 0 failed, 0 not applicable of 47 checks"
+/// print(report)  // "47 passed, 0 failed, 0 not applicable of 47 checks" when it keeps every guarantee
 /// ```
+///
+/// <doc:RunningTheConformanceSuite> has the complete test, with a `MyTransport` that wraps `URLSessionHTTPClient`.
 ///
 /// The checks run one at a time (several measure time). Every wait is bounded: a transport that hangs, or ignores
 /// cancellation, fails its check within seconds rather than holding the run. Upper time bounds are multiplied by
