@@ -104,7 +104,7 @@ let package = Package(
 // `swift run <Page>` runs one.
 let playgroundPages = [
     "Home", "Headers", "Parameters", "Body", "Interceptors", "BasicAuthentication", "Retry", "TokenRefresh",
-    "TypedEndpoints", "UploadsAndDownloads", "Streaming", "Caching", "TestingWithStubs", "TestingToolkit",
+    "TypedEndpoints", "UploadsAndDownloads", "Streaming", "Caching", "TestingWithStubs", "TestingToolkit", "Rehearsals",
 ]
 package.targets += [
     .target(
@@ -114,7 +114,10 @@ package.targets += [
     ),
     .target(
         name: "PlaygroundPages",
-        dependencies: ["BothamNetworking", "BothamNetworkingTesting", "PlaygroundSupport"],
+        dependencies: [
+            "BothamNetworking", "BothamNetworkingNative", "BothamNetworkingTesting", "BothamNetworkingConformance",
+            "PlaygroundSupport",
+        ],
         path: "Playgrounds/Pages"
     ),
     .executableTarget(
