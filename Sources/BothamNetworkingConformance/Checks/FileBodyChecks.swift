@@ -30,6 +30,37 @@ extension ConformanceCheck {
             "Content-Type: \(recorded.header("Content-Type") ?? "none")")
     }
 
+    /// A 307 or 308 after an upload from a file sends the file again, byte for byte, to the new location.
+    public static let redirectResendsFile = ConformanceCheck(
+        .fileBodies, "redirectResendsFile", "a 307 or 308 after an upload from a file sends the whole file again"
+    ) { context in
+        let files = try ScratchFiles()
+        defer { files.remove() }
+        let server = try context.server()
+        defer { server.shutdown() }
+        let apiClient = context.apiClient(server)
+        let body = conformancePattern(count: 512 * 1024)
+        let file = try files.write(body, to: "resent.bin")
+        for status in [307, 308] {
+            server.enqueue(contentsOf: [
+                MockResponse(statusCode: status).withHeader("Location", server.url("/moved").absoluteString),
+                MockResponse(statusCode: 201),
+            ])
+            let response = try await context.response("POST from a file answered with \(status)") {
+                await apiClient.POST("/upload", body: .file(file))
+            }
+            let original = try await context.take(server, "the POST")
+            try expect(original.body == body, "\(status): the first POST's file did not arrive whole")
+            let followed = try await context.take(server, "the request following the \(status)")
+            try expect(followed.method == .post, "\(status): followed with \(followed.method), not POST")
+            try expect(followed.path == "/moved", "\(status): followed to \(followed.path)")
+            try expect(
+                followed.body == body,
+                "\(status): the file was \(followed.body.count) of \(body.count) bytes on the second hop")
+            try expect(response.statusCode == 201, "\(status): final status \(response.statusCode)")
+        }
+    }
+
     /// A body downloaded to a file lands there byte for byte, with nothing in memory.
     public static let downloadToFile = ConformanceCheck(
         .fileBodies, "downloadToFile", "a 2 MiB body downloaded to a file lands there byte for byte, none in memory"

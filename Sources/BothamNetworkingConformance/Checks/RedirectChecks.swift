@@ -7,6 +7,14 @@ private func redirect(_ status: Int = 302, to url: URL) -> MockResponse {
     MockResponse(statusCode: status).withHeader("Location", url.absoluteString)
 }
 
+/// `count` copies of `chunk`, one element each, from a one-shot sequence.
+private func chunks(of chunk: Data, count: Int) -> AsyncStream<Data> {
+    AsyncStream { continuation in
+        for _ in 0..<count { continuation.yield(chunk) }
+        continuation.finish()
+    }
+}
+
 /// The credentials a redirect to another origin must not carry, and one field it must keep.
 private let credentials: HTTPHeaders = [
     "Authorization": "Bearer secret", "Proxy-Authorization": "Basic cHJveHk6cHc=", "Cookie": "session=abc",
@@ -65,6 +73,42 @@ extension ConformanceCheck {
             try expect(followed.header("Content-Type") == "x/y", "\(status): Content-Type lost on the second hop")
             try expect(response.statusCode == 201, "\(status): final status \(response.statusCode)")
         }
+    }
+
+    /// After a 307, a body streamed from a one-shot sequence is never sent twice (the call ends with
+    /// `invalidRequest`), and a body with a factory is made again and sent whole.
+    public static let redirectStreamedBody = ConformanceCheck(
+        .redirects, "streamedBody",
+        "after a 307 a one-shot streamed body ends the call with invalidRequest; one with a factory is sent again"
+    ) { context in
+        let server = try context.server()
+        defer { server.shutdown() }
+        let apiClient = context.apiClient(server)
+        let chunk = conformancePattern(count: 10_000)
+        let expected = chunk + chunk + chunk
+
+        server.enqueue(redirect(307, to: server.url("/elsewhere")))
+        server.setDefaultResponse(MockResponse(statusCode: 201))
+        let oneShot = try await context.send("a POST of a one-shot stream answered with 307") {
+            await apiClient.POST("/upload", body: .stream(chunks(of: chunk, count: 3)))
+        }
+        guard case .failure(.invalidRequest) = oneShot else {
+            throw ConformanceFailure(
+                reason: "a one-shot body after a 307 ended with \(oneShot.summary), not invalidRequest")
+        }
+        let first = try await context.take(server, "the one-shot POST")
+        try expect(first.body == expected, "the one-shot POST's body was \(first.body.count) bytes, not whole")
+        try expect(server.requestCount == 1, "the one-shot body was sent \(server.requestCount) times")
+
+        server.enqueue(redirect(307, to: server.url("/elsewhere")))
+        let replayable = try await context.response("a POST of a stream with a factory answered with 307") {
+            await apiClient.POST("/upload", body: .stream(replayable: { chunks(of: chunk, count: 3) }))
+        }
+        _ = try await context.take(server, "the POST with a factory")
+        let followed = try await context.take(server, "the request following the 307")
+        try expect(followed.path == "/elsewhere", "followed to \(followed.path)")
+        try expect(followed.body == expected, "the stream was \(followed.body.count) bytes on the second hop")
+        try expect(replayable.statusCode == 201, "final status \(replayable.statusCode)")
     }
 
     /// A redirect to the same origin keeps `Authorization`, `Proxy-Authorization` and `Cookie`.

@@ -14,7 +14,7 @@ import BothamNetworking
 ///     MyTransport(configuration)  // your HTTPClient, with the check's redirect policy and limits
 /// }
 /// let report = await conformance.run()
-/// print(report)  // "47 passed, 0 failed, 0 not applicable of 47 checks" when it keeps every guarantee
+/// print(report)  // "49 passed, 0 failed, 0 not applicable of 49 checks" when it keeps every guarantee
 /// ```
 ///
 /// <doc:RunningTheConformanceSuite> has the complete test, with a `MyTransport` that wraps `URLSessionHTTPClient`.
@@ -56,7 +56,8 @@ public struct TransportConformance: Sendable {
     public static let checks: [ConformanceCheck] = [
         .methods, .requestBodies, .query, .responses, .decodedBodies,
         .requestFieldsAsGiven, .repeatedResponseFields, .caseInsensitiveNames, .responseFieldOrder,
-        .redirectPostBecomesGet, .redirectKeepsMethodAndBody, .redirectSameOriginKeepsCredentials,
+        .redirectPostBecomesGet, .redirectKeepsMethodAndBody, .redirectStreamedBody,
+        .redirectSameOriginKeepsCredentials,
         .redirectCrossOriginStripsCredentials, .redirectStrippedStaysStripped, .redirectLoop, .redirectFollowAtMost,
         .redirectDoNotFollow,
         .requestTimeout, .idleTimeout, .idleTimeoutResetByData, .attemptTimeout, .maxAttemptTimeout, .withinTimeout,
@@ -65,7 +66,7 @@ public struct TransportConformance: Sendable {
         .faultShortBody, .faultTruncatedChunkedBody, .faultMalformedStatusLine, .faultInvalidHeaderLine,
         .faultOversizedHead, .faultUnauthorizedIsAResponse,
         .maxResponseBytes, .maxFileResponseBytes,
-        .uploadFromFile, .downloadToFile,
+        .uploadFromFile, .redirectResendsFile, .downloadToFile,
         .streamHeadBeforeBody, .streamLargeBody, .streamDropMidStream, .streamIdleTimeout, .streamEarlyExit,
         .streamCancel,
     ]

@@ -14,6 +14,8 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
     case mapsLostConnectionWrongly
     /// ``DoesNotStream``.
     case doesNotStream
+    /// ``DropsBodyOnRedirect``.
+    case dropsBodyOnRedirect
 
     var testDescription: String { rawValue }
 
@@ -25,6 +27,7 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
         case .foldsRepeatedFields: return FoldsRepeatedFields(configuration)
         case .mapsLostConnectionWrongly: return MapsLostConnectionWrongly(configuration)
         case .doesNotStream: return DoesNotStream(configuration)
+        case .dropsBodyOnRedirect: return DropsBodyOnRedirect(configuration)
         }
     }
 
@@ -43,6 +46,9 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
             // The head waits for the whole body: a dropped body fails the call, a stalled one times it out, and a
             // body that never ends never gives a head to cancel.
             return [.streamHeadBeforeBody, .streamDropMidStream, .streamIdleTimeout, .streamCancel]
+        case .dropsBodyOnRedirect:
+            // A 307 or 308 is followed with an empty body, whether it was in memory, streamed or in a file.
+            return [.redirectKeepsMethodAndBody, .redirectStreamedBody, .redirectResendsFile]
         }
     }
 
