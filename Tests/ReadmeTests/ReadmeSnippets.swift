@@ -571,7 +571,7 @@ func authenticatorRetriesWithAFreshToken() async throws {
             configuration: .init(redirectPolicy: configuration.redirectPolicy, limits: configuration.limits))
     }
     let report = await conformance.run()
-    print(report)  // "48 passed, 0 failed, 1 not applicable of 49 checks"
+    print(report)  // "49 passed, 0 failed, 1 not applicable of 50 checks"
 }
 
 // README block 34

@@ -86,4 +86,34 @@ extension ConformanceCheck {
         let written = (try? Data(contentsOf: destination)) ?? Data()
         try expect(written == body, "the file holds \(written.count) bytes, not the \(body.count) sent")
     }
+
+    /// A 2 MiB upload from a file and a 2 MiB download to a file report progress that only moves forward and ends at
+    /// the total: the transport reports to `TransferProgressReporter.current` as it sends and receives.
+    public static let transferProgress = ConformanceCheck(
+        .fileBodies, "progress",
+        "a 2 MiB upload and a 2 MiB download report progress that moves forward and ends at the total"
+    ) { context in
+        let files = try ScratchFiles()
+        defer { files.remove() }
+        let server = try context.server()
+        defer { server.shutdown() }
+        let body = conformancePattern(count: 2 << 20)
+        server.enqueue(contentsOf: [MockResponse(statusCode: 201), MockResponse().withBody(body)])
+        let apiClient = context.apiClient(server)
+        let file = try files.write(body, to: "upload.bin")
+
+        let uploads = ProgressLog()
+        _ = try await context.response("PUT from a file with progress") {
+            await apiClient.upload(
+                "/objects/1", method: .put, fromFile: file, contentType: "application/octet-stream",
+                progress: uploads.append)
+        }
+        try uploads.expectForward(.upload, endingAt: Int64(body.count))
+
+        let downloads = ProgressLog()
+        _ = try await context.response("GET to a file with progress") {
+            await apiClient.download("/big", to: .file(files.file("download.bin")), progress: downloads.append)
+        }
+        try downloads.expectForward(.download, endingAt: Int64(body.count))
+    }
 }

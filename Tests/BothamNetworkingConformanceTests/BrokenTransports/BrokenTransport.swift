@@ -16,6 +16,8 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
     case doesNotStream
     /// ``DropsBodyOnRedirect``.
     case dropsBodyOnRedirect
+    /// ``ReportsNoProgress``.
+    case reportsNoProgress
 
     var testDescription: String { rawValue }
 
@@ -28,6 +30,7 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
         case .mapsLostConnectionWrongly: return MapsLostConnectionWrongly(configuration)
         case .doesNotStream: return DoesNotStream(configuration)
         case .dropsBodyOnRedirect: return DropsBodyOnRedirect(configuration)
+        case .reportsNoProgress: return ReportsNoProgress(configuration)
         }
     }
 
@@ -49,6 +52,8 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
         case .dropsBodyOnRedirect:
             // A 307 or 308 is followed with an empty body, whether it was in memory, streamed or in a file.
             return [.redirectKeepsMethodAndBody, .redirectStreamedBody, .redirectResendsFile]
+        case .reportsNoProgress:
+            return [.transferProgress]
         }
     }
 

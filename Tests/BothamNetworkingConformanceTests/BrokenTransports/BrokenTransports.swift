@@ -156,3 +156,24 @@ struct DropsBodyOnRedirect: NativeWrapper {
             && first.host?.lowercased() == second.host?.lowercased() && first.port == second.port
     }
 }
+
+/// Reports no progress: it sends with no `TransferProgressReporter` bound, as a transport that never reads
+/// `TransferProgressReporter.current` does. Everything else it does right.
+struct ReportsNoProgress: NativeWrapper {
+    let inner: any HTTPClient
+
+    init(_ configuration: ConformanceClientConfiguration) {
+        inner = OwnTransport.native.make(configuration)
+    }
+
+    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        let result: Result<HTTPResponse, APIClientError> = await TransferProgressReporter.$current.withValue(nil) {
+            do throws(APIClientError) {
+                return .success(try await inner.send(request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
