@@ -15,6 +15,9 @@ enum OwnTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
     /// `NativeHTTPClient`, the epoll transport.
     case native
+    /// `NativeHTTPClient` on two event loops (`Configuration.eventLoops`), as the transport integration tests also
+    /// run it: the checks replace integration tests, so they run on every configuration those did.
+    case nativeTwoLoops = "native-2-loops"
 
     var testDescription: String { rawValue }
 
@@ -24,10 +27,11 @@ enum OwnTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .urlSession:
             return URLSessionHTTPClient(
                 configuration: .init(redirectPolicy: configuration.redirectPolicy, limits: configuration.limits))
-        case .native:
+        case .native, .nativeTwoLoops:
             var native = NativeHTTPClient.Configuration()
             native.redirectPolicy = configuration.redirectPolicy
             native.limits = configuration.limits
+            native.eventLoops = self == .nativeTwoLoops ? .count(2) : .one
             return NativeHTTPClient(configuration: native)
         }
     }
@@ -37,7 +41,7 @@ enum OwnTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .urlSession:
             return [.responseFieldOrder: "URLSession hands response fields over as a dictionary, sorted by name"]
-        case .native:
+        case .native, .nativeTwoLoops:
             return [:]
         }
     }

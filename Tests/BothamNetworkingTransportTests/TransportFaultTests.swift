@@ -5,72 +5,17 @@ import Foundation
 import Testing
 
 extension TransportIntegrationTests {
-    /// The rows of docs/FaultMatrix.md on both transports, each within the document's deadline (scaled only by
-    /// ``TestTimeScale``, which ThreadSanitizer runs set).
+    /// The rows of docs/FaultMatrix.md that the conformance suite's `faults` checks do not cover as the document
+    /// states them, on both transports within the document's deadline (scaled only by ``TestTimeScale``, which
+    /// ThreadSanitizer runs set): a drip past `maxAttemptTimeout`, and the response faults with each transport's kind.
+    /// (Connection refused, the socket faults and the stall are the `faults.*` and `timeouts.requestTimeout` checks,
+    /// `OwnTransportsConformanceTests`.)
     @Suite("Both transports against MockWebServer: faults map to documented errors", .timeLimit(.minutes(1)))
     struct TransportFaultTests {
         /// docs/FaultMatrix.md: "< 2 s".
         static let deadline = Duration.seconds(2)
         /// docs/FaultMatrix.md: "timeout + < 1.2 s" (and the same past a total deadline).
         static let pastTimeout = Duration.milliseconds(1_200)
-
-        @Test("connection refused is cannotConnect", arguments: TransportUnderTest.allCases)
-        func connectionRefused(transport: TransportUnderTest) async throws {
-            let server = try MockWebServer()
-            let url = server.url("/gone")
-            server.shutdown()
-
-            let (result, duration) = await TransportTest.elapsed {
-                await BothamAPIClient(baseEndpoint: url.absoluteString, httpClient: transport.make()).GET("")
-            }
-
-            #expect(TransportTest.networkFailureKind(result) == .cannotConnect)
-            #expect(duration < TestTimeScale.scaled(Self.deadline, during: duration), "took \(duration)")
-        }
-
-        @Test(
-            "each socket fault ends with its documented error within its deadline",
-            arguments: TransportUnderTest.allCases,
-            [
-                (SocketPolicy.disconnectAtStart, NetworkFailure.Kind.badServerResponse),
-                (.disconnectAfterHeaders, .connectionLost),
-                (.disconnectDuringBody, .connectionLost),
-                (.malformedStatusLine, .badServerResponse),
-                (.wrongContentLength, .connectionLost),
-                (.truncatedChunkedBody, .connectionLost),
-                (.resetConnection, .connectionLost),
-            ])
-        func socketFault(transport: TransportUnderTest, fault: (SocketPolicy, NetworkFailure.Kind)) async throws {
-            let (policy, expected) = fault
-            let server = try MockWebServer()
-            defer { server.shutdown() }
-            var response = MockResponse().withBody(TransportTest.pattern(count: 4096)).withSocketPolicy(policy)
-            if policy == .truncatedChunkedBody { response = response.chunked(chunkSize: 512) }
-            server.enqueue(response)
-            let apiClient = TransportTest.client(transport, server)
-
-            let request = apiClient.request(.get, "/fault").withTimeout(.seconds(3))
-            let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
-
-            #expect(TransportTest.networkFailureKind(result) == expected, "\(policy): \(result)")
-            #expect(duration < TestTimeScale.scaled(Self.deadline, during: duration), "\(policy) took \(duration)")
-        }
-
-        @Test("a stalled server ends with .timeout at the request's timeout", arguments: TransportUnderTest.allCases)
-        func stall(transport: TransportUnderTest) async throws {
-            let server = try MockWebServer()
-            defer { server.shutdown() }
-            server.enqueue(MockResponse().withSocketPolicy(.noResponse))
-            let apiClient = TransportTest.client(transport, server)
-
-            let request = apiClient.request(.get, "/stall").withTimeout(.milliseconds(300))
-            let (result, duration) = await TransportTest.elapsed { await apiClient.send(request) }
-
-            #expect(result.isTimeout)
-            #expect(
-                duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastTimeout, during: duration),
-                "took \(duration)")
-        }
 
         @Test("a body that drips past maxAttemptTimeout ends with .timeout", arguments: TransportUnderTest.allCases)
         func slowDrip(transport: TransportUnderTest) async throws {

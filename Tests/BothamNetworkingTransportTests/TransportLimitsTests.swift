@@ -8,7 +8,8 @@ import Testing
 extension TransportIntegrationTests {
     /// `TransportLimits` means the same on both transports: idle time against the whole attempt, the attempt across
     /// redirects, the request's own timeout, connecting, and the two body limits. (The cap, `maxAttemptTimeout`, is
-    /// proved by `TransportTimeoutTests` and `TransportFaultTests`.)
+    /// proved by `TransportTimeoutTests` and `TransportFaultTests`; `attemptTimeout` ending a live body by the
+    /// conformance check `timeouts.attemptTimeout`, `OwnTransportsConformanceTests`.)
     @Suite("Both transports give each TransportLimits setting the same meaning", .timeLimit(.minutes(1)))
     struct TransportLimitsTests {
         /// Added to a limit for the latest moment it may end a call: the machine is shared by parallel suites.
@@ -66,25 +67,6 @@ extension TransportIntegrationTests {
 
             #expect(try result.get().body == TransportTest.pattern(count: 80))
             #expect(duration > idle, "the body took \(duration), no longer than the idle timeout: it proves nothing")
-        }
-
-        @Test(
-            "attemptTimeout ends a body that keeps coming, however lively",
-            arguments: TransportUnderTest.allCases)
-        func attemptTimeoutEndsALiveBody(transport: TransportUnderTest) async throws {
-            let server = try MockWebServer()
-            defer { server.shutdown() }
-            server.enqueue(Self.trickle)
-            let limits = TransportLimits(idleTimeout: .seconds(30), attemptTimeout: .milliseconds(400))
-
-            let (result, duration) = await TransportTest.elapsed {
-                await TransportTest.client(transport, server, limits).GET("/trickle")
-            }
-
-            #expect(result.isTimeout, "\(result)")
-            #expect(
-                duration < TestTimeScale.scaled(.milliseconds(400) + Self.pastLimit, during: duration),
-                "took \(duration)")
         }
 
         /// Three hops, each answering after `delay`: /a → /b → /c.

@@ -5,7 +5,9 @@ import Foundation
 import Testing
 
 extension TransportIntegrationTests {
-    @Suite("Both transports against MockWebServer: challenges, timeouts and cancellation", .timeLimit(.minutes(1)))
+    /// Challenges and timeouts as the README states them (a response within the timeout, cancellation mid-body and
+    /// before the start are the `timeouts.withinTimeout` and `cancellation.*` checks, `OwnTransportsConformanceTests`).
+    @Suite("Both transports against MockWebServer: challenges and timeouts", .timeLimit(.minutes(1)))
     struct TransportTimeoutTests {
         @Test(
             "a 401 with WWW-Authenticate and no credential comes back as a response within a second",
@@ -81,54 +83,5 @@ extension TransportIntegrationTests {
             #expect(askedDuration < TestTimeScale.scaled(.milliseconds(1500), during: askedDuration))
         }
 
-        @Test("a response inside the timeout is unaffected by it", arguments: TransportUnderTest.allCases)
-        func withinTimeout(transport: TransportUnderTest) async throws {
-            let server = try MockWebServer()
-            defer { server.shutdown() }
-            server.enqueue(MockResponse().withBody("ok").withHeadersDelay(.milliseconds(100)))
-            let apiClient = TransportTest.client(transport, server)
-
-            let request = apiClient.request(.get, "/quick").withTimeout(.milliseconds(1500))
-            #expect(try await apiClient.send(request).get().body == Data("ok".utf8))
-        }
-
-        @Test(
-            "cancelling the calling task while the body streams ends with .cancelled at once",
-            arguments: TransportUnderTest.allCases)
-        func cancellationMidBody(transport: TransportUnderTest) async throws {
-            let server = try MockWebServer()
-            defer { server.shutdown() }
-            server.enqueue(
-                MockResponse().withBody(TransportTest.pattern(count: 10_000)).throttled(
-                    bytes: 100, per: .milliseconds(100))
-            )
-            server.enqueue(MockResponse().withBody("fine"))
-            let apiClient = TransportTest.client(transport, server)
-
-            let call = Task { await TransportTest.elapsed { await apiClient.GET("/stream") } }
-            _ = try await server.takeRequest()
-            call.cancel()
-            let (result, duration) = await awaitingCancellably(call)
-
-            #expect(result.isCancelled)
-            #expect(duration < TestTimeScale.scaled(.seconds(5), during: duration))
-            let after = await apiClient.GET("/after")
-            #expect((try? after.get().body) == Data("fine".utf8), "\(after)")
-        }
-
-        @Test("a task cancelled before it starts sends nothing", arguments: TransportUnderTest.allCases)
-        func cancelledBeforeStart(transport: TransportUnderTest) async throws {
-            let server = try MockWebServer()
-            defer { server.shutdown() }
-            let transport = transport.make()
-            let request = HTTPRequest(method: .get, url: server.url("/never"))
-
-            let call = Task {
-                withUnsafeCurrentTask { $0?.cancel() }
-                return try await transport.send(request)
-            }
-            await #expect(throws: APIClientError.self) { try await awaitingCancellably(call) }
-            #expect(server.requestCount == 0)
-        }
     }
 }
