@@ -51,9 +51,11 @@ extension ConformanceCheck {
         }
     }
 
-    /// A 307 or 308 is followed with the same method, body and `Content-Type`.
+    /// A 307 or 308 is followed with the same method, body and `Content-Type` (and, to the same origin, the same
+    /// `Authorization`).
     public static let redirectKeepsMethodAndBody = ConformanceCheck(
-        .redirects, "keepsMethodAndBody", "a 307 or 308 is followed with the same method, body and Content-Type"
+        .redirects, "keepsMethodAndBody",
+        "a 307 or 308 is followed with the same method, body, Content-Type and same-origin Authorization"
     ) { context in
         let server = try context.server()
         defer { server.shutdown() }
@@ -62,7 +64,8 @@ extension ConformanceCheck {
         for status in [307, 308] {
             server.enqueue(contentsOf: [redirect(status, to: server.url("/moved")), MockResponse(statusCode: 201)])
             let response = try await context.response("POST answered with \(status)") {
-                await apiClient.POST("/create", body: .data(body, contentType: "x/y"))
+                await apiClient.POST(
+                    "/create", headers: ["Authorization": "Bearer secret"], body: .data(body, contentType: "x/y"))
             }
             let original = try await context.take(server, "the POST")
             try expect(original.body == body, "\(status): the first POST's body did not arrive whole")
@@ -71,7 +74,13 @@ extension ConformanceCheck {
             try expect(followed.path == "/moved", "\(status): followed to \(followed.path)")
             try expect(followed.body == body, "\(status): the body was \(followed.body.count) bytes on the second hop")
             try expect(followed.header("Content-Type") == "x/y", "\(status): Content-Type lost on the second hop")
+            try expect(
+                followed.header("Authorization") == "Bearer secret",
+                "\(status): Authorization lost on a same-origin hop")
             try expect(response.statusCode == 201, "\(status): final status \(response.statusCode)")
+            try expect(
+                response.url == server.url("/moved"),
+                "\(status): response URL \(response.url?.absoluteString ?? "none")")
         }
     }
 
@@ -121,8 +130,13 @@ extension ConformanceCheck {
         server.enqueue(contentsOf: [redirect(to: server.url("/target")), MockResponse().withBody("here")])
         let apiClient = context.apiClient(server)
 
-        _ = try await context.response("GET /start") { await apiClient.GET("/start", headers: credentials) }
+        let response = try await context.response("GET /start") {
+            await apiClient.GET("/start", headers: credentials)
+        }
 
+        try expect(response.body == Data("here".utf8), "the final body did not come back")
+        try expect(
+            response.url == server.url("/target"), "the response URL is \(response.url?.absoluteString ?? "none")")
         _ = try await context.take(server, "the first request")
         let followed = try await context.take(server, "the followed request")
         try expect(followed.path == "/target", "followed to \(followed.path)")
