@@ -41,6 +41,21 @@ extension HTTPBinInteropTests {
             #expect(try echo.json()["cookies"]?["flavour"] == "oat", "\(String(decoding: echo.body, as: UTF8.self))")
         }
 
+        @Test("/cookies/set followed inside the transport: its 302's cookie is stored and sent on the hop to /cookies")
+        func setFollowedInsideTheTransport() async throws {
+            let transport: any HTTPClient = HTTPBin.runsOnNative ? NativeHTTPClient() : URLSessionHTTPClient()
+            let apiClient = BothamAPIClient(
+                baseEndpoint: HTTPBin.url ?? "http://127.0.0.1:9", httpClient: transport,
+                configuration: .init(validation: .acceptAll))
+            apiClient.interceptors.append(CookieInterceptor(jar: jar))
+
+            let echo = try await apiClient.GET("/cookies/set", parameters: ["flavour": "oat"]).get()
+
+            #expect(echo.url?.path == "/cookies")
+            #expect(jar.allCookies.map(\.name) == ["flavour"])
+            #expect(try echo.json()["cookies"]?["flavour"] == "oat", "\(String(decoding: echo.body, as: UTF8.self))")
+        }
+
         @Test("/cookies/delete's expired cookie removes it from the jar")
         func delete() async throws {
             let apiClient = apiClient

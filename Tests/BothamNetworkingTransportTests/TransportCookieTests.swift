@@ -46,20 +46,58 @@ extension TransportIntegrationTests {
         }
 
         @Test(
-            "a redirect the transport follows hands the jar the final response's cookies only",
-            arguments: TransportUnderTest.allCases)
-        func redirectHopCookies(transport: TransportUnderTest) async throws {
+            "a cookie a redirect sets is stored and sent on the next hop, beside the request's own Cookie field",
+            arguments: TransportUnderTest.allCases, [302, 307])
+        func redirectHopCookies(transport: TransportUnderTest, status: Int) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
             let jar = CookieJar()
             let apiClient = Self.client(transport, server, jar: jar)
             server.enqueue(
-                MockResponse(statusCode: 302).withHeader("Location", "/final").withHeader("Set-Cookie", "hop=1"))
+                MockResponse(statusCode: status).withHeader("Location", "/final").withHeader("Set-Cookie", "hop=1"))
             server.enqueue(MockResponse().withHeader("Set-Cookie", "final=2"))
 
-            _ = try await apiClient.GET("/start").get()
+            _ = try await apiClient.POST("/login", headers: ["Cookie": "mine=0"], body: .text("user")).get()
 
-            #expect(jar.allCookies.map(\.name) == ["final"])
+            #expect(Set(jar.allCookies.map(\.name)) == ["hop", "final"])
+            let login = try await server.takeRequest()
+            let final = try await server.takeRequest()
+            #expect(login.headers.values(for: .cookie) == ["mine=0"])
+            #expect(final.path == "/final")
+            #expect(final.headers.values(for: .cookie) == ["mine=0; hop=1"])
+        }
+
+        @Test(
+            "a hop to another host carries that host's cookies only, never the first host's or the request's own",
+            arguments: TransportUnderTest.allCases)
+        func crossHostHopCookies(transport: TransportUnderTest) async throws {
+            let first = try MockWebServer()
+            defer { first.shutdown() }
+            let second = try MockWebServer()
+            defer { second.shutdown() }
+            let jar = CookieJar()
+            let apiClient = Self.client(transport, first, jar: jar)
+            // `localhost` is another host than `127.0.0.1` for cookies and for the redirect rules alike.
+            let elsewhere = "http://localhost:\(second.port)/elsewhere"
+            first.enqueue(MockResponse().withHeader("Set-Cookie", "first=1"))
+            first.enqueue(
+                MockResponse(statusCode: 302).withHeader("Location", elsewhere).withHeader("Set-Cookie", "hop=1"))
+            second.enqueue(
+                MockResponse(statusCode: 302).withHeader("Location", elsewhere + "?again=1")
+                    .withHeader("Set-Cookie", "local=2"))
+            second.enqueue(MockResponse())
+
+            _ = try await apiClient.GET("/set").get()
+            _ = try await apiClient.GET("/start", headers: ["Cookie": "mine=0"]).get()
+
+            _ = try await first.takeRequest()
+            let start = try await first.takeRequest()
+            #expect(start.headers.values(for: .cookie) == ["mine=0; first=1"])
+            let hop = try await second.takeRequest()
+            #expect(hop.headers.values(for: .cookie).isEmpty, "\(hop.headers)")
+            let again = try await second.takeRequest()
+            #expect(again.headers.values(for: .cookie) == ["local=2"])
+            #expect(Set(jar.allCookies.map(\.name)) == ["first", "hop", "local"])
         }
     }
 }

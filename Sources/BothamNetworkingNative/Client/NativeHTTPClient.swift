@@ -136,6 +136,7 @@ public final class NativeHTTPClient: HTTPClient {
         var url = try request.resolvedURL()
         var redirects = 0
         let progress = TransferProgressReporter.current
+        let hopObserver = RedirectHopObserver.current
         while true {
             let (parsed, bodyStream) = try await exchange(current, url: url, deadline: deadline, progress: progress)
             if let bodyStream {
@@ -159,7 +160,16 @@ public final class NativeHTTPClient: HTTPClient {
                     let error = NativeTransportError(code: .redirect, reason: reason)
                     throw .networkError(NetworkFailure(kind: .tooManyRedirects, underlying: error))
                 }
-                (current, url) = next
+                if let hopObserver {
+                    // The redirect as the hop observer sees it: status and fields, from the URL that answered.
+                    let redirect = HTTPResponse(
+                        statusCode: parsed.statusCode, headers: parsed.headers, request: current, url: url)
+                    let headers = try hopObserver.headers(
+                        after: redirect, to: next.url, proposed: next.request.headers)
+                    (current, url) = (next.request.withHeaders(headers), next.url)
+                } else {
+                    (current, url) = next
+                }
                 continue
             }
             if let bodyFile = request.responseDestination.fileURL {

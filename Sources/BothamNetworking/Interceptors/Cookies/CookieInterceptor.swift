@@ -13,10 +13,10 @@ import Foundation
 ///   are not de-duplicated by name, so servers that read the first value of a name see yours.
 /// - **Storing**: every `Set-Cookie` field of the response, each a separate value on both transports
 ///   (`URLSessionHTTPClient` splits the fields URLSession joins), as received from ``HTTPResponse/url``.
-/// - **Redirects** are followed inside the transport, after every interceptor: only the final response's
-///   `Set-Cookie` fields reach the jar, and the `Cookie` field sent on a same-origin hop is the one for the first
-///   URL (a hop to another origin carries none). To store the cookies of every hop, give the transport
-///   ``RedirectPolicy/doNotFollow`` and follow ``HTTPResponse/resolvedLocation`` yourself.
+/// - **Redirects** are followed inside the transport, after every interceptor; the interceptor takes part in each hop
+///   through a ``RedirectHopObserver``: every redirect's `Set-Cookie` fields are stored (a login's `302` that sets the
+///   session), and each hop carries the jar's cookies for its own URL — a hop to another origin gets that origin's
+///   cookies, never the first origin's, and a `Cookie` field of your own stays on same-origin hops only.
 /// - **URLSession's own cookie storage** is off in `URLSessionHTTPClient`'s default session configuration, so the
 ///   jar is the one source of `Cookie` and both transports behave alike. Do not give a session that has a jar a
 ///   cookie storage of its own: FoundationNetworking would replace the jar's `Cookie` field with the stored cookies.
@@ -44,7 +44,17 @@ public struct CookieInterceptor: HTTPInterceptor {
             let own = request.headers.values(for: .cookie).filter { !$0.isEmpty }
             sent = request.withHeader(.cookie, (own + [cookies]).joined(separator: "; "))
         }
-        let response = try await next(sent)
+        let own = request.headers.values(for: .cookie).filter { !$0.isEmpty }
+        let observer = RedirectHopObserver { [jar] redirect, nextURL, headers in
+            let now = context.clock.currentDate
+            jar.storeCookies(from: redirect, at: now)
+            // The redirect rules keep the field on a same-origin hop and remove it across origins, for good.
+            let ownCookies = headers.contains(.cookie) ? own : []
+            headers.remove(.cookie)
+            let cookies = ownCookies + (jar.cookieHeader(for: nextURL, at: now).map { [$0] } ?? [])
+            if !cookies.isEmpty { headers[.cookie] = cookies.joined(separator: "; ") }
+        }
+        let response = try await RedirectHopObserver.$current.withValue(observer) { try await next(sent) }
         jar.storeCookies(from: response, at: context.clock.currentDate)
         return response
     }

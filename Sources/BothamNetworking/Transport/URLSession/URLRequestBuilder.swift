@@ -65,3 +65,33 @@ enum URLRequestBuilder {
         }
     }
 #endif
+
+extension URLRequestBuilder {
+    /// The header fields of `request`, one per name as URLSession keeps them.
+    static func headers(of request: URLRequest) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            headers.add(HTTPFieldName(name), value)
+        }
+        return headers
+    }
+
+    /// Replaces every header field of `request` with `headers`: the values of one name joined with `; ` for
+    /// `Cookie` (RFC 6265 §5.4: one field) and `,` for the others.
+    static func replaceHeaderFields(of request: inout URLRequest, with headers: HTTPHeaders) {
+        for name in (request.allHTTPHeaderFields ?? [:]).keys {
+            request.setValue(nil, forHTTPHeaderField: name)
+        }
+        var joined: [(name: HTTPFieldName, values: [String])] = []
+        for (name, value) in headers {
+            if let index = joined.firstIndex(where: { $0.name == name }) {
+                joined[index].values.append(value)
+            } else {
+                joined.append((name, [value]))
+            }
+        }
+        for (name, values) in joined {
+            request.setValue(values.joined(separator: name == .cookie ? "; " : ","), forHTTPHeaderField: name.rawName)
+        }
+    }
+}

@@ -148,6 +148,7 @@ public final class URLSessionHTTPClient: HTTPClient {
             configuration: configuration,
             deadline: deadline,
             progress: TransferProgressReporter.current,
+            hopObserver: RedirectHopObserver.current,
             cancelOnDelegateQueue: { [delegateQueue] task in
                 delegateQueue.enqueue { task.cancel() }
             },

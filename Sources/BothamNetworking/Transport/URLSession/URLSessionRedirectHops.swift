@@ -19,6 +19,8 @@ struct URLSessionRedirectHops {
         case decline
         /// The policy's limit is spent: the call ends with `tooManyRedirects`.
         case tooManyRedirects
+        /// The call's ``RedirectHopObserver`` left a field that cannot be sent: the call ends with this error.
+        case invalid(APIClientError)
     }
 
     /// The request of the current hop, as sent.
@@ -42,11 +44,16 @@ struct URLSessionRedirectHops {
     ///
     /// `storedCookies` is the `Cookie` field the session's cookie storage has for the target, when URLSession does
     /// not add it itself (FoundationNetworking leaves it out of a redirect a delegate approves).
+    ///
+    /// `hopObserver`, the call's ``RedirectHopObserver``, sees the redirect (as answering `request`) and may change the
+    /// next hop's fields last.
     mutating func redirect(
         from response: HTTPURLResponse,
         proposed: URLRequest,
         storedCookies: String?,
-        policy: RedirectPolicy
+        policy: RedirectPolicy,
+        hopObserver: RedirectHopObserver? = nil,
+        answering request: HTTPRequest
     ) -> Decision {
         // The target as RFC 3986 §5 resolves `Location` (URLSession's own resolution loses the path of a query-only
         // one); an unusable `Location` is not followed, as on native.
@@ -76,6 +83,19 @@ struct URLSessionRedirectHops {
             // cookies are the hop's Cookie field, as URLSession makes them on a first hop (the first hop's field,
             // which preparation already built from the same storage, is not added to them again).
             next.setValue(storedCookies, forHTTPHeaderField: "Cookie")
+        }
+        if let hopObserver {
+            let redirect = HTTPResponse(
+                statusCode: response.statusCode,
+                headers: URLResponseHeaderConverter.headers(of: response, bodyCount: 0),
+                request: request, url: answered)
+            do {
+                let headers = try hopObserver.headers(
+                    after: redirect, to: target, proposed: URLRequestBuilder.headers(of: next))
+                URLRequestBuilder.replaceHeaderFields(of: &next, with: headers)
+            } catch {
+                return .invalid(error)
+            }
         }
         if reissues {
             // URLSession would send this hop without its body: let the 3xx complete and send it ourselves.

@@ -56,6 +56,8 @@ final class URLSessionTransfer: Sendable {
     /// The size of the request body, for upload progress.
     private let requestBodySize: Int64?
     private let progress: TransferProgressReporter?
+    /// The call's ``RedirectHopObserver``, read when the call started.
+    private let hopObserver: RedirectHopObserver?
     private let redirectPolicy: RedirectPolicy
     private let timeouts: URLSessionTimeouts
     private let cancelOnDelegateQueue: @Sendable (URLSessionTask) -> Void
@@ -76,6 +78,7 @@ final class URLSessionTransfer: Sendable {
         configuration: URLSessionHTTPClient.Configuration,
         deadline: ContinuousClock.Instant?,
         progress: TransferProgressReporter?,
+        hopObserver: RedirectHopObserver? = nil,
         cancelOnDelegateQueue: @escaping @Sendable (URLSessionTask) -> Void,
         onEnd: (@Sendable () -> Void)? = nil,
         retaining sentBody: HTTPBody? = nil
@@ -88,6 +91,7 @@ final class URLSessionTransfer: Sendable {
         streamer = request.responseDestination == .stream ? URLSessionBodyStreamer(timeouts: timeouts) : nil
         self.requestBodySize = requestBodySize
         self.progress = progress
+        self.hopObserver = hopObserver
         redirectPolicy = configuration.redirectPolicy
         self.cancelOnDelegateQueue = cancelOnDelegateQueue
         let bodyFileURL = request.responseDestination.fileURL
@@ -294,7 +298,8 @@ final class URLSessionTransfer: Sendable {
         let decision = state.withLock { state -> URLSessionRedirectHops.Decision? in
             guard state.outcome == nil else { return nil }
             let decision = state.hops.redirect(
-                from: response, proposed: proposed, storedCookies: storedCookies, policy: redirectPolicy)
+                from: response, proposed: proposed, storedCookies: storedCookies, policy: redirectPolicy,
+                hopObserver: hopObserver, answering: request)
             // URLSession sends the next hop on the same task: its timings start now.
             if case .follow = decision { state.timing.hopStarted() }
             // Not followed: the 3xx is the response, and its head is here.
@@ -310,6 +315,9 @@ final class URLSessionTransfer: Sendable {
             return .answer(nil)
         case .tooManyRedirects:
             finish(.failure(.networkError(NetworkFailure(kind: .tooManyRedirects))))
+            return .abandon
+        case .invalid(let error):
+            finish(.failure(error))
             return .abandon
         }
     }
