@@ -4,7 +4,7 @@ import Testing
 
 /// A deliberately broken transport, and the checks it must fail: exactly those, no more, no fewer.
 enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    /// ``ForwardsCredentialsAcrossOrigins``.
+    /// ``HandFollowsRedirects``, forwarding credentials across origins.
     case forwardsCredentials
     /// ``IgnoresTimeouts``.
     case ignoresTimeouts
@@ -14,23 +14,41 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
     case mapsLostConnectionWrongly
     /// ``DoesNotStream``.
     case doesNotStream
-    /// ``DropsBodyOnRedirect``.
+    /// ``HandFollowsRedirects``, dropping the body of a 307 or 308.
     case dropsBodyOnRedirect
     /// ``ReportsNoProgress``.
     case reportsNoProgress
+    /// ``HandFollowsRedirects``, keeping `POST` and its body after a 301, 302 or 303.
+    case keepsPostOnRedirect
+    /// ``IgnoresRedirectPolicy``.
+    case ignoresRedirectPolicy
+    /// ``IgnoresSizeLimits``.
+    case ignoresSizeLimits
+    /// ``DoesNotDecode``.
+    case doesNotDecode
+    /// ``DropsQuery``.
+    case dropsQuery
+    /// ``SendsFilesEmpty``.
+    case sendsFilesEmpty
 
     var testDescription: String { rawValue }
 
     /// A new transport of this kind with `configuration`.
     func make(_ configuration: ConformanceClientConfiguration) -> any HTTPClient {
         switch self {
-        case .forwardsCredentials: return ForwardsCredentialsAcrossOrigins(configuration)
+        case .forwardsCredentials: return HandFollowsRedirects(configuration, flaw: .forwardsCredentials)
         case .ignoresTimeouts: return IgnoresTimeouts(configuration)
         case .foldsRepeatedFields: return FoldsRepeatedFields(configuration)
         case .mapsLostConnectionWrongly: return MapsLostConnectionWrongly(configuration)
         case .doesNotStream: return DoesNotStream(configuration)
-        case .dropsBodyOnRedirect: return DropsBodyOnRedirect(configuration)
+        case .dropsBodyOnRedirect: return HandFollowsRedirects(configuration, flaw: .dropsBody)
         case .reportsNoProgress: return ReportsNoProgress(configuration)
+        case .keepsPostOnRedirect: return HandFollowsRedirects(configuration, flaw: .keepsMethodOnEveryStatus)
+        case .ignoresRedirectPolicy: return IgnoresRedirectPolicy(configuration)
+        case .ignoresSizeLimits: return IgnoresSizeLimits(configuration)
+        case .doesNotDecode: return DoesNotDecode(configuration)
+        case .dropsQuery: return DropsQuery(configuration)
+        case .sendsFilesEmpty: return SendsFilesEmpty(configuration)
         }
     }
 
@@ -54,6 +72,18 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
             return [.redirectKeepsMethodAndBody, .redirectStreamedBody, .redirectResendsFile]
         case .reportsNoProgress:
             return [.transferProgress]
+        case .keepsPostOnRedirect:
+            return [.redirectPostBecomesGet]
+        case .ignoresRedirectPolicy:
+            return [.redirectFollowAtMost, .redirectDoNotFollow]
+        case .ignoresSizeLimits:
+            return [.maxResponseBytes, .maxFileResponseBytes]
+        case .doesNotDecode:
+            return [.decodedBodies]
+        case .dropsQuery:
+            return [.query]
+        case .sendsFilesEmpty:
+            return [.uploadFromFile, .redirectResendsFile, .transferProgress]
         }
     }
 

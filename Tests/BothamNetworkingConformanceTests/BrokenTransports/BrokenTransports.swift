@@ -15,38 +15,6 @@ extension NativeWrapper {
     }
 }
 
-/// Follows redirects itself (its inner transport does not) and forwards every field to every origin: the
-/// credential leak a hand-written redirect loop makes. Everything else it does right (method rewriting, limits).
-struct ForwardsCredentialsAcrossOrigins: NativeWrapper {
-    let inner: any HTTPClient
-    let maxRedirects: Int
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        var own = configuration
-        own.redirectPolicy = .doNotFollow
-        inner = OwnTransport.native.make(own)
-        maxRedirects = configuration.redirectPolicy.maxRedirects
-    }
-
-    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        var current = request
-        for _ in 0...maxRedirects {
-            let response = try await inner.send(current)
-            guard maxRedirects > 0, [301, 302, 303, 307, 308].contains(response.statusCode),
-                let location = response.resolvedLocation
-            else { return response }
-            var next = HTTPRequest(method: current.method, url: location, headers: current.headers, body: current.body)
-            if [301, 302, 303].contains(response.statusCode), current.method != .get, current.method != .head {
-                var headers = current.headers
-                headers.remove(.contentType)
-                next = HTTPRequest(method: .get, url: location, headers: headers)
-            }
-            current = next.withTimeout(current.timeout).withResponseDestination(current.responseDestination)
-        }
-        throw .networkError(NetworkFailure(kind: .tooManyRedirects))
-    }
-}
-
 /// Has no time limit at all: the transport's limits and the request's own timeout are dropped.
 struct IgnoresTimeouts: NativeWrapper {
     let inner: any HTTPClient
@@ -112,48 +80,6 @@ struct DoesNotStream: NativeWrapper {
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         guard case .stream = request.responseDestination else { return try await inner.send(request) }
         return try await inner.send(request.withResponseDestination(.memory))
-    }
-}
-
-/// Follows redirects itself (its inner transport does not), strips credentials across origins as it should, and keeps
-/// the method of a 307 or 308 — but not the body: the request a redirect loop rebuilds from the method and the URL.
-struct DropsBodyOnRedirect: NativeWrapper {
-    let inner: any HTTPClient
-    let maxRedirects: Int
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        var own = configuration
-        own.redirectPolicy = .doNotFollow
-        inner = OwnTransport.native.make(own)
-        maxRedirects = configuration.redirectPolicy.maxRedirects
-    }
-
-    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        var current = request
-        for _ in 0...maxRedirects {
-            let response = try await inner.send(current)
-            guard maxRedirects > 0, [301, 302, 303, 307, 308].contains(response.statusCode),
-                let location = response.resolvedLocation
-            else { return response }
-            var headers = current.headers
-            if !Self.sameOrigin(current.url, location) {
-                for name in ["Authorization", "Proxy-Authorization", "Cookie"] { headers.remove(HTTPFieldName(name)) }
-            }
-            var method = current.method
-            if [301, 302, 303].contains(response.statusCode), method != .get, method != .head {
-                headers.remove(.contentType)
-                method = .get
-            }
-            current = HTTPRequest(method: method, url: location, headers: headers)
-                .withTimeout(current.timeout).withResponseDestination(current.responseDestination)
-        }
-        throw .networkError(NetworkFailure(kind: .tooManyRedirects))
-    }
-
-    private static func sameOrigin(_ first: URL?, _ second: URL) -> Bool {
-        guard let first else { return false }
-        return first.scheme?.lowercased() == second.scheme?.lowercased()
-            && first.host?.lowercased() == second.host?.lowercased() && first.port == second.port
     }
 }
 
