@@ -161,9 +161,10 @@ public final class NativeHTTPClient: HTTPClient {
                     throw .networkError(NetworkFailure(kind: .tooManyRedirects, underlying: error))
                 }
                 if let hopObserver {
-                    // The redirect as the hop observer sees it: status and fields, from the URL that answered.
+                    // The redirect as the hop observer sees it: status and fields, from the URL that answered, answering
+                    // the call's request (as on URLSession).
                     let redirect = HTTPResponse(
-                        statusCode: parsed.statusCode, headers: parsed.headers, request: current, url: url)
+                        statusCode: parsed.statusCode, headers: parsed.headers, request: request, url: url)
                     let headers = try hopObserver.headers(
                         after: redirect, to: next.url, proposed: next.request.headers)
                     (current, url) = (next.request.withHeaders(headers), next.url)

@@ -16,7 +16,9 @@ import Foundation
 /// - **Redirects** are followed inside the transport, after every interceptor; the interceptor takes part in each hop
 ///   through a ``RedirectHopObserver``: every redirect's `Set-Cookie` fields are stored (a login's `302` that sets the
 ///   session), and each hop carries the jar's cookies for its own URL — a hop to another origin gets that origin's
-///   cookies, never the first origin's, and a `Cookie` field of your own stays on same-origin hops only.
+///   cookies, never the first origin's, and a `Cookie` field of your own goes only to hops on the first request's
+///   origin. A `Cookie` field an interceptor after this one adds is not carried to the hops; redirects of requests
+///   those interceptors send inside the call (a token refresh) are left to their transport.
 /// - **URLSession's own cookie storage** is off in `URLSessionHTTPClient`'s default session configuration, so the
 ///   jar is the one source of `Cookie` and both transports behave alike. Do not give a session that has a jar a
 ///   cookie storage of its own: FoundationNetworking would replace the jar's `Cookie` field with the stored cookies.
@@ -39,23 +41,32 @@ public struct CookieInterceptor: HTTPInterceptor {
     ) async throws -> HTTPResponse {
         let url = try request.resolvedURL()
         var sent = request
+        let own = request.headers.values(for: .cookie).filter { !$0.isEmpty }
         // Expiry is measured on the call's clock (a test's virtual clock, or the system's).
         if let cookies = jar.cookieHeader(for: url, at: context.clock.currentDate) {
-            let own = request.headers.values(for: .cookie).filter { !$0.isEmpty }
             sent = request.withHeader(.cookie, (own + [cookies]).joined(separator: "; "))
         }
-        let own = request.headers.values(for: .cookie).filter { !$0.isEmpty }
-        let observer = RedirectHopObserver { [jar] redirect, nextURL, headers in
-            let now = context.clock.currentDate
-            jar.storeCookies(from: redirect, at: now)
-            // The redirect rules keep the field on a same-origin hop and remove it across origins, for good.
-            let ownCookies = headers.contains(.cookie) ? own : []
-            headers.remove(.cookie)
-            let cookies = ownCookies + (jar.cookieHeader(for: nextURL, at: now).map { [$0] } ?? [])
-            if !cookies.isEmpty { headers[.cookie] = cookies.joined(separator: "; ") }
-        }
+        let observer = hopObserver(for: request.method, to: url, own: own, context: context)
         let response = try await RedirectHopObserver.$current.withValue(observer) { try await next(sent) }
         jar.storeCookies(from: response, at: context.clock.currentDate)
         return response
+    }
+
+    /// The observer of the redirects of the call to `method url`: each redirect's `Set-Cookie` fields go to the jar,
+    /// and each hop carries the jar's cookies for its URL, after the request's `own` cookies when the hop is on the
+    /// first request's origin (never on another, whatever the path of redirects). Redirects of other requests sent
+    /// inside the call (by interceptors after this one) are left alone.
+    private func hopObserver(
+        for method: HTTPMethod, to url: URL, own: [String], context: HTTPCallContext
+    ) -> RedirectHopObserver {
+        RedirectHopObserver { [jar] redirect, nextURL, headers in
+            guard redirect.request.method == method, (try? redirect.request.resolvedURL()) == url else { return }
+            let now = context.clock.currentDate
+            jar.storeCookies(from: redirect, at: now)
+            let keepsOwn = !RedirectHop.crossesOrigin(from: url, to: nextURL)
+            headers.remove(.cookie)
+            let cookies = (keepsOwn ? own : []) + (jar.cookieHeader(for: nextURL, at: now).map { [$0] } ?? [])
+            if !cookies.isEmpty { headers[.cookie] = cookies.joined(separator: "; ") }
+        }
     }
 }

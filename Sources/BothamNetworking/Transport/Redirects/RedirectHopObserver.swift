@@ -5,9 +5,13 @@ import Foundation
 /// fields and sends the jar's cookies for the next URL).
 ///
 /// Bind one around the rest of the call; both transports read ``current`` when a call starts and call it for each
-/// redirect they follow, with the redirect response (status and header fields; its body is not read) and the
+/// redirect they decide to follow, with the redirect response (status and header fields, its body not read, its
+/// ``HTTPResponse/request`` the request the call was given, its ``HTTPResponse/url`` the URL that answered) and the
 /// header fields of the next hop as the redirect rules made them — credentials already removed when the hop leaves
-/// the origin:
+/// the origin. Every request sent inside the binding is observed, so check `redirect.request` when that matters. The
+/// fields are as each transport keeps them: `URLSessionHTTPClient` shows one field per name (repeated values joined
+/// with `,`, names capitalized on Linux, the `Content-Length` of a file body included), `NativeHTTPClient` the
+/// request's fields as they are:
 ///
 /// ```swift
 /// let observer = RedirectHopObserver { redirect, nextURL, headers in
@@ -22,7 +26,9 @@ import Foundation
 /// The next hop is sent with the fields as `handler` leaves them; fields that fail ``HTTPHeaders/validationFailure``
 /// end the call with ``APIClientError/invalidRequest(reason:)`` before the hop is sent. Do not add credentials back
 /// to a hop that left the origin. `handler` runs on the transport's thread (`URLSessionHTTPClient`'s delegate
-/// queue, `NativeHTTPClient`'s calling task): keep it short. Proved on both transports by `TransportCookieTests`.
+/// queue, under the call's lock; `NativeHTTPClient`'s calling task): keep it short, and do not cancel the call from
+/// it. Proved on both transports by `TransportRedirectHopObserverTests` (every hop seen, a field added, an invalid
+/// one refused) and `TransportCookieTests`.
 public final class RedirectHopObserver: Sendable {
     /// The observer of the call the current task is running, or `nil`.
     @TaskLocal public static var current: RedirectHopObserver?
