@@ -6,7 +6,7 @@ import Testing
 enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// ``HandFollowsRedirects``, forwarding credentials across origins.
     case forwardsCredentials
-    /// ``IgnoresTimeouts``.
+    /// ``MisconfiguredNative/ignoringTimeouts(_:)``.
     case ignoresTimeouts
     /// ``FoldsRepeatedFields``.
     case foldsRepeatedFields
@@ -20,11 +20,11 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
     case reportsNoProgress
     /// ``HandFollowsRedirects``, keeping `POST` and its body after a 301, 302 or 303.
     case keepsPostOnRedirect
-    /// ``IgnoresRedirectPolicy``.
+    /// ``MisconfiguredNative/ignoringRedirectPolicy(_:)``.
     case ignoresRedirectPolicy
-    /// ``IgnoresSizeLimits``.
+    /// ``MisconfiguredNative/ignoringSizeLimits(_:)``.
     case ignoresSizeLimits
-    /// ``DoesNotDecode``.
+    /// ``MisconfiguredNative/notDecoding(_:)``.
     case doesNotDecode
     /// ``DropsQuery``.
     case dropsQuery
@@ -37,16 +37,16 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
     func make(_ configuration: ConformanceClientConfiguration) -> any HTTPClient {
         switch self {
         case .forwardsCredentials: return HandFollowsRedirects(configuration, flaw: .forwardsCredentials)
-        case .ignoresTimeouts: return IgnoresTimeouts(configuration)
+        case .ignoresTimeouts: return MisconfiguredNative.ignoringTimeouts(configuration)
         case .foldsRepeatedFields: return FoldsRepeatedFields(configuration)
         case .mapsLostConnectionWrongly: return MapsLostConnectionWrongly(configuration)
         case .doesNotStream: return DoesNotStream(configuration)
         case .dropsBodyOnRedirect: return HandFollowsRedirects(configuration, flaw: .dropsBody)
         case .reportsNoProgress: return ReportsNoProgress(configuration)
         case .keepsPostOnRedirect: return HandFollowsRedirects(configuration, flaw: .keepsMethodOnEveryStatus)
-        case .ignoresRedirectPolicy: return IgnoresRedirectPolicy(configuration)
-        case .ignoresSizeLimits: return IgnoresSizeLimits(configuration)
-        case .doesNotDecode: return DoesNotDecode(configuration)
+        case .ignoresRedirectPolicy: return MisconfiguredNative.ignoringRedirectPolicy(configuration)
+        case .ignoresSizeLimits: return MisconfiguredNative.ignoringSizeLimits(configuration)
+        case .doesNotDecode: return MisconfiguredNative.notDecoding(configuration)
         case .dropsQuery: return DropsQuery(configuration)
         case .sendsFilesEmpty: return SendsFilesEmpty(configuration)
         }

@@ -15,23 +15,6 @@ extension NativeWrapper {
     }
 }
 
-/// Has no time limit at all: the transport's limits and the request's own timeout are dropped.
-struct IgnoresTimeouts: NativeWrapper {
-    let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        var own = configuration
-        own.limits.idleTimeout = nil
-        own.limits.attemptTimeout = nil
-        own.limits.maxAttemptTimeout = nil
-        inner = OwnTransport.native.make(own)
-    }
-
-    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        try await inner.send(request.withTimeout(nil))
-    }
-}
-
 /// Folds the repeated fields of a response into one comma-separated field, as a transport built on a dictionary of
 /// fields does.
 struct FoldsRepeatedFields: NativeWrapper {

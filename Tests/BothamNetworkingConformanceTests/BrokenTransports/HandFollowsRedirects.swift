@@ -52,8 +52,7 @@ struct HandFollowsRedirects: NativeWrapper {
             method = .get
             body = nil
         }
-        return HTTPRequest(method: method, url: location, headers: headers, body: body)
-            .withTimeout(current.timeout).withResponseDestination(current.responseDestination)
+        return current.rebuilt(method: method, url: location, headers: headers, body: body)
     }
 
     private static func sameOrigin(_ first: URL?, _ second: URL) -> Bool {

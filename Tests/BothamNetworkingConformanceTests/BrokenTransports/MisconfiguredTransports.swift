@@ -3,51 +3,59 @@ import BothamNetworkingConformance
 import BothamNetworkingNative
 import Foundation
 
-/// Follows redirects as native does by default, whatever policy it is given.
-struct IgnoresRedirectPolicy: NativeWrapper {
+/// `NativeHTTPClient` with one setting of its configuration changed from what the check asked for (and, optionally,
+/// each request changed before it is sent): the transports that ignore a setting.
+struct MisconfiguredNative: NativeWrapper {
     let inner: any HTTPClient
+    let adjust: @Sendable (HTTPRequest) -> HTTPRequest
 
-    init(_ configuration: ConformanceClientConfiguration) {
-        var own = configuration
-        own.redirectPolicy = .follow
-        inner = OwnTransport.native.make(own)
-    }
-
-    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        try await inner.send(request)
-    }
-}
-
-/// Holds and writes bodies of any size: both body limits are dropped.
-struct IgnoresSizeLimits: NativeWrapper {
-    let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        var own = configuration
-        own.limits.maxResponseBytes = nil
-        own.limits.maxFileResponseBytes = nil
-        inner = OwnTransport.native.make(own)
-    }
-
-    func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        try await inner.send(request)
-    }
-}
-
-/// Hands a gzip or deflate body over as it came, still encoded.
-struct DoesNotDecode: NativeWrapper {
-    let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
+    init(
+        _ configuration: ConformanceClientConfiguration,
+        changing change: (inout NativeHTTPClient.Configuration) -> Void,
+        adjusting adjust: @escaping @Sendable (HTTPRequest) -> HTTPRequest = { $0 }
+    ) {
         var native = NativeHTTPClient.Configuration()
         native.redirectPolicy = configuration.redirectPolicy
         native.limits = configuration.limits
-        native.decompression = false
+        change(&native)
         inner = NativeHTTPClient(configuration: native)
+        self.adjust = adjust
     }
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        try await inner.send(request)
+        try await inner.send(adjust(request))
+    }
+
+    /// Has no time limit at all: the transport's limits and the request's own timeout are dropped.
+    static func ignoringTimeouts(_ configuration: ConformanceClientConfiguration) -> MisconfiguredNative {
+        MisconfiguredNative(
+            configuration,
+            changing: {
+                $0.limits.idleTimeout = nil
+                $0.limits.attemptTimeout = nil
+                $0.limits.maxAttemptTimeout = nil
+            },
+            adjusting: { $0.withTimeout(nil) })
+    }
+
+    /// Follows redirects as native does by default, whatever policy it is given.
+    static func ignoringRedirectPolicy(_ configuration: ConformanceClientConfiguration) -> MisconfiguredNative {
+        MisconfiguredNative(configuration, changing: { $0.redirectPolicy = .follow })
+    }
+
+    /// Holds and writes bodies of any size: both body limits are dropped.
+    static func ignoringSizeLimits(_ configuration: ConformanceClientConfiguration) -> MisconfiguredNative {
+        MisconfiguredNative(
+            configuration,
+            changing: {
+                $0.limits.maxResponseBytes = nil
+                $0.limits.maxFileResponseBytes = nil
+            })
+    }
+
+    /// Hands a gzip or deflate body over as it came, still encoded.
+    static func notDecoding(_ configuration: ConformanceClientConfiguration) -> MisconfiguredNative {
+        MisconfiguredNative(configuration, changing: { $0.decompression = false })
     }
 }
 
@@ -63,9 +71,7 @@ struct DropsQuery: NativeWrapper {
         var components = URLComponents(url: try request.resolvedURL(), resolvingAgainstBaseURL: false)
         components?.query = nil
         guard let url = components?.url else { return try await inner.send(request) }
-        let withoutQuery = HTTPRequest(method: request.method, url: url, headers: request.headers, body: request.body)
-            .withTimeout(request.timeout).withResponseDestination(request.responseDestination)
-        return try await inner.send(withoutQuery)
+        return try await inner.send(request.rebuilt(url: url, headers: request.headers, body: request.body))
     }
 }
 
@@ -82,8 +88,15 @@ struct SendsFilesEmpty: NativeWrapper {
         guard request.body?.fileURL != nil else { return try await inner.send(request) }
         var headers = request.headers
         headers.remove(.contentLength)
-        let empty = HTTPRequest(method: request.method, url: try request.resolvedURL(), headers: headers, body: nil)
-            .withTimeout(request.timeout).withResponseDestination(request.responseDestination)
-        return try await inner.send(empty)
+        return try await inner.send(request.rebuilt(url: try request.resolvedURL(), headers: headers, body: nil))
+    }
+}
+
+extension HTTPRequest {
+    /// A new request to `url` with `method` (this one's by default), `headers` and `body`, keeping this one's timeout
+    /// and response destination: the request a broken transport builds instead of the one it was given.
+    func rebuilt(method: HTTPMethod? = nil, url: URL, headers: HTTPHeaders, body: HTTPBody?) -> HTTPRequest {
+        HTTPRequest(method: method ?? self.method, url: url, headers: headers, body: body)
+            .withTimeout(timeout).withResponseDestination(responseDestination)
     }
 }
