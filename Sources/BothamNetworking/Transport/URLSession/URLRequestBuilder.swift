@@ -17,13 +17,7 @@ enum URLRequestBuilder {
     ) {
         var urlRequest = URLRequest(url: try request.resolvedURL())
         urlRequest.httpMethod = request.method.rawValue
-        #if canImport(FoundationNetworking)
-            if let fields = headerFields(of: request.headers) { urlRequest.allHTTPHeaderFields = fields }
-        #else
-            for field in request.headers {
-                urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
-            }
-        #endif
+        addHeaderFields(request.headers, to: &urlRequest)
         let bodyFile = request.body?.fileURL
         let bodySize: Int64?
         if let bodyFile {
@@ -76,22 +70,22 @@ extension URLRequestBuilder {
         return headers
     }
 
-    /// Replaces every header field of `request` with `headers`: the values of one name joined with `; ` for
-    /// `Cookie` (RFC 6265 §5.4: one field) and `,` for the others.
+    /// Replaces every header field of `request` with `headers`, added as a first hop's are.
     static func replaceHeaderFields(of request: inout URLRequest, with headers: HTTPHeaders) {
         for name in (request.allHTTPHeaderFields ?? [:]).keys {
             request.setValue(nil, forHTTPHeaderField: name)
         }
-        var joined: [(name: HTTPFieldName, values: [String])] = []
-        for (name, value) in headers {
-            if let index = joined.firstIndex(where: { $0.name == name }) {
-                joined[index].values.append(value)
-            } else {
-                joined.append((name, [value]))
+        addHeaderFields(headers, to: &request)
+    }
+
+    /// Adds `headers` to `request`, the values of one name joined with `,` as URLSession keeps them.
+    static func addHeaderFields(_ headers: HTTPHeaders, to request: inout URLRequest) {
+        #if canImport(FoundationNetworking)
+            if let fields = headerFields(of: headers) { request.allHTTPHeaderFields = fields }
+        #else
+            for field in headers {
+                request.addValue(field.value, forHTTPHeaderField: field.name.rawName)
             }
-        }
-        for (name, values) in joined {
-            request.setValue(values.joined(separator: name == .cookie ? "; " : ","), forHTTPHeaderField: name.rawName)
-        }
+        #endif
     }
 }
