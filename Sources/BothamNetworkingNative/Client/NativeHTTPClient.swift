@@ -136,7 +136,6 @@ public final class NativeHTTPClient: HTTPClient {
         var url = try request.resolvedURL()
         var redirects = 0
         let progress = TransferProgressReporter.current
-        let hopObserver = RedirectHopObserver.current
         while true {
             let (parsed, bodyStream) = try await exchange(current, url: url, deadline: deadline, progress: progress)
             if let bodyStream {
@@ -160,7 +159,8 @@ public final class NativeHTTPClient: HTTPClient {
                     let error = NativeTransportError(code: .redirect, reason: reason)
                     throw .networkError(NetworkFailure(kind: .tooManyRedirects, underlying: error))
                 }
-                if let hopObserver {
+                // Read only when a redirect is followed (in the calling task, which bound it): no cost per request.
+                if let hopObserver = RedirectHopObserver.current {
                     // The redirect as the hop observer sees it: status and fields, from the URL that answered, answering
                     // the call's request (as on URLSession).
                     let redirect = HTTPResponse(
