@@ -30,6 +30,36 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
     case dropsQuery
     /// ``SendsFilesEmpty``.
     case sendsFilesEmpty
+    /// ``RewritingNative/sendingHeadAsGet(_:)``.
+    case sendsHeadAsGet
+    /// ``RewritingNative/truncatingLargeBodies(_:)``.
+    case truncatesLargeBodies
+    /// ``RewritingNative/addingUserAgent(_:)``.
+    case addsUserAgent
+    /// ``RewritingNative/droppingLowercaseFields(_:)``.
+    case dropsLowercaseFields
+    /// ``RewritingNative/sortingResponseFields(_:)``.
+    case sortsResponseFields
+    /// ``RewritingNative/throwingOnErrorStatus(_:)``.
+    case throwsOnErrorStatus
+    /// ``RewritingNative/reportingEveryFailureAsOther(_:)``.
+    case reportsEveryFailureAsOther
+    /// ``RewritingNative/bufferingDownloads(_:)``.
+    case buffersDownloads
+    /// ``HandFollowsRedirects``, dropping credentials on every redirect.
+    case stripsCredentialsEverywhere
+    /// ``HandFollowsRedirects``, returning the last 3xx when out of redirects.
+    case returnsTheLastRedirect
+    /// ``MisconfiguredNative/boundingAttemptsByIdleTimeout(_:)``.
+    case boundsAttemptsByIdleTimeout
+    /// ``MisconfiguredNative/timingOutEarly(_:)``.
+    case timesOutEarly
+    /// ``IgnoresCancellation``.
+    case ignoresCancellation
+    /// ``LosesFirstChunk``.
+    case losesFirstChunk
+    /// ``LeaksConnectionOnEarlyExit``.
+    case leaksConnectionOnEarlyExit
 
     var testDescription: String { rawValue }
 
@@ -49,6 +79,22 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
         case .doesNotDecode: return MisconfiguredNative.notDecoding(configuration)
         case .dropsQuery: return DropsQuery(configuration)
         case .sendsFilesEmpty: return SendsFilesEmpty(configuration)
+        case .sendsHeadAsGet: return RewritingNative.sendingHeadAsGet(configuration)
+        case .truncatesLargeBodies: return RewritingNative.truncatingLargeBodies(configuration)
+        case .addsUserAgent: return RewritingNative.addingUserAgent(configuration)
+        case .dropsLowercaseFields: return RewritingNative.droppingLowercaseFields(configuration)
+        case .sortsResponseFields: return RewritingNative.sortingResponseFields(configuration)
+        case .throwsOnErrorStatus: return RewritingNative.throwingOnErrorStatus(configuration)
+        case .reportsEveryFailureAsOther: return RewritingNative.reportingEveryFailureAsOther(configuration)
+        case .buffersDownloads: return RewritingNative.bufferingDownloads(configuration)
+        case .stripsCredentialsEverywhere:
+            return HandFollowsRedirects(configuration, flaw: .stripsCredentialsEverywhere)
+        case .returnsTheLastRedirect: return HandFollowsRedirects(configuration, flaw: .returnsTheLastRedirect)
+        case .boundsAttemptsByIdleTimeout: return MisconfiguredNative.boundingAttemptsByIdleTimeout(configuration)
+        case .timesOutEarly: return MisconfiguredNative.timingOutEarly(configuration)
+        case .ignoresCancellation: return IgnoresCancellation(configuration)
+        case .losesFirstChunk: return LosesFirstChunk(configuration)
+        case .leaksConnectionOnEarlyExit: return LeaksConnectionOnEarlyExit(configuration)
         }
     }
 
@@ -84,6 +130,47 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
             return [.query]
         case .sendsFilesEmpty:
             return [.uploadFromFile, .redirectResendsFile, .transferProgress]
+        case .sendsHeadAsGet:
+            return [.methods]
+        case .truncatesLargeBodies:
+            // The 307 check's POST body is large too.
+            return [.requestBodies, .redirectKeepsMethodAndBody]
+        case .addsUserAgent:
+            return [.requestFieldsAsGiven]
+        case .dropsLowercaseFields:
+            return [.caseInsensitiveNames]
+        case .sortsResponseFields:
+            return [.responseFieldOrder]
+        case .throwsOnErrorStatus:
+            return [.responses, .faultUnauthorizedIsAResponse]
+        case .reportsEveryFailureAsOther:
+            // Every check that names the kind of a network failure.
+            return Set(TransportConformance.checks(in: .faults)).subtracting([.faultUnauthorizedIsAResponse]).union([
+                .redirectLoop, .redirectFollowAtMost, .maxResponseBytes, .maxFileResponseBytes,
+            ])
+        case .buffersDownloads:
+            // Held in memory, the body is measured against the memory limit, not the file one.
+            return [.downloadToFile, .maxFileResponseBytes]
+        case .stripsCredentialsEverywhere:
+            // The 307 check also follows Authorization on its same-origin hop.
+            return [.redirectSameOriginKeepsCredentials, .redirectKeepsMethodAndBody]
+        case .returnsTheLastRedirect:
+            return [.redirectLoop, .redirectFollowAtMost]
+        case .boundsAttemptsByIdleTimeout:
+            return [.idleTimeoutResetByData]
+        case .timesOutEarly:
+            // Every timeout fires long before its limit; the dripping body's gaps outlast a twentieth of its limit.
+            return [
+                .withinTimeout, .requestTimeout, .idleTimeout, .idleTimeoutResetByData, .attemptTimeout,
+                .maxAttemptTimeout,
+            ]
+        case .ignoresCancellation:
+            return [.cancelledBeforeStart, .cancelWhileWaiting, .cancelMidBody]
+        case .losesFirstChunk:
+            // Every streaming check that reads what arrived, but the early exit's (it reads any two lines).
+            return [.streamLargeBody, .streamHeadBeforeBody, .streamDropMidStream, .streamIdleTimeout, .streamCancel]
+        case .leaksConnectionOnEarlyExit:
+            return [.streamEarlyExit]
         }
     }
 

@@ -36,6 +36,13 @@ extension ConformanceTests {
             }
         }
 
+        @Test("every check of the suite is failed by at least one broken transport: none of them cannot fail")
+        func everyCheckCanFail() {
+            let proven = BrokenTransport.allCases.reduce(into: Set<ConformanceCheck>()) { $0.formUnion($1.failures) }
+            let unproven = TransportConformance.checks.filter { !proven.contains($0) }
+            #expect(unproven.isEmpty, "no broken transport fails \(unproven.map(\.id))")
+        }
+
         @Test(
             "a transport that ignores timeouts fails each timeout check within its bound, not after a hang",
             Self.unscaled)

@@ -14,6 +14,10 @@ struct HandFollowsRedirects: NativeWrapper {
         case dropsBody
         /// A 301, 302 or 303 after a `POST` is followed with the `POST` and its body.
         case keepsMethodOnEveryStatus
+        /// Credentials are dropped on every redirect, to the same origin too.
+        case stripsCredentialsEverywhere
+        /// Out of redirects, the loop ends by returning the last 3xx instead of failing with `tooManyRedirects`.
+        case returnsTheLastRedirect
     }
 
     let inner: any HTTPClient
@@ -30,11 +34,12 @@ struct HandFollowsRedirects: NativeWrapper {
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         var current = request
-        for _ in 0...maxRedirects {
+        for hop in 0...maxRedirects {
             let response = try await inner.send(current)
             guard maxRedirects > 0, [301, 302, 303, 307, 308].contains(response.statusCode),
                 let location = response.resolvedLocation
             else { return response }
+            if flaw == .returnsTheLastRedirect, hop == maxRedirects { return response }
             current = next(after: current, answered: response.statusCode, to: location)
         }
         throw .networkError(NetworkFailure(kind: .tooManyRedirects))
@@ -42,7 +47,8 @@ struct HandFollowsRedirects: NativeWrapper {
 
     private func next(after current: HTTPRequest, answered status: Int, to location: URL) -> HTTPRequest {
         var headers = current.headers
-        if flaw != .forwardsCredentials, !Self.sameOrigin((try? current.resolvedURL()) ?? current.url, location) {
+        let crossesOrigins = !Self.sameOrigin((try? current.resolvedURL()) ?? current.url, location)
+        if flaw == .stripsCredentialsEverywhere || (flaw != .forwardsCredentials && crossesOrigins) {
             for name in ["Authorization", "Proxy-Authorization", "Cookie"] { headers.remove(HTTPFieldName(name)) }
         }
         var method = current.method

@@ -38,6 +38,29 @@ struct MisconfiguredNative: NativeWrapper {
             adjusting: { $0.withTimeout(nil) })
     }
 
+    /// Takes the idle timeout for a limit on the whole attempt: a body that keeps arriving is cut off anyway.
+    static func boundingAttemptsByIdleTimeout(_ configuration: ConformanceClientConfiguration) -> MisconfiguredNative {
+        MisconfiguredNative(
+            configuration,
+            changing: { native in
+                guard let idle = native.limits.idleTimeout else { return }
+                native.limits.attemptTimeout = min(native.limits.attemptTimeout ?? idle, idle)
+            })
+    }
+
+    /// Ends every attempt after a twentieth of its time, as a transport that reads a timeout in the wrong unit does:
+    /// the transport's limits and the request's own timeout alike.
+    static func timingOutEarly(_ configuration: ConformanceClientConfiguration) -> MisconfiguredNative {
+        MisconfiguredNative(
+            configuration,
+            changing: { native in
+                native.limits.idleTimeout = native.limits.idleTimeout.map { $0 / 20 }
+                native.limits.attemptTimeout = native.limits.attemptTimeout.map { $0 / 20 }
+                native.limits.maxAttemptTimeout = native.limits.maxAttemptTimeout.map { $0 / 20 }
+            },
+            adjusting: { $0.withTimeout($0.timeout.map { $0 / 20 }) })
+    }
+
     /// Follows redirects as native does by default, whatever policy it is given.
     static func ignoringRedirectPolicy(_ configuration: ConformanceClientConfiguration) -> MisconfiguredNative {
         MisconfiguredNative(configuration, changing: { $0.redirectPolicy = .follow })
