@@ -137,6 +137,44 @@ struct HappyEyeballsTests {
         }
     }
 
+    @Test(
+        "Both addresses answer once both attempts are in flight: the first to connect carries the request, and the other attempt is closed"
+    )
+    func twoLiveAttempts() async throws {
+        try #require(Loopback.hasIPv6, "BOTHAM_REQUIRE_IPV6=1, but no socket binds to ::1 on this machine")
+        let blackhole6 = try await LoopbackBlackhole.make(.ipv6)
+        let blackhole4 = try await LoopbackBlackhole.make(.ipv4)
+        let resolver = TableResolver(["dual.test": [blackhole4.address, blackhole6.address]])
+        let http = client(resolver) { configuration in
+            configuration.connectionAttemptDelay = .milliseconds(300)
+            configuration.limits.connectTimeout = .seconds(10)
+        }
+        let call = Task { try await http.send(request(port: blackhole6.address.port)) }
+        defer { call.cancel() }
+
+        // Both attempts in flight, their SYNs dropped by full accept queues: each is retransmitted a second after it
+        // was sent, IPv6's 300 ms before IPv4's. Then both addresses start answering.
+        let bothConnecting = await eventually(within: .seconds(10)) {
+            Loopback.connectsInProgress(toPort: blackhole6.address.port) == 1
+                && Loopback.connectsInProgress(toPort: blackhole4.address.port) == 1
+        }
+        try #require(bothConnecting, "the two attempts were never in flight together")
+        blackhole6.open()
+        blackhole4.open()
+        let listeners = [blackhole6.listeningSocket, blackhole4.listeningSocket]
+        let winner = try #require(
+            await Loopback.blocking { BoundSocket.answerFirstConnection(among: listeners, body: "raced", millis: 5_000) },
+            "no attempt connected after the addresses opened")
+        let response = try await call.value
+
+        #expect(response.body == Data("raced".utf8))
+        #expect(winner == 0, "IPv6's SYN is retransmitted first, so IPv6 connects first")
+        // The other attempt is closed: not still connecting, and not connected either.
+        let loser = listeners[1 - winner].address.port
+        #expect(Loopback.connectsInProgress(toPort: loser) == 0)
+        #expect(Loopback.connectionsOpen(toPort: loser) == 0)
+    }
+
     @Test("Both families answer: the IPv6 address wins and the IPv4 one is never connected to")
     func bothAddressesAlive() async throws {
         try #require(Loopback.hasIPv6, "BOTHAM_REQUIRE_IPV6=1, but no socket binds to ::1 on this machine")

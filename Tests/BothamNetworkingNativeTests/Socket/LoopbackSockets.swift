@@ -32,6 +32,17 @@ enum Loopback {
     /// How many of this machine's TCP sockets are still in `SYN_SENT` towards `port` on a loopback address, read
     /// from `/proc/net/tcp` and `/proc/net/tcp6`; `nil` where there is no such file (not Linux).
     static func connectsInProgress(toPort port: Int) -> Int? {
+        sockets(toPort: port, inState: "02")
+    }
+
+    /// How many of this machine's TCP sockets are connected (`ESTABLISHED`) to `port` on a loopback address, the
+    /// server's side excluded; `nil` where there is no `/proc/net/tcp` (not Linux).
+    static func connectionsOpen(toPort port: Int) -> Int? {
+        sockets(toPort: port, inState: "01")
+    }
+
+    /// The sockets whose remote port is `port` in `state` (the kernel's hex code: 01 ESTABLISHED, 02 SYN_SENT).
+    private static func sockets(toPort port: Int, inState state: Substring) -> Int? {
         var count = 0
         var found = false
         for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
@@ -39,14 +50,22 @@ enum Loopback {
             found = true
             for line in table.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
-                // sl local_address rem_address st ...: the remote "ADDRESS:PORT" in hex, state 02 is SYN_SENT.
+                // sl local_address rem_address st ...: the remote "ADDRESS:PORT" in hex, then the state.
                 guard fields.count > 3, let remotePort = fields[2].split(separator: ":").last,
-                    Int(remotePort, radix: 16) == port, fields[3] == "02"
+                    Int(remotePort, radix: 16) == port, fields[3] == state
                 else { continue }
                 count += 1
             }
         }
         return found ? count : nil
+    }
+
+    /// `work`'s value, computed on a dispatch thread: for blocking socket calls, which must not hold one of Swift's
+    /// few cooperative threads (two on this machine kind).
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
     }
 }
 
@@ -148,6 +167,34 @@ final class BoundSocket: Sendable {
     }
 }
 
+extension BoundSocket {
+    /// Waits up to `millis` for a connection on any of `listeners`, answers the first one with a `200` whose body is
+    /// `body` once its request head has arrived, and returns the index of the listener it came to (`nil` when none
+    /// came or its request did not). Blocks its thread: call it through ``Loopback/blocking(_:)``.
+    static func answerFirstConnection(among listeners: [BoundSocket], body: String, millis: Int32) -> Int? {
+        var pollers = listeners.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        guard poll(&pollers, nfds_t(pollers.count), millis) > 0,
+            let index = pollers.firstIndex(where: { $0.revents & Int16(POLLIN) != 0 })
+        else { return nil }
+        let connection = accept(listeners[index].fd, nil, nil)
+        guard connection >= 0 else { return nil }
+        defer { close(connection) }
+        var head: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            var reader = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            guard poll(&reader, 1, millis) == 1 else { return nil }
+            let count = read(connection, &buffer, buffer.count)
+            guard count > 0 else { return nil }
+            head += buffer[0..<count]
+        }
+        let response = Array(
+            "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8)
+        guard write(connection, response, response.count) == response.count else { return nil }
+        return index
+    }
+}
+
 /// `listen(2)` under a name that does not clash with ``BoundSocket/listen(backlog:)``.
 private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 {
     listen(fd, backlog)
@@ -180,6 +227,15 @@ final class LoopbackBlackhole: Sendable {
         if Self.wait(probe, millis: 300) {
             throw LoopbackSocketError(description: "\(listener.address) is no blackhole: a second connect completed")
         }
+    }
+
+    /// The listening socket behind the blackhole.
+    var listeningSocket: BoundSocket { listener }
+
+    /// Ends the blackhole: the filler's connection is taken off the accept queue, so the next SYN that arrives (the
+    /// retransmission of a connect in progress, a second after the first) completes its handshake.
+    func open() {
+        _ = listener.takeQueuedConnections()
     }
 
     /// A blackhole made on a dispatch thread (its check blocks for 300 ms).
