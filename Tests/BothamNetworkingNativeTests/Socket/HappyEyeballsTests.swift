@@ -162,9 +162,10 @@ struct HappyEyeballsTests {
         blackhole6.open()
         blackhole4.open()
         let listeners = [blackhole6.listeningSocket, blackhole4.listeningSocket]
-        let winner = try #require(
-            await Loopback.blocking { BoundSocket.answerFirstConnection(among: listeners, body: "raced", millis: 5_000) },
-            "no attempt connected after the addresses opened")
+        let answered = await Loopback.blocking {
+            BoundSocket.answerFirstConnection(among: listeners, body: "raced", millis: 5_000)
+        }
+        let winner = try #require(answered, "no attempt connected after the addresses opened")
         let response = try await call.value
 
         #expect(response.body == Data("raced".utf8))
