@@ -3,8 +3,9 @@ import Foundation
 /// A HAR 1.2 document (the HTTP Archive format of browsers' developer tools and of proxies such as Charles and
 /// mitmproxy), as ``RecordingHTTPClient`` writes and reads it.
 ///
-/// Only the members HAR 1.2 requires, plus `queryString`, `postData` and `content.encoding`, are written; members
-/// other tools add (and any member starting with `_`) are ignored when a file is read.
+/// Only the members HAR 1.2 requires, plus `queryString`, `postData`, `content.encoding` and, for a streamed
+/// response, `content._chunks` (a custom member, as HAR allows: other tools ignore it), are written; members other
+/// tools add (and any other member starting with `_`) are ignored when a file is read.
 public struct HTTPArchive: Sendable, Hashable, Codable {
     /// The archive's root object.
     public var log: Log
@@ -99,6 +100,20 @@ public struct HTTPArchive: Sendable, Hashable, Codable {
         public var comment: String?
     }
 
+    /// One chunk of a streamed response body as it arrived: a member of `content._chunks`.
+    public struct Chunk: Sendable, Hashable, Codable {
+        /// The chunk's size in bytes, as received (before redaction).
+        public var size: Int
+        /// When it arrived, in milliseconds after the response head.
+        public var time: Double
+
+        /// A chunk of `size` bytes that arrived `time` milliseconds after the head.
+        public init(size: Int, time: Double) {
+            self.size = size
+            self.time = time
+        }
+    }
+
     /// The `response` object.
     public struct Response: Sendable, Hashable, Codable {
         /// The status code.
@@ -133,6 +148,14 @@ public struct HTTPArchive: Sendable, Hashable, Codable {
         public var encoding: String?
         /// Why the body is not in ``text``.
         public var comment: String?
+        /// How a streamed body arrived, chunk by chunk (written as `_chunks`); `nil` for a body that was not
+        /// streamed, or not recorded.
+        public var chunks: [Chunk]?
+
+        private enum CodingKeys: String, CodingKey {
+            case size, mimeType, text, encoding, comment
+            case chunks = "_chunks"
+        }
     }
 
     /// The `cache` object (always empty).

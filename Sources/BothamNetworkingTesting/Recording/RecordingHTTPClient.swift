@@ -39,8 +39,10 @@ import Foundation
 ///   caller chunk by chunk while it is copied, and its exchange is written when the body ends, before the caller
 ///   sees the end (a body the caller stopped reading early is recorded without its body, and replaying it fails
 ///   with ``RecordingError/bodyNotRecorded(request:reason:)``);
-/// - a replayed body is returned in memory: the client writes it to a file destination, and hands it to a streaming
-///   call as one chunk;
+/// - a streamed response is recorded with its chunks' sizes and arrival times (`content._chunks`), and replayed to
+///   a streaming call in the same chunks — at their recorded times, scaled, with ``RecordingOptions/timing`` — so
+///   Server-Sent Events or NDJSON arrive as they did; any other replayed body is returned in memory: the client
+///   writes it to a file destination, and hands it to a streaming call as one chunk;
 /// - text that is valid UTF-8 is written as text, anything else as base64 (`"encoding": "base64"`).
 ///
 /// Transport failures (timeouts, refused connections) pass through and are not recorded. The file is rewritten
@@ -154,6 +156,11 @@ public final class RecordingHTTPClient: HTTPClient {
             response = .failure(error)
         }
         let reporter = options.replaysProgress ? TransferProgressReporter.current : nil
+        if case .stream = request.responseDestination, case .success(let answer) = response,
+            let chunks = entry.response.content.chunks, !chunks.isEmpty
+        {
+            return try await stream(answer, in: chunks, of: entry, request: request, reporter: reporter)
+        }
         if let reporter, case .success(let answer) = response {
             try await pace(entry, request: request, recorded: recorded, answer: answer, reporter: reporter)
         } else if case .recorded(let scale) = options.timing {
@@ -164,6 +171,63 @@ public final class RecordingHTTPClient: HTTPClient {
         } catch {
             throw .httpClientError(underlying: error)
         }
+    }
+
+    /// `answer` with its body streamed in the recorded chunks: at once, or with ``ReplayTiming/recorded(scale:)``
+    /// the head after the entry's scaled time before its body (a wait beyond the request's timeout times out) and
+    /// each chunk at its scaled time after the head, on the call's clock. The download progress, when reported, moves
+    /// with the chunks. A body that redaction made longer or shorter than its chunks keeps their cuts as far as they
+    /// go, its rest in one last chunk.
+    private func stream(
+        _ answer: HTTPResponse, in chunks: [HTTPArchive.Chunk], of entry: HTTPArchive.Entry, request: HTTPRequest,
+        reporter: TransferProgressReporter?
+    ) async throws(APIClientError) -> HTTPResponse {
+        var scale: Double?
+        if case .recorded(let rawScale) = options.timing { scale = max(0, rawScale) }
+        let headWait = max(0, entry.time - entry.timings.receive) * (scale ?? 0)
+        if headWait > 0 { try await wait(milliseconds: headWait, timeout: request.timeout) }
+        if let reporter, request.body != nil {
+            let upload = Int64(max(0, entry.request.bodySize))
+            reporter.report(.upload, completed: upload, total: upload)
+        }
+        var pieces: [(data: Data, at: Double)] = []
+        var offset = answer.body.startIndex
+        for chunk in chunks where offset < answer.body.endIndex {
+            let end = answer.body.index(offset, offsetBy: max(0, chunk.size), limitedBy: answer.body.endIndex)
+            let piece = answer.body[offset..<(end ?? answer.body.endIndex)]
+            offset = end ?? answer.body.endIndex
+            pieces.append((Data(piece), chunk.time * (scale ?? 0)))
+        }
+        if offset < answer.body.endIndex { pieces.append((Data(answer.body[offset...]), pieces.last?.at ?? 0)) }
+        let clock = HTTPCallContext.currentClock
+        let producer = Lock<Task<Void, Never>?>(nil)
+        let (body, continuation) = HTTPBodyStream.makeStream(
+            onCancel: { producer.withLock { $0?.cancel() } }, clock: clock)
+        let total = Int64(answer.body.count)
+        let task = Task {
+            let start = clock.now
+            var delivered: Int64 = 0
+            var now = 0.0
+            for piece in pieces {
+                if piece.at > now {
+                    do {
+                        try await clock.sleep(until: start + Self.duration(milliseconds: piece.at), tolerance: nil)
+                    } catch {
+                        return continuation.finish(throwing: .cancelled)
+                    }
+                    now = piece.at
+                }
+                guard await continuation.send(piece.data) else { return }
+                delivered += Int64(piece.data.count)
+                reporter?.report(.download, completed: delivered, total: total)
+            }
+            continuation.finish()
+        }
+        producer.withLock { $0 = task }
+        if continuation.isCancelled { task.cancel() }
+        return HTTPResponse(
+            statusCode: answer.statusCode, headers: answer.headers, request: answer.request, url: answer.url,
+            bodyStream: body)
     }
 
     /// Reports the upload of `recorded`'s body and the download of `answer`'s to `reporter`: at once, or with
@@ -331,12 +395,15 @@ public final class RecordingHTTPClient: HTTPClient {
         Task { [self] in
             var collected = Data()
             var size = 0
+            var chunks: [HTTPArchive.Chunk] = []
             var omission: String?
             var failure: APIClientError?
             do {
                 for try await chunk in stream {
                     size += chunk.count
                     if size <= limit { collected.append(chunk) }
+                    let arrived = HTTPArchive.milliseconds(ContinuousClock.now - headArrived)
+                    chunks.append(HTTPArchive.Chunk(size: chunk.count, time: arrived))
                     guard await continuation.send(chunk) else {
                         omission = "the reader stopped before the end of the body: not recorded"
                         break
@@ -348,8 +415,10 @@ public final class RecordingHTTPClient: HTTPClient {
             }
             if omission == nil, size > limit { omission = "body of \(size) bytes, larger than maximumBodySize" }
             let receive = ContinuousClock.now - headArrived
+            var recorded = entry(omission == nil ? collected : nil, size, omission, receive)
+            if omission == nil { recorded.response.content.chunks = chunks }
             do {
-                try append(entry(omission == nil ? collected : nil, size, omission, receive))
+                try append(recorded)
             } catch {
                 failure = failure ?? .httpClientError(underlying: error)
             }
