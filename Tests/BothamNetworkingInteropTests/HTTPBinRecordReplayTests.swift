@@ -31,7 +31,10 @@ extension HTTPBinInteropTests {
         static let options = RecordingOptions(
             redactor: Redactor(bodyFieldNames: ["authorization", "api_key", "url", "data"]))
         /// What ``EchoClient/run(secret:)`` makes of httpbin's answers, live and replayed.
-        static let expected = EchoClient.Summary(page: "2", user: "jane", status: 418, bytes: 64, streamedUser: "jane")
+        static let expected = EchoClient.Summary(
+            page: "2", user: "jane", status: 418, bytes: 64, streamedUser: "jane", uploadedLength: "29",
+            downloaded: Data(String(repeating: "abcdefghijklmnopqrstuvwxyz", count: 40).utf8).prefix(1_000),
+            streamedIDs: [0, 1, 2])
 
         /// The API client code under test, the same for the recording and the replay.
         struct EchoClient {
@@ -44,6 +47,12 @@ extension HTTPBinInteropTests {
                 var status: Int
                 var bytes: Int
                 var streamedUser: JSONValue?
+                /// The length httpbin says a file upload had.
+                var uploadedLength: JSONValue?
+                /// What a download to a file wrote there.
+                var downloaded: Data
+                /// The `id` of each line of a streamed NDJSON response, as read line by line.
+                var streamedIDs: [Int]
             }
 
             func run(secret: String) async throws -> Summary {
@@ -66,9 +75,27 @@ extension HTTPBinInteropTests {
                             continuation.finish()
                         })
                 ).get().json()
+                let files = FileManager.default.temporaryDirectory.appendingPathComponent("echo-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: files) }
+                let report = files.appendingPathComponent("report.txt")
+                try Data("a report uploaded from a file".utf8).write(to: report)
+                let uploaded = try await apiClient.upload(
+                    "/anything/upload", fromFile: report, contentType: "text/plain"
+                ).get().json()
+                let destination = files.appendingPathComponent("range.txt")
+                let download = try await apiClient.download("/range/1000", to: .file(destination)).get()
+                let feed = try await apiClient.stream(.get, "/stream/3")
+                var ids: [Int] = []
+                for try await line in feed.lines {
+                    let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                    if let id = object?["id"] as? Int { ids.append(id) }
+                }
                 return Summary(
                     page: search["args"]?["page"], user: login["json"]?["user"],
-                    status: teapot.statusCode, bytes: bytes.body.count, streamedUser: streamed["json"]?["user"])
+                    status: teapot.statusCode, bytes: bytes.body.count, streamedUser: streamed["json"]?["user"],
+                    uploadedLength: uploaded["headers"]?["Content-Length"],
+                    downloaded: try Data(contentsOf: download.bodyFileURL ?? destination), streamedIDs: ids)
             }
         }
 
