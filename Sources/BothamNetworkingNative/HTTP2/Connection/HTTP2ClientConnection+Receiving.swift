@@ -135,6 +135,9 @@ extension HTTP2ClientConnection {
         let list: [HPACKHeaderField]
         do {
             list = try headerDecoder.decode(headers.fieldBlock)
+        } catch .headerListTooLarge(let limit) {
+            // The decoder read the whole block, so its table is in step: only this stream fails.
+            return reset(stream, .protocolError, "a field section over our limit of \(limit) octets")
         } catch {
             return fail(.compressionError, "a field block could not be decoded: \(error)")
         }

@@ -245,6 +245,24 @@ struct HTTP2ClientConnectionTests {
         }
     }
 
+    @Test("A field section over our SETTINGS_MAX_HEADER_LIST_SIZE fails only its stream, and the next one decodes")
+    func headerListTooLarge() throws {
+        var server = ScriptedHTTP2Server()
+        var connection = try HTTP2ClientConnection.established(
+            HTTP2ConnectionConfiguration(maxHeaderListSize: 200), server: &server)
+        _ = try connection.get()
+        _ = try connection.get()
+
+        let events = connection.receive(
+            server.headers(1, [(":status", "200"), ("x-big", String(repeating: "b", count: 130))], endStream: true)
+                + server.headers(3, [(":status", "200"), ("x-big", String(repeating: "b", count: 130))]))
+
+        #expect(
+            events.first == .failed(1, .malformed(.protocolError, "a field section over our limit of 200 octets")))
+        #expect(events.count == 2, "the second block refers to the first one's table entry and fails alike: \(events)")
+        #expect(connection.failure == nil)
+    }
+
     @Test("A field block that cannot be decoded ends the connection with COMPRESSION_ERROR")
     func compressionError() throws {
         var server = ScriptedHTTP2Server()

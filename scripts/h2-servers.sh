@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Runs two independent HTTP/2 servers on loopback, speaking cleartext HTTP/2 with prior knowledge (h2c, no
+# Upgrade), for the HTTP/2 interop tests (Tests/BothamNetworkingNativeTests/HTTP2/Interop):
+#
+#   scripts/h2-servers.sh start   start, each on a free 127.0.0.1 port, and wait (bounded) until each accepts:
+#                                   nginx (Debian's nginx-light): static files, and a second server that sends
+#                                     GOAWAY after 3 requests on a connection (keepalive_requests 3)
+#                                   hypercorn (PyPI, in .venv-h2): the ASGI app scripts/h2_app.py (/bytes/N, /echo)
+#                                 then write .ci-work/h2/env (the variables below) and one PID file per server
+#   scripts/h2-servers.sh env     print the `export` lines of those variables (eval "$(scripts/h2-servers.sh env)")
+#   scripts/h2-servers.sh stop    stop every server `start` started, by its PID
+#
+# The variables the tests read (each test skips, saying which variable is missing, when unset):
+#   BOTHAM_TEST_H2C_NGINX          127.0.0.1:PORT   nginx, files under .ci-work/h2/www (small.txt, big.bin)
+#   BOTHAM_TEST_H2C_NGINX_GOAWAY   127.0.0.1:PORT   nginx, the same files, GOAWAY after 3 requests
+#   BOTHAM_TEST_H2C_NGINX_ROOT     .ci-work/h2/www
+#   BOTHAM_TEST_H2C_HYPERCORN      127.0.0.1:PORT   hypercorn
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+WORK="$ROOT/.ci-work/h2"
+ENV_FILE="$WORK/env"
+VENV="$ROOT/.venv-h2"
+PYTHON="${PYTHON:-python3}"
+
+port_accepts() {
+    python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()' "$1" \
+        2>/dev/null
+}
+
+# start_server NAME PORT COMMAND…: runs COMMAND in the background, records its PID, waits until PORT accepts.
+start_server() {
+    local name="$1" port="$2"
+    shift 2
+    "$@" >"$WORK/$name.out" 2>&1 &
+    local pid=$!
+    echo "$pid" >"$WORK/$name.pid"
+    if ! wait_until 150 "$pid" port_accepts "$port"; then
+        cat "$WORK/$name.out" >&2 || true
+        die "$name did not accept connections on 127.0.0.1:$port"
+    fi
+}
+
+ensure_venv() {
+    if [ ! -x "$VENV/bin/hypercorn" ]; then
+        "$PYTHON" -m venv "$VENV"
+        "$VENV/bin/pip" install --quiet --disable-pip-version-check hypercorn
+    fi
+}
+
+start_nginx() {
+    local port="$1" goaway_port="$2" binary dir="$WORK/nginx"
+    binary="$(nginx_binary)"
+    [ -n "$binary" ] || die "nginx not found: apt-get install -y nginx-light"
+    mkdir -p "$dir/logs" "$dir/tmp"
+    chmod 755 "$dir" "$WORK/www" # nginx workers run as an unprivileged user when started by root
+    cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    client_body_temp_path $dir/tmp/body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    uwsgi_temp_path $dir/tmp/uwsgi;
+    scgi_temp_path $dir/tmp/scgi;
+    server {
+        listen 127.0.0.1:$port http2;
+        root $WORK/www;
+    }
+    server {
+        listen 127.0.0.1:$goaway_port http2;
+        root $WORK/www;
+        keepalive_requests 3;
+    }
+}
+CONF
+    start_server nginx "$port" "$binary" -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" -g 'daemon off;'
+}
+
+start() {
+    if [ -f "$ENV_FILE" ]; then
+        local alive=1 name
+        for name in nginx hypercorn; do
+            [ -f "$WORK/$name.pid" ] && kill -0 "$(cat "$WORK/$name.pid")" 2>/dev/null || alive=0
+        done
+        if [ "$alive" = 1 ]; then
+            echo "HTTP/2 servers already running (scripts/h2-servers.sh stop first)" >&2
+            return 0
+        fi
+        stop # a previous run died: clear what is left of it
+    fi
+    mkdir -p "$WORK/www"
+    chmod 755 "$WORK"
+    printf 'hello from nginx over h2c\n' >"$WORK/www/small.txt"
+    python3 -c 'import sys; p = bytes(i % 251 for i in range(251)); sys.stdout.buffer.write((p * 16712)[:4 << 20])' \
+        >"$WORK/www/big.bin"
+    chmod 644 "$WORK/www/small.txt" "$WORK/www/big.bin"
+    ensure_venv
+    local nginx goaway hypercorn
+    nginx="$(free_port)"
+    goaway="$(free_port)"
+    start_nginx "$nginx" "$goaway"
+    hypercorn="$(free_port)"
+    # hypercorn imports the app from its working directory; exec keeps the recorded PID hypercorn's own.
+    start_server hypercorn "$hypercorn" bash -c \
+        "cd '$ROOT/scripts' && exec '$VENV/bin/hypercorn' --bind 127.0.0.1:$hypercorn --workers 1 h2_app:app"
+    cat >"$ENV_FILE" <<ENV
+export BOTHAM_TEST_H2C_NGINX=127.0.0.1:$nginx
+export BOTHAM_TEST_H2C_NGINX_GOAWAY=127.0.0.1:$goaway
+export BOTHAM_TEST_H2C_NGINX_ROOT=$WORK/www
+export BOTHAM_TEST_H2C_HYPERCORN=127.0.0.1:$hypercorn
+ENV
+    echo "HTTP/2 servers running: nginx :$nginx, nginx (GOAWAY after 3) :$goaway, hypercorn :$hypercorn" >&2
+}
+
+stop() {
+    local name
+    for name in nginx hypercorn; do
+        if [ -f "$WORK/$name.pid" ]; then
+            stop_pid "$(cat "$WORK/$name.pid")"
+            rm -f "$WORK/$name.pid"
+        fi
+    done
+    rm -f "$ENV_FILE"
+}
+
+case "${1:-}" in
+start) start ;;
+stop) stop ;;
+env) [ -f "$ENV_FILE" ] && cat "$ENV_FILE" ;;
+*) die "usage: $0 start|env|stop" ;;
+esac
