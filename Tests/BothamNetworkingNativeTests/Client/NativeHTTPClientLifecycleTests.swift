@@ -13,7 +13,7 @@ import Testing
         static func descriptorsConnected(toPort port: Int) -> Int {
             var inodes = Set<String>()
             for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
-                guard let text = readWhole(table) else { continue }
+                guard let text = ProcFile.read(table) else { continue }
                 for line in text.split(separator: "\n").dropFirst() {
                     let columns = line.split(separator: " ", omittingEmptySubsequences: true)
                     guard columns.count > 9, let remotePort = columns[2].split(separator: ":").last,
@@ -30,23 +30,6 @@ import Testing
                 else { return false }
                 return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
             }
-        }
-
-        /// The whole text of a `/proc` file. Its size reads as 0 and it comes a page per `read`, so read until the end
-        /// (a table of many sockets is longer than one page).
-        static func readWhole(_ path: String) -> String? {
-            let descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 { return nil }
-                if count == 0 { break }
-                bytes.append(contentsOf: buffer[0..<count])
-            }
-            return String(decoding: bytes, as: UTF8.self)
         }
 
         /// The thread the client's event loop runs on: a job on its executor reads it. (Counting threads

@@ -46,7 +46,8 @@ enum Loopback {
         var count = 0
         var found = false
         for file in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let table = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            // Read whole: String(contentsOfFile:) stops after the first page of the table.
+            guard let table = ProcFile.read(file) else { continue }
             found = true
             for line in table.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
