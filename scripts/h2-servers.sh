@@ -11,9 +11,10 @@
 #   scripts/h2-servers.sh stop    stop every server `start` started, by its PID
 #
 # The variables the tests read (each test skips, saying which variable is missing, when unset):
-#   BOTHAM_TEST_H2C_NGINX          127.0.0.1:PORT   nginx, files under .ci-work/h2/www (small.txt, big.bin)
+#   BOTHAM_TEST_H2C_NGINX          127.0.0.1:PORT   nginx, the files of BOTHAM_TEST_H2C_NGINX_ROOT
 #   BOTHAM_TEST_H2C_NGINX_GOAWAY   127.0.0.1:PORT   nginx, the same files, GOAWAY after 3 requests
-#   BOTHAM_TEST_H2C_NGINX_ROOT     .ci-work/h2/www
+#   BOTHAM_TEST_H2C_NGINX_ROOT     a folder under /tmp with small.txt and big.bin (under /tmp, not in the clone:
+#                                  nginx's workers run unprivileged and must reach it whatever the clone's parents)
 #   BOTHAM_TEST_H2C_HYPERCORN      127.0.0.1:PORT   hypercorn
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -44,16 +45,16 @@ start_server() {
 ensure_venv() {
     if [ ! -x "$VENV/bin/hypercorn" ]; then
         "$PYTHON" -m venv "$VENV"
-        "$VENV/bin/pip" install --quiet --disable-pip-version-check hypercorn
+        "$VENV/bin/pip" install --quiet --disable-pip-version-check hypercorn==0.18.0
     fi
 }
 
 start_nginx() {
-    local port="$1" goaway_port="$2" binary dir="$WORK/nginx"
+    local port="$1" goaway_port="$2" www="$3" binary dir="$WORK/nginx"
     binary="$(nginx_binary)"
     [ -n "$binary" ] || die "nginx not found: apt-get install -y nginx-light"
     mkdir -p "$dir/logs" "$dir/tmp"
-    chmod 755 "$dir" "$WORK/www" # nginx workers run as an unprivileged user when started by root
+    chmod 755 "$dir" "$www" # nginx workers run as an unprivileged user when started by root
     cat >"$dir/nginx.conf" <<CONF
 worker_processes 1;
 pid $dir/nginx.pid;
@@ -69,11 +70,11 @@ http {
     scgi_temp_path $dir/tmp/scgi;
     server {
         listen 127.0.0.1:$port http2;
-        root $WORK/www;
+        root $www;
     }
     server {
         listen 127.0.0.1:$goaway_port http2;
-        root $WORK/www;
+        root $www;
         keepalive_requests 3;
     }
 }
@@ -91,27 +92,33 @@ start() {
             echo "HTTP/2 servers already running (scripts/h2-servers.sh stop first)" >&2
             return 0
         fi
-        stop # a previous run died: clear what is left of it
     fi
-    mkdir -p "$WORK/www"
+    stop # whatever a previous run left (a start that failed halfway leaves PID files and no env file)
+    mkdir -p "$WORK"
     chmod 755 "$WORK"
-    printf 'hello from nginx over h2c\n' >"$WORK/www/small.txt"
+    local www
+    www="$(mktemp -d /tmp/botham-h2-www.XXXXXX)"
+    echo "$www" >"$WORK/www.path"
+    chmod 755 "$www"
+    printf 'hello from nginx over h2c\n' >"$www/small.txt"
     python3 -c 'import sys; p = bytes(i % 251 for i in range(251)); sys.stdout.buffer.write((p * 16712)[:4 << 20])' \
-        >"$WORK/www/big.bin"
-    chmod 644 "$WORK/www/small.txt" "$WORK/www/big.bin"
+        >"$www/big.bin"
+    chmod 644 "$www/small.txt" "$www/big.bin"
     ensure_venv
     local nginx goaway hypercorn
     nginx="$(free_port)"
     goaway="$(free_port)"
-    start_nginx "$nginx" "$goaway"
+    while [ "$goaway" = "$nginx" ]; do goaway="$(free_port)"; done
+    start_nginx "$nginx" "$goaway" "$www"
     hypercorn="$(free_port)"
-    # hypercorn imports the app from its working directory; exec keeps the recorded PID hypercorn's own.
+    # hypercorn imports the app from its working directory; exec keeps the recorded PID hypercorn's own (with one
+    # worker it serves in that process).
     start_server hypercorn "$hypercorn" bash -c \
         "cd '$ROOT/scripts' && exec '$VENV/bin/hypercorn' --bind 127.0.0.1:$hypercorn --workers 1 h2_app:app"
     cat >"$ENV_FILE" <<ENV
 export BOTHAM_TEST_H2C_NGINX=127.0.0.1:$nginx
 export BOTHAM_TEST_H2C_NGINX_GOAWAY=127.0.0.1:$goaway
-export BOTHAM_TEST_H2C_NGINX_ROOT=$WORK/www
+export BOTHAM_TEST_H2C_NGINX_ROOT=$www
 export BOTHAM_TEST_H2C_HYPERCORN=127.0.0.1:$hypercorn
 ENV
     echo "HTTP/2 servers running: nginx :$nginx, nginx (GOAWAY after 3) :$goaway, hypercorn :$hypercorn" >&2
@@ -125,6 +132,12 @@ stop() {
             rm -f "$WORK/$name.pid"
         fi
     done
+    if [ -f "$WORK/www.path" ]; then
+        local www
+        www="$(cat "$WORK/www.path")"
+        case "$www" in /tmp/botham-h2-www.*) rm -rf "$www" ;; esac
+        rm -f "$WORK/www.path"
+    fi
     rm -f "$ENV_FILE"
 }
 

@@ -104,7 +104,8 @@ public struct HTTPArchive: Sendable, Hashable, Codable {
     public struct Chunk: Sendable, Hashable, Codable {
         /// The chunk's size in bytes, as received (before redaction).
         public var size: Int
-        /// When it arrived, in milliseconds after the response head.
+        /// When it arrived, in milliseconds after the response head (as the recording caller read it: a caller that
+        /// reads slower than the server sends records its own pace).
         public var time: Double
 
         /// A chunk of `size` bytes that arrived `time` milliseconds after the head.

@@ -196,7 +196,7 @@ public final class RecordingHTTPClient: HTTPClient {
             let end = answer.body.index(offset, offsetBy: max(0, chunk.size), limitedBy: answer.body.endIndex)
             let piece = answer.body[offset..<(end ?? answer.body.endIndex)]
             offset = end ?? answer.body.endIndex
-            pieces.append((Data(piece), chunk.time * (scale ?? 0)))
+            if !piece.isEmpty { pieces.append((Data(piece), chunk.time * (scale ?? 0))) }
         }
         if offset < answer.body.endIndex { pieces.append((Data(answer.body[offset...]), pieces.last?.at ?? 0)) }
         let clock = HTTPCallContext.currentClock
@@ -402,8 +402,12 @@ public final class RecordingHTTPClient: HTTPClient {
                 for try await chunk in stream {
                     size += chunk.count
                     if size <= limit { collected.append(chunk) }
-                    let arrived = HTTPArchive.milliseconds(ContinuousClock.now - headArrived)
-                    chunks.append(HTTPArchive.Chunk(size: chunk.count, time: arrived))
+                    if size <= limit {
+                        // When the recorder read it, which is when the caller asked for it: a caller that reads
+                        // slower than the server sends records its own pace.
+                        let arrived = HTTPArchive.milliseconds(ContinuousClock.now - headArrived)
+                        chunks.append(HTTPArchive.Chunk(size: chunk.count, time: arrived))
+                    }
                     guard await continuation.send(chunk) else {
                         omission = "the reader stopped before the end of the body: not recorded"
                         break

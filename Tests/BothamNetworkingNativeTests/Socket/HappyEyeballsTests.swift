@@ -149,6 +149,7 @@ struct HappyEyeballsTests {
             configuration.connectionAttemptDelay = .milliseconds(300)
             configuration.limits.connectTimeout = .seconds(10)
         }
+        let start = ContinuousClock.now
         let call = Task { try await http.send(request(port: blackhole6.address.port)) }
         defer { call.cancel() }
 
@@ -159,6 +160,7 @@ struct HappyEyeballsTests {
                 && Loopback.connectsInProgress(toPort: blackhole4.address.port) == 1
         }
         try #require(bothConnecting, "the two attempts were never in flight together")
+        let openedAfter = seconds(since: start)
         blackhole6.open()
         blackhole4.open()
         let listeners = [blackhole6.listeningSocket, blackhole4.listeningSocket]
@@ -169,8 +171,13 @@ struct HappyEyeballsTests {
         let response = try await call.value
 
         #expect(response.body == Data("raced".utf8))
-        #expect(winner == 0, "IPv6's SYN is retransmitted first, so IPv6 connects first")
-        // The other attempt is closed: not still connecting, and not connected either.
+        if openedAfter < 0.9 {
+            // Opened before the first retransmissions: IPv6's comes at about 1 s, IPv4's 300 ms later. (Later, on a
+            // loaded machine, IPv6's may already have been dropped and IPv4's win: only the closing is checked.)
+            #expect(winner == 0, "IPv6's SYN is retransmitted first, so IPv6 connects first")
+        }
+        // The other attempt is closed: not still connecting, and not left connected (it may have connected and been
+        // closed, if its SYN was answered before the winner's was seen).
         let loser = listeners[1 - winner].address.port
         #expect(Loopback.connectsInProgress(toPort: loser) == 0)
         #expect(Loopback.connectionsOpen(toPort: loser) == 0)

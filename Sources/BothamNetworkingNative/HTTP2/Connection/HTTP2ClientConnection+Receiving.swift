@@ -123,8 +123,9 @@ extension HTTP2ClientConnection {
             if isIdle(stream) { fail(.protocolError, "RST_STREAM on idle \(stream)") }
             return
         }
-        // NO_ERROR after a complete response asks us to stop sending the request body (§8.1): not a failure.
-        if code == .noError, state.remoteEnded { return }
+        // After a complete response a reset only stops the request body (NO_ERROR is the polite way, §8.1): the
+        // response already ended, so it is not a failure.
+        if state.remoteEnded { return }
         events.append(.failed(stream, code == .refusedStream ? .refused : .reset(code)))
     }
 
@@ -163,10 +164,18 @@ extension HTTP2ClientConnection {
             guard !headers.endStream else {
                 return reset(stream, .protocolError, "a \(status) response ended the stream")
             }
+            state.informationalCount += 1
+            guard state.informationalCount <= HTTP2StreamState.maxInformationalResponses else {
+                return reset(
+                    stream, .enhanceYourCalm, "more than \(HTTP2StreamState.maxInformationalResponses) 1xx responses")
+            }
+            streams[stream] = state
             return events.append(.informational(stream, status: status, fields: parsed.fields))
         }
         state.hasFinalHead = true
-        state.expectedLength = parsed.contentLength
+        // A response to HEAD, a 204 and a 304 have no content whatever their content-length says (§8.1.1).
+        let hasNoContent = state.isHeadRequest || status == 204 || status == 304
+        state.expectedLength = hasNoContent ? 0 : parsed.contentLength
         streams[stream] = state
         events.append(.head(stream, status: status, fields: parsed.fields))
         if headers.endStream { end(stream, state) }
@@ -183,19 +192,33 @@ extension HTTP2ClientConnection {
             // A stream we reset or that ended: nobody reads these octets, so they are consumed now.
             return consumed(data.flowControlledLength, on: stream)
         }
-        guard state.hasFinalHead else { return reset(stream, .protocolError, "DATA before the response head") }
-        guard !state.remoteEnded else { return reset(stream, .streamClosed, "DATA after the end of the stream") }
+        // A rejected frame is nobody's to read: its octets go back to the connection's window at once.
+        guard state.hasFinalHead else {
+            return reject(data, on: stream, .protocolError, "DATA before the response head")
+        }
+        guard !state.remoteEnded else {
+            return reject(data, on: stream, .streamClosed, "DATA after the end of the stream")
+        }
         guard state.receiveWindow.receive(data.flowControlledLength) else {
-            return reset(stream, .flowControlError, "DATA beyond the stream's window")
+            return reject(data, on: stream, .flowControlError, "DATA beyond the stream's window")
         }
         state.receivedLength += data.bytes.count
         streams[stream] = state
         if let expected = state.expectedLength, state.receivedLength > expected {
-            return reset(stream, .protocolError, "more body than its content-length of \(expected)")
+            return reject(data, on: stream, .protocolError, "more body than its content-length of \(expected)")
         }
         if padding > 0 { consumed(padding, on: stream) }
         if !data.bytes.isEmpty { events.append(.data(stream, data.bytes)) }
         if data.endStream, let current = streams[stream] { end(stream, current) }
+    }
+
+    /// Resets `stream` for a DATA frame it should not have had, and gives the frame's octets back to the
+    /// connection's window (the stream is gone, so only the connection's counts them).
+    private mutating func reject(
+        _ data: HTTP2Frame.DataPayload, on stream: HTTP2StreamID, _ code: HTTP2ErrorCode, _ reason: String
+    ) {
+        reset(stream, code, reason)
+        consumed(data.flowControlledLength, on: stream)
     }
 
     /// The server ended `stream`'s response: checks its length and reports the end.

@@ -19,6 +19,7 @@ extension HTTP2ClientConnection {
             sendWindow: remoteSettings.initialWindowSize,
             receiveWindow: HTTP2ReceiveWindow(size: window, available: window))
         state.localEnded = endStream
+        state.isHeadRequest = fields.contains { $0.name == Self.methodName && $0.value == Self.head }
         streams[id] = state
         return id
     }
@@ -27,6 +28,9 @@ extension HTTP2ClientConnection {
     /// SETTINGS_MAX_FRAME_SIZE, with END_STREAM on the last when all of them went and `endStream` is set (empty
     /// `bytes` with `endStream` send an empty DATA frame with END_STREAM). Returns how many octets went: send the
     /// rest after ``HTTP2ConnectionEvent/writable``. Nothing goes on a stream that is not open or already ended.
+    private static let methodName = Array(":method".utf8)
+    private static let head = Array("HEAD".utf8)
+
     package mutating func send(_ bytes: ArraySlice<UInt8>, on stream: HTTP2StreamID, endStream: Bool) -> Int {
         guard failure == nil, var state = streams[stream], !state.localEnded else { return 0 }
         let allowed = min(bytes.count, max(0, min(sendWindow, state.sendWindow)))
@@ -41,6 +45,8 @@ extension HTTP2ClientConnection {
             queue(HTTP2Frame(streamID: stream, payload: .data(payload)))
             offset = next
         } while offset < end
+        // Encoding cannot fail for these frames; if it ever did, the connection has ended and forgotten the stream.
+        guard failure == nil else { return 0 }
         sendWindow -= allowed
         state.sendWindow -= allowed
         state.localEnded = ends

@@ -11,7 +11,9 @@ package enum HTTP2ConnectionEvent: Hashable, Sendable {
     case data(HTTP2StreamID, [UInt8])
     /// The trailer fields that end a stream (``end(_:)`` follows).
     case trailers(HTTP2StreamID, fields: [HPACKHeaderField])
-    /// The server ended the stream's response: the whole body has arrived.
+    /// The server ended the stream's response: the whole body has arrived. A stream whose request body is still
+    /// being sent stays open (and counts against the server's stream limit) until the body ends or the owner
+    /// cancels it, with NO_ERROR when the response is all it needed (RFC 9113 §8.1).
     case end(HTTP2StreamID)
     /// The stream ended without a complete response; it is gone from the connection.
     case failed(HTTP2StreamID, HTTP2StreamFailure)

@@ -14,4 +14,11 @@ struct HTTP2StreamState: Hashable, Sendable {
     var expectedLength: Int?
     /// Response body octets received.
     var receivedLength = 0
+    /// Whether the request is a HEAD: its response has no content, whatever its `content-length` says.
+    var isHeadRequest = false
+    /// 1xx responses received, bounded against a server that sends them without end.
+    var informationalCount = 0
+
+    /// The most 1xx responses a stream takes before its final one.
+    static let maxInformationalResponses = 32
 }

@@ -2,6 +2,62 @@ import Testing
 
 @testable import BothamNetworkingNative
 
+/// Responses RFC 9113 calls malformed, for ``HTTP2ClientConnectionTests/malformedResponses(case:)``.
+enum MalformedResponses {
+    /// Responses RFC 9113 calls malformed (§8.1.1, §8.2, §8.3.2), each as the frames after a GET on stream 1.
+    static let all: [(String, @Sendable (inout ScriptedHTTP2Server) -> [UInt8])] = [
+        ("no :status", { $0.headers(1, [("content-type", "text/plain")], endStream: true) }),
+        ("an uppercase field name", { $0.literalHeaders(1, name: "Content-Type", value: "x") }),
+        (
+            "a connection-specific field",
+            { $0.headers(1, [(":status", "200"), ("connection", "close")], endStream: true) }
+        ),
+        (
+            "transfer-encoding",
+            { $0.headers(1, [(":status", "200"), ("transfer-encoding", "chunked")], endStream: true) }
+        ),
+        ("a pseudo-field after a regular one", { $0.headers(1, [("a", "b"), (":status", "200")], endStream: true) }),
+        ("a request pseudo-field", { $0.headers(1, [(":status", "200"), (":path", "/")], endStream: true) }),
+        ("a status of two digits", { $0.headers(1, [(":status", "20")], endStream: true) }),
+        ("a value with a line feed", { $0.headers(1, [(":status", "200"), ("x", "a\nb")], endStream: true) }),
+        ("a value with leading space", { $0.headers(1, [(":status", "200"), ("x", " a")], endStream: true) }),
+        ("a 101", { $0.headers(1, [(":status", "101")]) }),
+        ("a 1xx with END_STREAM", { $0.headers(1, [(":status", "100")], endStream: true) }),
+        ("DATA before the head", { server in server.data(1, "x", endStream: true) }),
+        (
+            "a body shorter than content-length",
+            { server in
+                server.headers(1, [(":status", "200"), ("content-length", "10")])
+                    + server.data(1, "short", endStream: true)
+            }
+        ),
+        (
+            "a body longer than content-length",
+            { server in
+                server.headers(1, [(":status", "200"), ("content-length", "2")]) + server.data(1, "longer")
+            }
+        ),
+        (
+            "two different content-lengths",
+            { server in
+                server.headers(1, [(":status", "200"), ("content-length", "2"), ("content-length", "3")])
+            }
+        ),
+        (
+            "trailers without END_STREAM",
+            { server in
+                server.headers(1, [(":status", "200")]) + server.headers(1, [("x", "y")])
+            }
+        ),
+        (
+            "a pseudo-field in trailers",
+            { server in
+                server.headers(1, [(":status", "200")]) + server.headers(1, [(":status", "200")], endStream: true)
+            }
+        ),
+    ]
+}
+
 @Suite("HTTP2ClientConnection: preface, settings, responses")
 struct HTTP2ClientConnectionTests {
     @Test(
@@ -133,62 +189,11 @@ struct HTTP2ClientConnectionTests {
         #expect(connection.openStreamCount == 0)
     }
 
-    /// Responses RFC 9113 calls malformed (§8.1.1, §8.2, §8.3.2), each as the frames after a GET on stream 1.
-    static let malformed: [(String, @Sendable (inout ScriptedHTTP2Server) -> [UInt8])] = [
-        ("no :status", { $0.headers(1, [("content-type", "text/plain")], endStream: true) }),
-        ("an uppercase field name", { $0.literalHeaders(1, name: "Content-Type", value: "x") }),
-        (
-            "a connection-specific field",
-            { $0.headers(1, [(":status", "200"), ("connection", "close")], endStream: true) }
-        ),
-        (
-            "transfer-encoding",
-            { $0.headers(1, [(":status", "200"), ("transfer-encoding", "chunked")], endStream: true) }
-        ),
-        ("a pseudo-field after a regular one", { $0.headers(1, [("a", "b"), (":status", "200")], endStream: true) }),
-        ("a request pseudo-field", { $0.headers(1, [(":status", "200"), (":path", "/")], endStream: true) }),
-        ("a status of two digits", { $0.headers(1, [(":status", "20")], endStream: true) }),
-        ("a value with a line feed", { $0.headers(1, [(":status", "200"), ("x", "a\nb")], endStream: true) }),
-        ("a value with leading space", { $0.headers(1, [(":status", "200"), ("x", " a")], endStream: true) }),
-        ("a 101", { $0.headers(1, [(":status", "101")]) }),
-        ("a 1xx with END_STREAM", { $0.headers(1, [(":status", "100")], endStream: true) }),
-        ("DATA before the head", { server in server.data(1, "x", endStream: true) }),
-        (
-            "a body shorter than content-length",
-            { server in
-                server.headers(1, [(":status", "200"), ("content-length", "10")])
-                    + server.data(1, "short", endStream: true)
-            }
-        ),
-        (
-            "a body longer than content-length",
-            { server in
-                server.headers(1, [(":status", "200"), ("content-length", "2")]) + server.data(1, "longer")
-            }
-        ),
-        (
-            "two different content-lengths",
-            { server in
-                server.headers(1, [(":status", "200"), ("content-length", "2"), ("content-length", "3")])
-            }
-        ),
-        (
-            "trailers without END_STREAM",
-            { server in
-                server.headers(1, [(":status", "200")]) + server.headers(1, [("x", "y")])
-            }
-        ),
-        (
-            "a pseudo-field in trailers",
-            { server in
-                server.headers(1, [(":status", "200")]) + server.headers(1, [(":status", "200")], endStream: true)
-            }
-        ),
-    ]
-
-    @Test("A malformed response resets its stream with PROTOCOL_ERROR and the connection goes on", arguments: 0..<17)
+    @Test(
+        "A malformed response resets its stream with PROTOCOL_ERROR and the connection goes on",
+        arguments: MalformedResponses.all.indices)
     func malformedResponses(case index: Int) throws {
-        let (name, script) = Self.malformed[index]
+        let (name, script) = MalformedResponses.all[index]
         var server = ScriptedHTTP2Server()
         var connection = try HTTP2ClientConnection.established(server: &server)
         _ = try connection.get()
@@ -255,12 +260,57 @@ struct HTTP2ClientConnectionTests {
 
         let events = connection.receive(
             server.headers(1, [(":status", "200"), ("x-big", String(repeating: "b", count: 130))], endStream: true)
-                + server.headers(3, [(":status", "200"), ("x-big", String(repeating: "b", count: 130))]))
+                + server.headers(3, [(":status", "204")], endStream: true))
 
         #expect(
-            events.first == .failed(1, .malformed(.protocolError, "a field section over our limit of 200 octets")))
-        #expect(events.count == 2, "the second block refers to the first one's table entry and fails alike: \(events)")
+            events == [
+                .failed(1, .malformed(.protocolError, "a field section over our limit of 200 octets")),
+                .head(3, status: 204, fields: []), .end(3),
+            ])
         #expect(connection.failure == nil)
+    }
+
+    @Test("A response to HEAD, a 204 and a 304 have no content, whatever their content-length says")
+    func responsesWithoutContent() throws {
+        var server = ScriptedHTTP2Server()
+        var connection = try HTTP2ClientConnection.established(server: &server)
+        let head = try connection.openStream(
+            fields: [(":method", "HEAD"), (":scheme", "http"), (":authority", "a.test"), (":path", "/")]
+                .map { HPACKHeaderField(name: $0.0, value: $0.1) }, endStream: true)
+        _ = try connection.get()
+        _ = try connection.get()
+        let withBody = try connection.openStream(
+            fields: [(":method", "HEAD"), (":scheme", "http"), (":authority", "a.test"), (":path", "/")]
+                .map { HPACKHeaderField(name: $0.0, value: $0.1) }, endStream: true)
+
+        let events = connection.receive(
+            server.headers(head.rawValue, [(":status", "200"), ("content-length", "26")], endStream: true)
+                + server.headers(3, [(":status", "204"), ("content-length", "5")], endStream: true)
+                + server.headers(5, [(":status", "304"), ("content-length", "9")], endStream: true)
+                + server.headers(withBody.rawValue, [(":status", "200"), ("content-length", "2")])
+                + server.data(withBody.rawValue, "hi", endStream: true))
+
+        #expect(
+            Array(events.prefix(6)) == [
+                .head(1, status: 200, fields: [.init(name: "content-length", value: "26")]), .end(1),
+                .head(3, status: 204, fields: [.init(name: "content-length", value: "5")]), .end(3),
+                .head(5, status: 304, fields: [.init(name: "content-length", value: "9")]), .end(5),
+            ])
+        #expect(events.last == .failed(7, .malformed(.protocolError, "more body than its content-length of 0")))
+    }
+
+    @Test("More than 32 informational responses on a stream reset it with ENHANCE_YOUR_CALM")
+    func informationalFlood() throws {
+        var server = ScriptedHTTP2Server()
+        var connection = try HTTP2ClientConnection.established(server: &server)
+        _ = try connection.get()
+        var flood: [UInt8] = []
+        for _ in 0...32 { flood += server.headers(1, [(":status", "100")]) }
+
+        let events = connection.receive(flood)
+
+        #expect(events.count == 33)
+        #expect(events.last == .failed(1, .malformed(.enhanceYourCalm, "more than 32 1xx responses")))
     }
 
     @Test("A field block that cannot be decoded ends the connection with COMPRESSION_ERROR")

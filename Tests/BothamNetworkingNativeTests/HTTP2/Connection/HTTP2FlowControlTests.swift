@@ -161,7 +161,7 @@ struct HTTP2FlowControlTests {
         }
     }
 
-    @Test("Padding counts against the windows and is given back at once")
+    @Test("Padding counts against the stream's window, and is granted again without the consumer")
     func padding() throws {
         var server = ScriptedHTTP2Server()
         var connection = try HTTP2ClientConnection.established(
@@ -169,10 +169,38 @@ struct HTTP2FlowControlTests {
         let stream = try connection.get()
         _ = try server.read(connection.takeOutbound())
 
-        let events = connection.receive(server.headers(1, [(":status", "200")]) + server.data(1, "abc", padding: 200))
+        // Two frames of one octet and 255 of padding (with its length octet): 514 flow-controlled, 512 padding.
+        let events = connection.receive(
+            server.headers(1, [(":status", "200")]) + server.data(1, "a", padding: 255)
+                + server.data(1, "b", padding: 255))
 
-        #expect(events.last == .data(stream, Array("abc".utf8)))
-        let granted = connection.receive(server.data(1, count: 700))
-        #expect(granted.last == .data(stream, [UInt8](repeating: 0x61, count: 700)), "204 + 700 fit in 1,000")
+        #expect(events.suffix(2) == [.data(stream, Array("a".utf8)), .data(stream, Array("b".utf8))])
+        #expect(
+            try server.read(connection.takeOutbound()) == [
+                HTTP2Frame(streamID: stream, payload: .windowUpdate(windowIncrement: 512))
+            ], "the padding, half the window, granted again though nothing was read")
+        // 1,000 - 514 + 512 = 998 left: 999 octets are one too many.
+        let over = connection.receive(server.data(1, count: 999))
+        #expect(over.last == .failed(stream, .malformed(.flowControlError, "DATA beyond the stream's window")))
+    }
+
+    @Test("DATA the connection rejects is given back to the connection's window")
+    func rejectedDataGivenBack() throws {
+        var server = ScriptedHTTP2Server()
+        var connection = try HTTP2ClientConnection.established(
+            HTTP2ConnectionConfiguration(connectionWindow: 65_535), server: &server)
+        _ = try connection.get()
+        _ = try connection.get()
+        _ = try server.read(connection.takeOutbound())
+
+        // DATA before the head on stream 1, DATA past its content-length on stream 3: both reset, 40,000 octets.
+        let events = connection.receive(
+            server.data(1, count: 16_000) + server.headers(3, [(":status", "200"), ("content-length", "1")])
+                + server.data(3, count: 16_000) + server.data(3, count: 8_000))
+
+        #expect(events.first == .failed(1, .malformed(.protocolError, "DATA before the response head")))
+        #expect(
+            try server.read(connection.takeOutbound()).contains(
+                HTTP2Frame(streamID: .connection, payload: .windowUpdate(windowIncrement: 40_000))))
     }
 }

@@ -46,6 +46,19 @@ struct HTTP2StreamLifecycleTests {
         #expect(connection.receive(server.frame(5, .rstStream(.noError))) == [], "a late frame on a closed stream")
     }
 
+    @Test("A reset after the complete response, whatever its code, only stops the request body: no failure")
+    func resetAfterEnd() throws {
+        var server = ScriptedHTTP2Server()
+        var connection = try HTTP2ClientConnection.established(server: &server)
+        let upload = try connection.post()
+
+        let events = connection.receive(
+            server.headers(1, [(":status", "200")], endStream: true) + server.frame(1, .rstStream(.cancel)))
+
+        #expect(events == [.head(upload, status: 200, fields: []), .end(upload)])
+        #expect(!connection.isOpen(upload))
+    }
+
     @Test("GOAWAY: streams above its last are refused at once, those below finish, and no new stream opens")
     func goAway() throws {
         var server = ScriptedHTTP2Server()
