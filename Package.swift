@@ -144,6 +144,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzBodyRedaction", ["BothamNetworking"]),
     ("FuzzHPACKDecoder", ["BothamNetworkingNative"]),
     ("FuzzHTTP2FrameDecoder", ["BothamNetworkingNative"]),
+    ("FuzzHTTP2Connection", ["BothamNetworkingNative"]),
 ]
 package.targets += [
     .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),

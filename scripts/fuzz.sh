@@ -30,7 +30,7 @@ done
 
 targets=(FuzzQueryEncoding FuzzHeaderValidation FuzzRequestParser FuzzResponseDecoding FuzzWWWAuthenticate
     FuzzResponseParser FuzzServerSentEvents FuzzContentDisposition FuzzContentRange FuzzRetryAfter FuzzBodyRedaction
-    FuzzHPACKDecoder FuzzHTTP2FrameDecoder)
+    FuzzHPACKDecoder FuzzHTTP2FrameDecoder FuzzHTTP2Connection)
 if [ "${#selected[@]}" -gt 0 ]; then targets=("${selected[@]}"); fi
 
 if [ "$(uname -s)" != "Linux" ]; then

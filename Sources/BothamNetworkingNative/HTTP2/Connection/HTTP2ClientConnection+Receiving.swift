@@ -88,8 +88,7 @@ extension HTTP2ClientConnection {
         goAwayLastStreamID = last
         // Streams above the last one were never processed: safe to send again (§6.8).
         for id in streams.keys.sorted() where id > last {
-            streams[id] = nil
-            events.append(.failed(id, .refused))
+            if let state = streams.removeValue(forKey: id), !state.remoteEnded { events.append(.failed(id, .refused)) }
         }
         let debug = String(decoding: goAway.debugData.prefix(256), as: UTF8.self)
         events.append(.goingAway(lastStreamID: last, code: goAway.errorCode, debug: debug))
@@ -236,12 +235,13 @@ extension HTTP2ClientConnection {
 
     /// A stream error (§5.4.2): RST_STREAM with `code`, the stream reported malformed and forgotten.
     mutating func reset(_ stream: HTTP2StreamID, _ code: HTTP2ErrorCode, _ reason: String) {
-        guard streams.removeValue(forKey: stream) != nil else {
+        guard let state = streams.removeValue(forKey: stream) else {
             if isIdle(stream) { fail(.protocolError, "\(reason) on idle \(stream)") }
             return
         }
         queue(HTTP2Frame(streamID: stream, payload: .rstStream(code)))
-        events.append(.failed(stream, .malformed(code, reason)))
+        // A stream whose response is complete was already reported ended: only its request body stops.
+        if !state.remoteEnded { events.append(.failed(stream, .malformed(code, reason))) }
     }
 
     /// Whether `stream` was never opened: a server stream (push is off) or a client stream we have not reached.

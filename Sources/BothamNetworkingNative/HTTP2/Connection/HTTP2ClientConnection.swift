@@ -134,9 +134,10 @@ package struct HTTP2ClientConnection: Sendable {
         events.append(.closed(failure))
     }
 
-    /// Reports every open stream failed with `failure` (in stream order) and forgets them.
+    /// Reports every open stream failed with `failure` (in stream order) and forgets them; a stream whose response
+    /// already ended (its request body was still going) was reported ended and is only forgotten.
     mutating func failAllStreams(_ failure: HTTP2StreamFailure) {
-        for id in streams.keys.sorted() { events.append(.failed(id, failure)) }
+        for id in streams.keys.sorted() where streams[id]?.remoteEnded == false { events.append(.failed(id, failure)) }
         streams.removeAll()
     }
 }

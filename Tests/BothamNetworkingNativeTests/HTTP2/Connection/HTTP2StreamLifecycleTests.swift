@@ -166,3 +166,25 @@ struct HTTP2StreamLifecycleTests {
         #expect(fields.filter(\.neverIndexed).map(\.text) == ["authorization: Bearer t", "x-api-key: k"])
     }
 }
+
+extension HTTP2StreamLifecycleTests {
+    @Test("A stream whose response ended while its body was still going is never reported failed afterwards")
+    func endedStreamsStayEnded() throws {
+        var server = ScriptedHTTP2Server()
+        var connection = try HTTP2ClientConnection.established(server: &server)
+        let upload = try connection.post()
+        let other = try connection.post()
+        _ = connection.receive(server.headers(1, [(":status", "200")], endStream: true))
+
+        // A RST_STREAM of 0 octets (not 4) is a connection error: it fails the other stream, not the ended one.
+        let events = connection.receive([0, 0, 0, 3, 0, 0, 0, 0, 3] as [UInt8])
+
+        #expect(events.count == 2, "\(events)")
+        #expect(events.first == .failed(other, .connectionClosed(try #require(connection.failure))))
+        guard case .closed(.protocolViolation(.frameSizeError, _))? = events.last else {
+            Issue.record("\(events)")
+            return
+        }
+        #expect(!connection.isOpen(upload))
+    }
+}
