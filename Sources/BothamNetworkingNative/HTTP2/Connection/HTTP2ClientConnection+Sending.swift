@@ -10,6 +10,10 @@ extension HTTP2ClientConnection {
         if isClosing || goAwayLastStreamID != nil { throw .goingAway }
         guard nextStreamID <= HTTP2StreamID.maximum.rawValue else { throw .streamIDsExhausted }
         guard streams.count < maxConcurrentStreams else { throw .tooManyStreams(limit: maxConcurrentStreams) }
+        if let limit = remoteSettings.maxHeaderListSize {
+            let size = fields.reduce(0) { $0 + $1.size }
+            guard size <= limit else { throw .fieldsTooLarge(size: size, limit: limit) }
+        }
         let id = HTTP2StreamID(nextStreamID)
         nextStreamID += 2
         let block = headerEncoder.encode(fields)

@@ -9,4 +9,7 @@ package enum HTTP2StreamOpenError: Error, Hashable, Sendable {
     case closed
     /// Every client stream identifier has been used (2^30 streams): the connection must be replaced.
     case streamIDsExhausted
+    /// The request's fields take `size` octets (HPACK's accounting), more than the server's
+    /// SETTINGS_MAX_HEADER_LIST_SIZE of `limit`: it would refuse them (RFC 9113 §6.5.2), on any connection.
+    case fieldsTooLarge(size: Int, limit: Int)
 }

@@ -188,3 +188,19 @@ extension HTTP2StreamLifecycleTests {
         #expect(!connection.isOpen(upload))
     }
 }
+
+extension HTTP2StreamLifecycleTests {
+    @Test("A request whose fields exceed the server's SETTINGS_MAX_HEADER_LIST_SIZE opens no stream and sends nothing")
+    func fieldsOverTheServersLimit() throws {
+        var server = ScriptedHTTP2Server()
+        var connection = try HTTP2ClientConnection.established(
+            server: &server, settings: [HTTP2Setting(.maxHeaderListSize, 300)])
+
+        // HPACK counts each field as name + value + 32: the pseudo-fields take 177, the cookie 238.
+        #expect(throws: HTTP2StreamOpenError.fieldsTooLarge(size: 415, limit: 300)) {
+            try connection.get(extra: [("cookie", String(repeating: "c", count: 200))])
+        }
+        #expect(try server.read(connection.takeOutbound()) == [])
+        #expect(try connection.get() == 1, "a smaller request still opens, and as stream 1")
+    }
+}
