@@ -24,24 +24,6 @@ ENV_FILE="$WORK/env"
 VENV="$ROOT/.venv-h2"
 PYTHON="${PYTHON:-python3}"
 
-port_accepts() {
-    python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()' "$1" \
-        2>/dev/null
-}
-
-# start_server NAME PORT COMMAND…: runs COMMAND in the background, records its PID, waits until PORT accepts.
-start_server() {
-    local name="$1" port="$2"
-    shift 2
-    "$@" >"$WORK/$name.out" 2>&1 &
-    local pid=$!
-    echo "$pid" >"$WORK/$name.pid"
-    if ! wait_until 150 "$pid" port_accepts "$port"; then
-        cat "$WORK/$name.out" >&2 || true
-        die "$name did not accept connections on 127.0.0.1:$port"
-    fi
-}
-
 ensure_venv() {
     if [ ! -x "$VENV/bin/hypercorn" ]; then
         "$PYTHON" -m venv "$VENV"
@@ -50,24 +32,8 @@ ensure_venv() {
 }
 
 start_nginx() {
-    local port="$1" goaway_port="$2" www="$3" binary dir="$WORK/nginx"
-    binary="$(nginx_binary)"
-    [ -n "$binary" ] || die "nginx not found: apt-get install -y nginx-light"
-    mkdir -p "$dir/logs" "$dir/tmp"
-    chmod 755 "$dir" "$www" # nginx workers run as an unprivileged user when started by root
-    cat >"$dir/nginx.conf" <<CONF
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    client_body_temp_path $dir/tmp/body;
-    proxy_temp_path $dir/tmp/proxy;
-    fastcgi_temp_path $dir/tmp/fastcgi;
-    uwsgi_temp_path $dir/tmp/uwsgi;
-    scgi_temp_path $dir/tmp/scgi;
+    local port="$1" goaway_port="$2" www="$3" command=()
+    mapfile -t command < <(nginx_conf "$WORK/nginx" "
     server {
         listen 127.0.0.1:$port http2;
         root $www;
@@ -76,10 +42,9 @@ http {
         listen 127.0.0.1:$goaway_port http2;
         root $www;
         keepalive_requests 3;
-    }
-}
-CONF
-    start_server nginx "$port" "$binary" -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" -g 'daemon off;'
+    }")
+    [ ${#command[@]} -gt 0 ] || exit 1
+    start_server nginx "$port" "${command[@]}"
 }
 
 start() {

@@ -11,9 +11,17 @@
 #                                 TENTHS × 0.1 s (100) or when PID (if given) has exited
 #   nginx_binary                  prints the nginx executable ($NGINX if set, then PATH, then /usr/sbin/nginx), or
 #                                 nothing
+#   port_accepts PORT             succeeds when something accepts TCP connections on 127.0.0.1:PORT (1 s at most)
+#   start_server NAME PORT COMMAND…
+#                                 runs COMMAND in the background (output in $WORK/NAME.out, PID in $WORK/NAME.pid;
+#                                 the caller sets WORK) and waits up to 15 s until PORT accepts; its output and exit 1
+#                                 when it dies or does not
+#   nginx_conf DIR HTTP_BLOCK     writes DIR/nginx.conf for a private nginx (prefix, logs, pid and temporary files
+#                                 under DIR, access log off, sendfile on) whose `http` block ends with HTTP_BLOCK (its
+#                                 `server` blocks and any directive); prints the command that runs it in the
+#                                 foreground, one argument per line
 #   nginx_start DIR ROOT PORT [HTTP_DIRECTIVES]
-#                                 writes DIR/nginx.conf for a private nginx (prefix, logs, pid and temporary files
-#                                 under DIR, access log off, sendfile on) serving ROOT on 127.0.0.1:PORT, with
+#                                 writes, with nginx_conf, a private nginx serving ROOT on 127.0.0.1:PORT, with
 #                                 HTTP_DIRECTIVES added to its `http` block; starts it in the foreground of a
 #                                 background job, sets NGINX_PID and waits until it answers (its error log and exit 1
 #                                 when it does not)
@@ -60,13 +68,29 @@ nginx_binary() {
     fi
 }
 
-NGINX_PID=""
-nginx_start() {
-    local dir="$1" root="$2" port="$3" directives="${4:-}" binary
+port_accepts() {
+    python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()' "$1" \
+        2>/dev/null
+}
+
+start_server() {
+    local name="$1" port="$2"
+    shift 2
+    "$@" >"$WORK/$name.out" 2>&1 &
+    local pid=$!
+    echo "$pid" >"$WORK/$name.pid"
+    if ! wait_until 150 "$pid" port_accepts "$port"; then
+        cat "$WORK/$name.out" >&2 || true
+        die "$name did not accept connections on 127.0.0.1:$port"
+    fi
+}
+
+nginx_conf() {
+    local dir="$1" block="$2" binary
     binary="$(nginx_binary)"
     [ -n "$binary" ] || die "nginx not found: apt-get install -y nginx-light"
     mkdir -p "$dir/logs" "$dir/tmp"
-    chmod 755 "$dir" "$root" # nginx workers run as an unprivileged user when started by root
+    chmod 755 "$dir" # nginx workers run as an unprivileged user when started by root
     cat >"$dir/nginx.conf" <<CONF
 worker_processes 1;
 pid $dir/nginx.pid;
@@ -80,14 +104,23 @@ http {
     fastcgi_temp_path $dir/tmp/fastcgi;
     uwsgi_temp_path $dir/tmp/uwsgi;
     scgi_temp_path $dir/tmp/scgi;
-$directives
+$block
+}
+CONF
+    printf '%s\n' "$binary" -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" -g 'daemon off;'
+}
+
+NGINX_PID=""
+nginx_start() {
+    local dir="$1" root="$2" port="$3" directives="${4:-}" command=()
+    chmod 755 "$root"
+    mapfile -t command < <(nginx_conf "$dir" "$directives
     server {
         listen 127.0.0.1:$port;
         root $root;
-    }
-}
-CONF
-    "$binary" -p "$dir" -c "$dir/nginx.conf" -e "$dir/logs/error.log" -g 'daemon off;' &
+    }")
+    [ ${#command[@]} -gt 0 ] || exit 1
+    "${command[@]}" &
     NGINX_PID=$!
     if ! wait_for_url "http://127.0.0.1:$port/"; then
         cat "$dir/logs/error.log" >&2 || true

@@ -28,24 +28,6 @@ ENV_FILE="$WORK/env"
 USER_NAME="botham"
 PASSWORD="s3cret"
 
-port_accepts() {
-    python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()' "$1" \
-        2>/dev/null
-}
-
-# start_server NAME PORT COMMAND…: runs COMMAND in the background, records its PID, waits until PORT accepts.
-start_server() {
-    local name="$1" port="$2"
-    shift 2
-    "$@" >"$WORK/$name.out" 2>&1 &
-    local pid=$!
-    echo "$pid" >"$WORK/$name.pid"
-    if ! wait_until 100 "$pid" port_accepts "$port"; then
-        cat "$WORK/$name.out" >&2 || true
-        die "$name did not accept connections on 127.0.0.1:$port"
-    fi
-}
-
 tinyproxy_binary() {
     command -v tinyproxy 2>/dev/null || { [ -x /usr/bin/tinyproxy ] && echo /usr/bin/tinyproxy; } || true
 }
