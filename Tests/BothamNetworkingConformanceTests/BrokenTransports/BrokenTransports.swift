@@ -15,14 +15,21 @@ extension NativeWrapper {
     }
 }
 
+/// A ``NativeWrapper`` around a `NativeHTTPClient` made with the check's configuration as it is.
+protocol NativeWrapperOfConfiguration: NativeWrapper {
+    init(inner: any HTTPClient)
+}
+
+extension NativeWrapperOfConfiguration {
+    init(_ configuration: ConformanceClientConfiguration) {
+        self.init(inner: OwnTransport.native.make(configuration))
+    }
+}
+
 /// Folds the repeated fields of a response into one comma-separated field, as a transport built on a dictionary of
 /// fields does.
-struct FoldsRepeatedFields: NativeWrapper {
+struct FoldsRepeatedFields: NativeWrapperOfConfiguration {
     let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        inner = OwnTransport.native.make(configuration)
-    }
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         let response = try await inner.send(request)
@@ -36,12 +43,8 @@ struct FoldsRepeatedFields: NativeWrapper {
 }
 
 /// Reports a lost connection (a reset, a body cut short) as a response it could not parse.
-struct MapsLostConnectionWrongly: NativeWrapper {
+struct MapsLostConnectionWrongly: NativeWrapperOfConfiguration {
     let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        inner = OwnTransport.native.make(configuration)
-    }
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         do {
@@ -53,12 +56,8 @@ struct MapsLostConnectionWrongly: NativeWrapper {
 }
 
 /// Does not stream: a request for a streamed body gets the whole body in memory, once it has all arrived.
-struct DoesNotStream: NativeWrapper {
+struct DoesNotStream: NativeWrapperOfConfiguration {
     let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        inner = OwnTransport.native.make(configuration)
-    }
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         guard case .stream = request.responseDestination else { return try await inner.send(request) }
@@ -68,12 +67,8 @@ struct DoesNotStream: NativeWrapper {
 
 /// Reports no progress: it sends with no `TransferProgressReporter` bound, as a transport that never reads
 /// `TransferProgressReporter.current` does. Everything else it does right.
-struct ReportsNoProgress: NativeWrapper {
+struct ReportsNoProgress: NativeWrapperOfConfiguration {
     let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        inner = OwnTransport.native.make(configuration)
-    }
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         let result: Result<HTTPResponse, APIClientError> = await TransferProgressReporter.$current.withValue(nil) {

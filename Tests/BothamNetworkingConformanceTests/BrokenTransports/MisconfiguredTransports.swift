@@ -28,14 +28,27 @@ struct MisconfiguredNative: NativeWrapper {
 
     /// Has no time limit at all: the transport's limits and the request's own timeout are dropped.
     static func ignoringTimeouts(_ configuration: ConformanceClientConfiguration) -> MisconfiguredNative {
+        changingTimeouts(configuration) { _ in nil }
+    }
+
+    /// Fires every timeout at a twentieth of its limit, the transport's limits and the request's own timeout
+    /// alike: the mistake of a transport that converts a timeout with the wrong factor.
+    static func timingOutEarly(_ configuration: ConformanceClientConfiguration) -> MisconfiguredNative {
+        changingTimeouts(configuration) { $0.map { $0 / 20 } }
+    }
+
+    /// Native with `change` applied to its idle, attempt and maximum attempt timeouts and to each request's own.
+    private static func changingTimeouts(
+        _ configuration: ConformanceClientConfiguration, _ change: @escaping @Sendable (Duration?) -> Duration?
+    ) -> MisconfiguredNative {
         MisconfiguredNative(
             configuration,
-            changing: {
-                $0.limits.idleTimeout = nil
-                $0.limits.attemptTimeout = nil
-                $0.limits.maxAttemptTimeout = nil
+            changing: { native in
+                native.limits.idleTimeout = change(native.limits.idleTimeout)
+                native.limits.attemptTimeout = change(native.limits.attemptTimeout)
+                native.limits.maxAttemptTimeout = change(native.limits.maxAttemptTimeout)
             },
-            adjusting: { $0.withTimeout(nil) })
+            adjusting: { $0.withTimeout(change($0.timeout)) })
     }
 
     /// Takes the idle timeout for a limit on the whole attempt: a body that keeps arriving is cut off anyway.
@@ -46,19 +59,6 @@ struct MisconfiguredNative: NativeWrapper {
                 guard let idle = native.limits.idleTimeout else { return }
                 native.limits.attemptTimeout = min(native.limits.attemptTimeout ?? idle, idle)
             })
-    }
-
-    /// Ends every attempt after a twentieth of its time, as a transport that reads a timeout in the wrong unit does:
-    /// the transport's limits and the request's own timeout alike.
-    static func timingOutEarly(_ configuration: ConformanceClientConfiguration) -> MisconfiguredNative {
-        MisconfiguredNative(
-            configuration,
-            changing: { native in
-                native.limits.idleTimeout = native.limits.idleTimeout.map { $0 / 20 }
-                native.limits.attemptTimeout = native.limits.attemptTimeout.map { $0 / 20 }
-                native.limits.maxAttemptTimeout = native.limits.maxAttemptTimeout.map { $0 / 20 }
-            },
-            adjusting: { $0.withTimeout($0.timeout.map { $0 / 20 }) })
     }
 
     /// Follows redirects as native does by default, whatever policy it is given.
@@ -83,12 +83,8 @@ struct MisconfiguredNative: NativeWrapper {
 }
 
 /// Sends the path without its query: the request a transport builds from the URL's path alone.
-struct DropsQuery: NativeWrapper {
+struct DropsQuery: NativeWrapperOfConfiguration {
     let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        inner = OwnTransport.native.make(configuration)
-    }
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         var components = URLComponents(url: try request.resolvedURL(), resolvingAgainstBaseURL: false)
@@ -100,12 +96,8 @@ struct DropsQuery: NativeWrapper {
 
 /// Uploads a file body as nothing, with the field that announced its size dropped: a transport that only knows
 /// bodies in memory.
-struct SendsFilesEmpty: NativeWrapper {
+struct SendsFilesEmpty: NativeWrapperOfConfiguration {
     let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        inner = OwnTransport.native.make(configuration)
-    }
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         guard request.body?.fileURL != nil else { return try await inner.send(request) }

@@ -48,6 +48,7 @@ struct RewritingNative: NativeWrapper {
                 let (data, contentType) = try? body.encoded(forContentType: request.headers[.contentType]),
                 data.count > 64 << 10
             else { return request }
+            // The length field goes with the body it described, so the cut body is framed as what it is.
             var headers = request.headers
             headers.remove(.contentLength)
             return request.rebuilt(

@@ -4,12 +4,8 @@ import Foundation
 
 /// Streams a body with its first chunk missing, as a transport that reads the first chunk to sniff the content and
 /// forgets to hand it on does.
-struct LosesFirstChunk: NativeWrapper {
+struct LosesFirstChunk: NativeWrapperOfConfiguration {
     let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        inner = OwnTransport.native.make(configuration)
-    }
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         let response = try await inner.send(request)
@@ -39,12 +35,12 @@ struct LosesFirstChunk: NativeWrapper {
 /// Sends one call at a time over its one connection, and takes the connection back when a streamed body has been
 /// read to its end or failed, but not when the reader leaves early: the connection leak that makes the next call
 /// wait forever.
-struct LeaksConnectionOnEarlyExit: NativeWrapper {
+struct LeaksConnectionOnEarlyExit: NativeWrapperOfConfiguration {
     let inner: any HTTPClient
     private let slot = ConnectionSlot()
 
-    init(_ configuration: ConformanceClientConfiguration) {
-        inner = OwnTransport.native.make(configuration)
+    init(inner: any HTTPClient) {
+        self.inner = inner
     }
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
@@ -70,12 +66,8 @@ struct LeaksConnectionOnEarlyExit: NativeWrapper {
 
 /// Does not hear the caller's cancellation: the exchange runs in a task of its own (which keeps the caller's
 /// task-local values, as `Task {}` does) and the caller waits for it to end.
-struct IgnoresCancellation: NativeWrapper {
+struct IgnoresCancellation: NativeWrapperOfConfiguration {
     let inner: any HTTPClient
-
-    init(_ configuration: ConformanceClientConfiguration) {
-        inner = OwnTransport.native.make(configuration)
-    }
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         let inner = self.inner
