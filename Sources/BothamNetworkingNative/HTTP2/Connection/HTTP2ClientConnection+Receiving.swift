@@ -88,7 +88,7 @@ extension HTTP2ClientConnection {
         goAwayLastStreamID = last
         // Streams above the last one were never processed: safe to send again (§6.8).
         for id in streams.keys.sorted() where id > last {
-            if let state = streams.removeValue(forKey: id), !state.remoteEnded { events.append(.failed(id, .refused)) }
+            forget(id, failing: .refused)
         }
         let debug = String(decoding: goAway.debugData.prefix(256), as: UTF8.self)
         events.append(.goingAway(lastStreamID: last, code: goAway.errorCode, debug: debug))
@@ -118,14 +118,11 @@ extension HTTP2ClientConnection {
     }
 
     private mutating func resetByServer(_ stream: HTTP2StreamID, _ code: HTTP2ErrorCode) {
-        guard let state = streams.removeValue(forKey: stream) else {
+        guard streams[stream] != nil else {
             if isIdle(stream) { fail(.protocolError, "RST_STREAM on idle \(stream)") }
             return
         }
-        // After a complete response a reset only stops the request body (NO_ERROR is the polite way, §8.1): the
-        // response already ended, so it is not a failure.
-        if state.remoteEnded { return }
-        events.append(.failed(stream, code == .refusedStream ? .refused : .reset(code)))
+        forget(stream, failing: code == .refusedStream ? .refused : .reset(code))
     }
 
     // MARK: Stream frames
@@ -235,13 +232,12 @@ extension HTTP2ClientConnection {
 
     /// A stream error (§5.4.2): RST_STREAM with `code`, the stream reported malformed and forgotten.
     mutating func reset(_ stream: HTTP2StreamID, _ code: HTTP2ErrorCode, _ reason: String) {
-        guard let state = streams.removeValue(forKey: stream) else {
+        guard streams[stream] != nil else {
             if isIdle(stream) { fail(.protocolError, "\(reason) on idle \(stream)") }
             return
         }
         queue(HTTP2Frame(streamID: stream, payload: .rstStream(code)))
-        // A stream whose response is complete was already reported ended: only its request body stops.
-        if !state.remoteEnded { events.append(.failed(stream, .malformed(code, reason))) }
+        forget(stream, failing: .malformed(code, reason))
     }
 
     /// Whether `stream` was never opened: a server stream (push is off) or a client stream we have not reached.

@@ -66,9 +66,6 @@ package struct HTTP2ClientConnection: Sendable {
         return outbound
     }
 
-    /// Whether there are octets to write.
-    package var hasOutbound: Bool { !outbound.isEmpty }
-
     /// How many of our streams are open.
     package var openStreamCount: Int { streams.count }
 
@@ -134,10 +131,16 @@ package struct HTTP2ClientConnection: Sendable {
         events.append(.closed(failure))
     }
 
-    /// Reports every open stream failed with `failure` (in stream order) and forgets them; a stream whose response
-    /// already ended (its request body was still going) was reported ended and is only forgotten.
+    /// Forgets every open stream (in stream order) as ``forget(_:failing:)`` does.
     mutating func failAllStreams(_ failure: HTTP2StreamFailure) {
-        for id in streams.keys.sorted() where streams[id]?.remoteEnded == false { events.append(.failed(id, failure)) }
-        streams.removeAll()
+        for id in streams.keys.sorted() { forget(id, failing: failure) }
+    }
+
+    /// Forgets `stream` and reports it failed with `failure`, unless its response had already ended (its request
+    /// body was still going): that one was reported ended, and only its request body stops. Every way a stream
+    /// ends early (a connection error, GOAWAY, RST_STREAM from either side) goes through here.
+    mutating func forget(_ stream: HTTP2StreamID, failing failure: HTTP2StreamFailure) {
+        guard let state = streams.removeValue(forKey: stream) else { return }
+        if !state.remoteEnded { events.append(.failed(stream, failure)) }
     }
 }
