@@ -158,18 +158,10 @@ final class NginxTLSServer: Sendable {
     private static func waitForListener(port: Int) -> Bool {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
-            let fd = TestSocket.makeTCP()
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
+            if let fd = TestSocket.connectLoopback(port: port) {
+                close(fd)
+                return true
             }
-            close(fd)
-            if connected { return true }
             usleep(20_000)
         }
         return false

@@ -27,4 +27,29 @@ enum TestSocket {
         #endif
         return fd
     }
+
+    /// A TCP socket connected to `127.0.0.1:port` by a blocking connect, whose sends and receives give up after
+    /// `timeout` instead of blocking for ever (`SO_SNDTIMEO`, `SO_RCVTIMEO`); `nil` when the connect fails.
+    static func connectLoopback(port: Int, timeout: Duration = .seconds(10)) -> Int32? {
+        let fd = makeTCP()
+        guard fd >= 0 else { return nil }
+        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        for option in [SO_SNDTIMEO, SO_RCVTIMEO] {
+            _ = setsockopt(fd, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(clamping: port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
 }

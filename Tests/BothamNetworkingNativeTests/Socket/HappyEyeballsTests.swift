@@ -164,7 +164,7 @@ struct HappyEyeballsTests {
         blackhole6.open()
         blackhole4.open()
         let listeners = [blackhole6.listeningSocket, blackhole4.listeningSocket]
-        let answered = await Loopback.blocking {
+        let answered = try await Loopback.blocking {
             BoundSocket.answerFirstConnection(among: listeners, body: "raced", millis: 5_000)
         }
         let winner = try #require(answered, "no attempt connected after the addresses opened")

@@ -63,9 +63,9 @@ enum Loopback {
 
     /// `work`'s value, computed on a dispatch thread: for blocking socket calls, which must not hold one of Swift's
     /// few cooperative threads (two on this machine kind).
-    static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
         }
     }
 }

@@ -7,8 +7,6 @@ struct ScriptedHTTP2Server {
     private var headerDecoder = HPACKDecoder()
     private var decoder = HTTP2FrameDecoder()
     private var sawMagic = false
-    /// The frame size the client announced it accepts (16,384 unless a test raises it).
-    var maxFrameSize = 16_384
 
     /// The frames in `bytes` the client sent (the preface's magic is checked and skipped the first time).
     mutating func read(_ bytes: [UInt8]) throws -> [HTTP2Frame] {
@@ -30,10 +28,11 @@ struct ScriptedHTTP2Server {
         try headerDecoder.decode(block)
     }
 
-    /// One frame's octets.
+    /// One frame's octets, written whatever its size: a frame over the client's 16,384-octet limit reaches it
+    /// and ends the connection with FRAME_SIZE_ERROR, never vanishes from the script.
     func frame(_ stream: UInt32, _ payload: HTTP2Frame.Payload) -> [UInt8] {
-        (try? HTTP2FrameEncoder(maxFrameSize: maxFrameSize).encode(
-            HTTP2Frame(streamID: HTTP2StreamID(stream), payload: payload))) ?? []
+        let encoder = HTTP2FrameEncoder(maxFrameSize: Int(HTTP2Setting.maximumMaxFrameSize))
+        return (try? encoder.encode(HTTP2Frame(streamID: HTTP2StreamID(stream), payload: payload))) ?? []
     }
 
     /// A SETTINGS frame with `parameters`.
@@ -45,7 +44,7 @@ struct ScriptedHTTP2Server {
     mutating func headers(_ stream: UInt32, _ fields: [(String, String)], endStream: Bool = false) -> [UInt8] {
         let block = headerEncoder.encode(fields.map { HPACKHeaderField(name: $0.0, value: $0.1) })
         var bytes: [UInt8] = []
-        HTTP2FrameEncoder(maxFrameSize: maxFrameSize).encodeHeaders(
+        HTTP2FrameEncoder().encodeHeaders(
             streamID: HTTP2StreamID(stream), fieldBlock: block, endStream: endStream, into: &bytes)
         return bytes
     }

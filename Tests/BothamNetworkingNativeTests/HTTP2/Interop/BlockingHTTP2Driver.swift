@@ -10,7 +10,8 @@ import Foundation
 
 /// Drives an ``HTTP2ClientConnection`` over a blocking loopback socket: the I/O the native client does on its
 /// event loop, done the plainest way, so the interop tests check the state machine against real servers. Used on
-/// one thread at a time (the tests run it through ``run(_:)``, on a dispatch thread).
+/// one thread at a time (the tests run it through `Loopback.blocking`, on a dispatch thread); a send or a read
+/// that waits more than 10 s fails (``TestSocket/connectLoopback(port:timeout:)``).
 final class BlockingHTTP2Driver {
     /// A response as the events of its stream gave it.
     struct Response: Sendable {
@@ -37,29 +38,12 @@ final class BlockingHTTP2Driver {
         guard parts.count == 2, parts[0] == "127.0.0.1", let port = UInt16(parts[1]) else {
             throw ScriptError("not a loopback address: \(address)")
         }
-        authority = address
-        #if canImport(Glibc)
-            let type = Int32(SOCK_STREAM.rawValue)
-        #else
-            let type = SOCK_STREAM
-        #endif
-        let fd = socket(AF_INET, type, 0)
-        guard fd >= 0 else { throw ScriptError("socket: \(errno)") }
+        guard let fd = TestSocket.connectLoopback(port: Int(port)) else {
+            throw ScriptError("connect to \(address): \(String(cString: strerror(errno)))")
+        }
         self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        authority = address
         connection = HTTP2ClientConnection(configuration: configuration)
-        guard connected == 0 else {
-            close(fd)
-            throw ScriptError("connect to \(authority): \(String(cString: strerror(errno)))")
-        }
         connection.start()
         try flush()
     }
@@ -68,10 +52,17 @@ final class BlockingHTTP2Driver {
         close(fd)
     }
 
-    /// Runs `body` on a dispatch thread (blocking socket calls must not hold a cooperative thread).
-    static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    /// Runs one request on a new connection to `address` until its stream ends, on a dispatch thread (blocking
+    /// socket calls must not hold a cooperative thread).
+    static func exchange(
+        _ address: String, _ method: String, _ path: String, body: [UInt8]? = nil,
+        configuration: HTTP2ConnectionConfiguration = HTTP2ConnectionConfiguration()
+    ) async throws -> Response? {
+        try await Loopback.blocking {
+            let driver = try BlockingHTTP2Driver(address, configuration: configuration)
+            let stream = try driver.open(method, path, body: body)
+            try driver.finish()
+            return driver.responses[stream]
         }
     }
 
@@ -142,7 +133,7 @@ final class BlockingHTTP2Driver {
         let bytes = connection.takeOutbound()
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, TestSocket.sendFlags) }
             guard written > 0 else { throw ScriptError("write: \(String(cString: strerror(errno)))") }
             offset += written
         }

@@ -35,12 +35,7 @@ struct HTTP2InteropTests {
     @Test("nginx: a GET with prior knowledge comes back whole, with its fields", H2CServers.needsNginx)
     func nginxGet() async throws {
         let address = try #require(H2CServers.nginx)
-        let response = try await BlockingHTTP2Driver.run {
-            let driver = try BlockingHTTP2Driver(address)
-            let stream = try driver.open("GET", "/small.txt")
-            try driver.finish()
-            return driver.responses[stream]
-        }
+        let response = try await BlockingHTTP2Driver.exchange(address, "GET", "/small.txt")
 
         #expect(response?.status == 200)
         #expect(response?.body == Array("hello from nginx over h2c\n".utf8))
@@ -51,12 +46,7 @@ struct HTTP2InteropTests {
     @Test("nginx: a HEAD response carries the file's content-length and no body", H2CServers.needsNginx)
     func nginxHead() async throws {
         let address = try #require(H2CServers.nginx)
-        let response = try await BlockingHTTP2Driver.run {
-            let driver = try BlockingHTTP2Driver(address)
-            let stream = try driver.open("HEAD", "/small.txt")
-            try driver.finish()
-            return driver.responses[stream]
-        }
+        let response = try await BlockingHTTP2Driver.exchange(address, "HEAD", "/small.txt")
 
         #expect(response?.status == 200)
         #expect(response?.fields.contains(HPACKHeaderField(name: "content-length", value: "26")) == true)
@@ -70,13 +60,9 @@ struct HTTP2InteropTests {
     func nginxFlowControl() async throws {
         let address = try #require(H2CServers.nginx)
         let expected = try H2CServers.file("big.bin")
-        let response = try await BlockingHTTP2Driver.run {
-            let configuration = HTTP2ConnectionConfiguration(streamWindow: 256 << 10, connectionWindow: 256 << 10)
-            let driver = try BlockingHTTP2Driver(address, configuration: configuration)
-            let stream = try driver.open("GET", "/big.bin")
-            try driver.finish()
-            return driver.responses[stream]
-        }
+        let response = try await BlockingHTTP2Driver.exchange(
+            address, "GET", "/big.bin",
+            configuration: HTTP2ConnectionConfiguration(streamWindow: 256 << 10, connectionWindow: 256 << 10))
 
         // Sixteen windows' worth: the server stops at each window's end until we grant it again.
         #expect(response?.body.count == 4 << 20)
@@ -88,7 +74,7 @@ struct HTTP2InteropTests {
         let address = try #require(H2CServers.nginx)
         let small = Array("hello from nginx over h2c\n".utf8)
         let big = try H2CServers.file("big.bin")
-        let responses = try await BlockingHTTP2Driver.run {
+        let responses = try await Loopback.blocking {
             let driver = try BlockingHTTP2Driver(address)
             let streams = try (0..<20).map { try driver.open("GET", $0.isMultiple(of: 4) ? "/big.bin" : "/small.txt") }
             try driver.finish()
@@ -107,7 +93,7 @@ struct HTTP2InteropTests {
         H2CServers.needsNginx)
     func nginxGoAway() async throws {
         let address = try #require(H2CServers.nginxGoAway)
-        let (responses, events) = try await BlockingHTTP2Driver.run {
+        let (responses, events) = try await Loopback.blocking {
             let driver = try BlockingHTTP2Driver(address)
             let streams = try (0..<6).map { _ in try driver.open("GET", "/small.txt") }
             try driver.finish()
@@ -127,12 +113,7 @@ struct HTTP2InteropTests {
     func hypercornEcho() async throws {
         let address = try #require(H2CServers.hypercorn)
         let body = H2CServers.pattern(300_000)
-        let response = try await BlockingHTTP2Driver.run {
-            let driver = try BlockingHTTP2Driver(address)
-            let stream = try driver.open("POST", "/echo", body: body)
-            try driver.finish()
-            return driver.responses[stream]
-        }
+        let response = try await BlockingHTTP2Driver.exchange(address, "POST", "/echo", body: body)
 
         #expect(response?.status == 200)
         #expect(response?.fields.contains(HPACKHeaderField(name: "x-received-length", value: "300000")) == true)
@@ -142,7 +123,7 @@ struct HTTP2InteropTests {
     @Test("hypercorn: ten uploads and ten downloads at once on one connection", H2CServers.needsHypercorn)
     func hypercornMultiplexing() async throws {
         let address = try #require(H2CServers.hypercorn)
-        let responses = try await BlockingHTTP2Driver.run {
+        let responses = try await Loopback.blocking {
             let driver = try BlockingHTTP2Driver(address)
             var streams: [(HTTP2StreamID, [UInt8])] = []
             for index in 0..<10 {
