@@ -5,23 +5,14 @@ import Foundation
 import Testing
 
 @Suite("RecordingHTTPClient", .timeLimit(.minutes(1)))
-struct RecordingHTTPClientTests {
+struct RecordingHTTPClientTests: RecordingSuite {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString)")
     var file: URL { folder.appendingPathComponent("recording.har") }
     let server = StubHTTPClient()
-
-    func client(_ transport: any HTTPClient, clock: any HTTPClock = .system) -> BothamAPIClient {
-        BothamAPIClient(
-            baseEndpoint: "https://api.example.com/v1", httpClient: transport,
-            configuration: .init(validation: .acceptAll, clock: clock))
-    }
+    let baseEndpoint = "https://api.example.com/v1"
 
     func text(of url: URL) throws -> String {
         String(decoding: try Data(contentsOf: url), as: UTF8.self)
-    }
-
-    func archive(_ url: URL) throws -> HTTPArchive {
-        try HTTPArchive(data: try Data(contentsOf: url), from: url)
     }
 
     /// The error a replay fails with, or `nil` when it did not fail with a `RecordingError`.

@@ -5,22 +5,16 @@ import Foundation
 import Testing
 
 @Suite("RecordingHTTPClient replayed progress", .timeLimit(.minutes(1)))
-struct RecordingProgressTests {
+struct RecordingProgressTests: RecordingSuite {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString).har")
     let server = StubHTTPClient()
-
-    func client(_ transport: any HTTPClient, clock: any HTTPClock = .system) -> BothamAPIClient {
-        BothamAPIClient(
-            baseEndpoint: "https://api.example.com", httpClient: transport,
-            configuration: .init(validation: .acceptAll, clock: clock))
-    }
 
     /// Records one `POST /upload` of 100 bytes answered with 40, with the given recorded durations (milliseconds).
     func record(time: Double = 0, send: Double = 0, wait: Double = 0, receive: Double = 0) async throws {
         server.stub(with: .response(body: Data(repeating: 1, count: 40)))
         let recorder = client(RecordingHTTPClient(.record, file: file, wrapping: server))
         _ = try await recorder.POST("/upload", body: .data(Data(repeating: 2, count: 100))).get()
-        var archive = try HTTPArchive(data: try Data(contentsOf: file), from: file)
+        var archive = try archive()
         archive.log.entries[0].time = time
         archive.log.entries[0].timings.send = send
         archive.log.entries[0].timings.wait = wait

@@ -5,17 +5,11 @@ import Foundation
 import Testing
 
 @Suite("RecordingHTTPClient streamed request bodies", .timeLimit(.minutes(1)))
-struct RecordingStreamedBodyTests {
+struct RecordingStreamedBodyTests: RecordingSuite {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString).har")
 
-    func client(_ transport: any HTTPClient) -> BothamAPIClient {
-        BothamAPIClient(
-            baseEndpoint: "https://api.example.com", httpClient: transport,
-            configuration: .init(validation: .acceptAll))
-    }
-
     func entries() throws -> [HTTPArchive.Entry] {
-        try HTTPArchive(data: try Data(contentsOf: file), from: file).log.entries
+        try archive().log.entries
     }
 
     /// A single-use streamed body of `parts`.

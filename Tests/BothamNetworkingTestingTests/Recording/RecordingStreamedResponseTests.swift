@@ -5,20 +5,11 @@ import Foundation
 import Testing
 
 @Suite("RecordingHTTPClient, streamed responses chunk by chunk", .timeLimit(.minutes(1)))
-struct RecordingStreamedResponseTests {
+struct RecordingStreamedResponseTests: RecordingSuite {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString)")
     var file: URL { folder.appendingPathComponent("stream.har") }
     let server = StubHTTPClient()
-
-    func client(_ transport: any HTTPClient, clock: any HTTPClock = .system) -> BothamAPIClient {
-        BothamAPIClient(
-            baseEndpoint: "https://api.example.com/v1", httpClient: transport,
-            configuration: .init(validation: .acceptAll, clock: clock))
-    }
-
-    func archive() throws -> HTTPArchive {
-        try HTTPArchive(data: try Data(contentsOf: file), from: file)
-    }
+    let baseEndpoint = "https://api.example.com/v1"
 
     /// The chunks of the streamed body of `GET path`, as text.
     func chunks(of path: String, from apiClient: BothamAPIClient) async throws -> [String] {
