@@ -18,10 +18,9 @@ extension HTTP2ClientConnection {
         nextStreamID += 2
         let block = headerEncoder.encode(fields)
         encoder.encodeHeaders(streamID: id, fieldBlock: block, endStream: endStream, into: &outbound)
-        let window = configuration.effectiveStreamWindow
         var state = HTTP2StreamState(
             sendWindow: remoteSettings.initialWindowSize,
-            receiveWindow: HTTP2ReceiveWindow(size: window, available: window))
+            receiveWindow: HTTP2ReceiveWindow(size: configuration.effectiveStreamWindow))
         state.localEnded = endStream
         state.isHeadRequest = fields.contains { $0.name == Self.methodName && $0.value == Self.head }
         streams[id] = state

@@ -45,8 +45,7 @@ package struct HTTP2ClientConnection: Sendable {
         headerDecoder = HPACKDecoder(
             maxTableSize: configuration.headerTableSize, maxHeaderListSize: configuration.maxHeaderListSize)
         headerEncoder = HPACKEncoder(sensitiveNames: configuration.sensitiveFieldNames)
-        receiveWindow = HTTP2ReceiveWindow(
-            size: configuration.effectiveConnectionWindow, available: HTTP2ReceiveWindow.initialSize)
+        receiveWindow = HTTP2ReceiveWindow(size: configuration.effectiveConnectionWindow)
     }
 
     /// Queues the client's connection preface (§3.4) and the WINDOW_UPDATE that raises the connection window to
@@ -55,7 +54,6 @@ package struct HTTP2ClientConnection: Sendable {
         outbound += encoder.clientPreface(settings: configuration.localSettings)
         let increment = receiveWindow.size - HTTP2ReceiveWindow.initialSize
         if increment > 0 {
-            receiveWindow.grant(increment)
             queue(HTTP2Frame(streamID: .connection, payload: .windowUpdate(windowIncrement: UInt32(increment))))
         }
     }

@@ -12,10 +12,11 @@ struct HTTP2ReceiveWindow: Hashable, Sendable {
     /// Octets read since our last WINDOW_UPDATE.
     private var consumed = 0
 
-    /// A window of `size` of which `available` is granted now.
-    init(size: Int, available: Int) {
+    /// A window of `size`, all of it granted (the connection's is announced beyond the initial 65,535 by
+    /// ``HTTP2ClientConnection/start()``).
+    init(size: Int) {
         self.size = size
-        self.available = available
+        available = size
     }
 
     /// Takes `count` octets the server sent; `false` when they exceed the window (a FLOW_CONTROL_ERROR).
@@ -35,10 +36,5 @@ struct HTTP2ReceiveWindow: Hashable, Sendable {
         guard increment > 0 else { return nil }
         available += increment
         return UInt32(increment)
-    }
-
-    /// Grants `increment` more at once (the connection window's first WINDOW_UPDATE).
-    mutating func grant(_ increment: Int) {
-        available += increment
     }
 }
