@@ -57,6 +57,18 @@ long botham_ssl_set_sni(SSL *ssl, const char *name) { return SSL_set_tlsext_host
 
 long botham_ssl_ctx_set_min_tls12(SSL_CTX *ctx) { return SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION); }
 
+void botham_ssl_ctx_forbid_compression_and_renegotiation(SSL_CTX *ctx) {
+    SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION);
+}
+
+int botham_ssl_cipher_allowed_for_http2(const SSL *ssl) {
+    if (SSL_version(ssl) > TLS1_2_VERSION) return 1;
+    const SSL_CIPHER *cipher = SSL_get_current_cipher(ssl);
+    if (cipher == NULL || !SSL_CIPHER_is_aead(cipher)) return 0;
+    int kx = SSL_CIPHER_get_kx_nid(cipher);
+    return kx == NID_kx_ecdhe || kx == NID_kx_dhe;
+}
+
 int botham_ssl_verified_chain_count(const SSL *ssl) {
     STACK_OF(X509) *chain = SSL_get0_verified_chain(ssl);
     if (chain == NULL) return 0;

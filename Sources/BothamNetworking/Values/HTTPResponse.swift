@@ -23,6 +23,8 @@ public struct HTTPResponse: Sendable, Hashable {
     /// transport measures nothing (a stub, a transport of your own). Not part of equality: two responses that
     /// differ only in their timings are equal. See ``HTTPTimings`` for what each transport reports.
     public var timings: HTTPTimings? { timingsSlot.timings }
+    /// The version of HTTP the response came over (from ``timings``); `nil` when the transport cannot tell.
+    public var protocolVersion: HTTPProtocolVersion? { timings?.protocolVersion }
     private let timingsSlot: ResponseTimingsSlot
 
     /// Creates a response.

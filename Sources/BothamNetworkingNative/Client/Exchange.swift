@@ -1,18 +1,18 @@
 import BothamNetworking
 import Foundation
 
-/// One request/response on one connection, run on the event loop and bridged to the caller's task by a
-/// continuation that is resumed exactly once.
+/// One request/response on one carrier (an HTTP/1.1 connection, or a stream of an HTTP/2 one), run on the event
+/// loop and bridged to the caller's task by a continuation that is resumed exactly once.
 ///
 /// `@unchecked Sendable` so the caller can hand it to ``EventLoop/execute(_:)`` (to start and to cancel): every
 /// stored property is only read or written on the loop thread.
-final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Sendable {
+final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked Sendable {
     private let plan: ExchangePlan
     private let pool: ConnectionPool
     private let loop: EventLoop
     private var parser: HTTPResponseParser
     private var continuation: CheckedContinuation<ExchangeOutcome, Never>?
-    private var connection: Connection?
+    private var carrier: (any ExchangeCarrier)?
     private var reused = false
     private var cancelledEarly = false
     private var finished = false
@@ -24,8 +24,10 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private var pumping = false
     /// The file the response body goes to, when it does not stay in memory.
     private let bodyFile: ResponseBodyFile?
-    /// Request bytes queued on the connection so far (head included), for upload progress.
+    /// Request bytes queued on the carrier so far (head included), for upload progress.
     private var queuedRequestBytes = 0
+    /// The octets of the head counted in ``queuedRequestBytes``.
+    private var headBytes = 0
     private var reportedBodyCount = -1
     /// The attempt's deadline; a streaming call drops it once the head is delivered (the idle timeout stays).
     private var deadline: UInt64?
@@ -93,16 +95,17 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
 
     // MARK: ConnectionPoolClient
 
-    func assign(_ connection: Connection, reused: Bool) {
+    func assign(_ carrier: any ExchangeCarrier, reused: Bool) {
         guard !finished else {
-            if reused { pool.release(connection) } else { pool.discard(connection) }
+            if reused { carrier.release(to: pool) } else { carrier.discard(in: pool) }
             return
         }
-        self.connection = connection
+        self.carrier = carrier
         self.reused = reused
-        connection.delegate = self
-        if connection.isReady {
-            send(on: connection)
+        carrier.attach(self)
+        if carrier.isReady {
+            connectDeadline = nil
+            send(on: carrier)
         } else {
             connectDeadline = plan.connectTimeout.map { MonotonicClock.now() &+ $0 }
             armTimer()
@@ -112,25 +115,71 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     // MARK: ConnectionDelegate
 
     func connectionIsReady(_ connection: Connection) {
-        connectDeadline = nil
-        send(on: connection)
+        if connection.speaksHTTP2 {
+            // The pool shares it from now on: this exchange gets its first stream.
+            carrier = nil
+            connection.delegate = nil
+            pool.adoptHTTP2(connection, firstClient: self)
+            return
+        }
+        carrierIsReady()
     }
 
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
-        lastActivity = MonotonicClock.now()
-        if timeline.firstByteAt == 0 { timeline.firstByteAt = lastActivity }
+        carrierDidRead(bytes)
+    }
+
+    func connection(_ connection: Connection, didFail failure: ConnectionFailure) {
+        carrierDidFail(failure)
+    }
+
+    func connectionDidDrain(_ connection: Connection) {
+        carrierDidDrain()
+    }
+
+    // MARK: ExchangeCarrierDelegate
+
+    func carrierIsReady() {
+        guard let carrier else { return }
+        connectDeadline = nil
+        send(on: carrier)
+    }
+
+    func carrierDidReceiveHead(statusCode: Int, headers: HTTPHeaders) {
+        noteFirstByte()
         do {
-            let used = try parser.feed(bytes)
-            reportDownload()
-            if pendingStream != nil { deliverHead() }
-            guard let used else { return }
-            complete(reusable: used == bytes.count)
+            try parser.acceptHead(statusCode: statusCode, headers: headers)
+            afterParsing(used: parser.isComplete ? 0 : nil, of: 0)
         } catch {
             finish(.failure(bodyFile?.failure ?? Self.apiError(for: error)))
         }
     }
 
-    func connection(_ connection: Connection, didFail failure: ConnectionFailure) {
+    func carrierDidRead(_ bytes: UnsafeRawBufferPointer) {
+        noteFirstByte()
+        do {
+            let used = try parser.feed(bytes)
+            afterParsing(used: used, of: bytes.count)
+        } catch {
+            finish(.failure(bodyFile?.failure ?? Self.apiError(for: error)))
+        }
+    }
+
+    private func noteFirstByte() {
+        lastActivity = MonotonicClock.now()
+        if timeline.firstByteAt == 0 { timeline.firstByteAt = lastActivity }
+    }
+
+    /// After the parser took `count` octets: progress, a streamed head handed over, the response completed when
+    /// it is (`used`: the octets it took, all of them unless the server sent more than one response).
+    private func afterParsing(used: Int?, of count: Int) {
+        reportDownload()
+        if pendingStream != nil { deliverHead() }
+        guard let used else { return }
+        complete(reusable: used == count)
+    }
+
+    func carrierDidFail(_ failure: ConnectionFailure) {
         switch failure {
         case .endOfStream:
             do {
@@ -161,22 +210,29 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             let kind: NetworkFailure.Kind =
                 error.code == .authenticationRequired ? .proxyAuthenticationRequired : .cannotConnect
             finish(.failure(.networkError(NetworkFailure(kind: kind, underlying: error))))
+        case .refused:
+            finish(.refused)
+        case .malformed(let error):
+            finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse, underlying: error))))
+        case .rejectedRequest(let reason):
+            finish(.failure(.invalidRequest(reason: reason)))
         }
     }
 
-    func connectionDidDrain(_ connection: Connection) {
+    func carrierDidDrain() {
+        guard let carrier else { return }
         if let waiter = streamUploadWaiter {
             streamUploadWaiter = nil
             waiter.resume(returning: true)
         }
-        pump(connection)
-        noteRequestSent(on: connection)
-        reportUpload(connection)
+        pump(carrier)
+        noteRequestSent(on: carrier)
+        reportUpload(carrier)
     }
 
     // MARK: Private
 
-    private func send(on connection: Connection) {
+    private func send(on carrier: any ExchangeCarrier) {
         lastActivity = MonotonicClock.now()
         timeline.sendStartedAt = lastActivity
         do {
@@ -194,25 +250,32 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
                 return
             }
         }
-        connection.write(plan.head)
-        queuedRequestBytes = plan.head.count
+        let hasBody = plan.body != nil || plan.bodyFile != nil || plan.bodyStream != nil
+        switch carrier.sendHead(plan.head, endsRequest: !hasBody) {
+        case .success(let count):
+            headBytes = count
+            queuedRequestBytes = count
+        case .failure(let failure):
+            return carrierDidFail(failure)
+        }
         if let body = plan.body {
-            connection.write(body)
+            carrier.sendBody(body, chunked: false)
+            carrier.endBody(chunked: false)
             queuedRequestBytes += body.count
         }
         requestQueued = true
         if let bodyStream = plan.bodyStream { startStreamUpload(bodyStream.chunks) }
-        pump(connection)
-        noteRequestSent(on: connection)
-        reportUpload(connection)
+        pump(carrier)
+        noteRequestSent(on: carrier)
+        reportUpload(carrier)
     }
 
     /// Whether the whole request body has been handed to the connection (a file upload done, a streamed body ended).
     private var bodyFullyQueued: Bool { upload == nil && (plan.bodyStream == nil || streamUploadDone) }
 
     /// Notes when the socket has taken the whole request (once).
-    private func noteRequestSent(on connection: Connection) {
-        guard timeline.sentAt == 0, requestQueued, bodyFullyQueued, connection.queuedBytes == 0 else { return }
+    private func noteRequestSent(on carrier: any ExchangeCarrier) {
+        guard timeline.sentAt == 0, requestQueued, bodyFullyQueued, carrier.queuedBytes == 0 else { return }
         timeline.sentAt = MonotonicClock.now()
     }
 
@@ -244,7 +307,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     }
 
     private func write(_ chunk: Data?, waiter: CheckedContinuation<Bool, Never>) {
-        guard !finished, let connection, let bodyStream = plan.bodyStream else {
+        guard !finished, let carrier, let bodyStream = plan.bodyStream else {
             return waiter.resume(returning: false)
         }
         let length = bodyStream.length
@@ -255,8 +318,8 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
                 let reason = "the streamed body ended after \(streamUploadSent) of its \(length) bytes"
                 return finish(.failure(.invalidRequest(reason: reason)))
             }
-            if length == nil { connection.write(HTTPRequestSerializer.chunk(Data())) }
-            noteRequestSent(on: connection)
+            carrier.endBody(chunked: length == nil)
+            noteRequestSent(on: carrier)
             return waiter.resume(returning: true)
         }
         guard !chunk.isEmpty else { return waiter.resume(returning: true) }
@@ -266,9 +329,9 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
                 .failure(.invalidRequest(reason: "the streamed body is longer than its length of \(length) bytes")))
         }
         streamUploadSent += chunk.count
-        connection.write(length == nil ? HTTPRequestSerializer.chunk(chunk) : chunk)
+        carrier.sendBody(chunk, chunked: length == nil)
         queuedRequestBytes += chunk.count
-        if connection.queuedBytes < 256 * 1024 {
+        if carrier.queuedBytes < 256 * 1024 {
             waiter.resume(returning: true)
         } else {
             streamUploadWaiter = waiter
@@ -277,17 +340,18 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
 
     /// Queues file body chunks while the connection has less than 256 KiB waiting; called again each time the
     /// socket drains.
-    private func pump(_ connection: Connection) {
+    private func pump(_ carrier: any ExchangeCarrier) {
         guard !pumping, let upload else { return }
         pumping = true
         defer { pumping = false }
-        while !finished, self.connection === connection, connection.queuedBytes < 256 * 1024 {
+        while !finished, self.carrier === carrier, carrier.queuedBytes < 256 * 1024 {
             do {
                 guard let chunk = try upload.next() else {
                     self.upload = nil
+                    carrier.endBody(chunked: false)
                     return
                 }
-                connection.write(chunk)
+                carrier.sendBody(chunk, chunked: false)
                 queuedRequestBytes += chunk.count
             } catch {
                 finish(.failure(error))
@@ -304,7 +368,8 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private func complete(reusable: Bool) {
         var response = parser.response
         response.timings = timeline.timings(
-            opening: connection?.opening, reused: reused, completedAt: MonotonicClock.now())
+            opening: carrier?.opening, reused: reused, completedAt: MonotonicClock.now(),
+            protocolVersion: carrier?.protocolVersion)
         bodyFile?.finish()
         do {
             try streamInflater?.finish()
@@ -314,14 +379,13 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         stream?.finish()
         stream = nil
         reportCompletion()
-        if let connection {
-            self.connection = nil
-            connection.delegate = nil
+        if let carrier {
+            self.carrier = nil
             // A response that came before the whole body went out leaves the connection mid-request.
             if reusable && bodyFullyQueued && response.keepAlive && !plan.requestCloses {
-                pool.release(connection)
+                carrier.release(to: pool)
             } else {
-                pool.discard(connection)
+                carrier.discard(in: pool)
             }
         }
         finish(.response(response))
@@ -341,10 +405,9 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         pendingStream = nil
         if let timer { loop.cancelTimer(timer) }
         timer = nil
-        if let connection {
-            self.connection = nil
-            connection.delegate = nil
-            pool.discard(connection)
+        if let carrier {
+            self.carrier = nil
+            carrier.discard(in: pool)
         } else {
             pool.removeWaiter(self, route: plan.route)
         }
@@ -392,7 +455,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         return { [unowned self] (bytes: UnsafeRawBufferPointer) throws(NativeTransportError) in
             guard let stream else { return }
             let chunk = try streamInflater?.feed(bytes) ?? Data(bytes)
-            if !chunk.isEmpty, stream.yield(chunk) == .pause { connection?.pauseReading() }
+            if !chunk.isEmpty, stream.yield(chunk) == .pause { carrier?.pauseReading() }
         }
     }
 
@@ -402,7 +465,8 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
         pendingStream = nil
         deadline = nil
         var head = parser.response
-        head.timings = timeline.timings(opening: connection?.opening, reused: reused, completedAt: 0)
+        head.timings = timeline.timings(
+            opening: carrier?.opening, reused: reused, completedAt: 0, protocolVersion: carrier?.protocolVersion)
         if streamInflater != nil {
             // The caller reads the decoded body: these fields describe the coded one.
             head.headers.remove(.contentEncoding)
@@ -415,7 +479,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     private func resumeReading() {
         guard !finished else { return }
         lastActivity = MonotonicClock.now()
-        connection?.resumeReading()
+        carrier?.resumeReading()
     }
 
     // MARK: Progress
@@ -426,9 +490,9 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
     }
 
     /// Reports the request body bytes the socket has taken.
-    private func reportUpload(_ connection: Connection) {
+    private func reportUpload(_ carrier: any ExchangeCarrier) {
         guard let progress = plan.progress, let total = requestBodyLength, !finished else { return }
-        let taken = queuedRequestBytes - connection.queuedBytes - plan.head.count
+        let taken = queuedRequestBytes - carrier.queuedBytes - headBytes
         progress.report(.upload, completed: Int64(min(max(0, taken), total)), total: Int64(total))
     }
 
@@ -463,7 +527,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
             expiry = min(expiry ?? instant, instant)
         }
         if let idleTimeout = plan.idleTimeout {
-            include(max(lastActivity, connection?.lastProgress ?? 0) &+ idleTimeout)
+            include(max(lastActivity, carrier?.lastProgress ?? 0) &+ idleTimeout)
         }
         include(deadline)
         include(connectDeadline)
@@ -480,7 +544,7 @@ final class Exchange: ConnectionDelegate, ConnectionPoolClient, @unchecked Senda
 
     private func timerFired() {
         timer = nil
-        if connection?.isReadingPaused == true {
+        if carrier?.isReadingPaused == true {
             // Waiting for the caller to read is not idleness; the clock restarts when reading resumes.
             lastActivity = MonotonicClock.now()
             armTimer()

@@ -9,8 +9,8 @@ struct ExchangePlan: Sendable {
     var tlsContext: TLSContext?
     /// The method token (HEAD responses have no body).
     var method: String
-    /// The serialized request line and header fields.
-    var head: Data
+    /// The request line and header fields, serialized for HTTP/1.1 and in parts for HTTP/2.
+    var head: RequestHead
     /// The body, sent after the head.
     var body: Data?
     /// A file to stream as the body after the head (in chunks, never loaded whole), and its length.
@@ -53,6 +53,9 @@ enum ExchangeOutcome: Sendable {
     case streaming(ParsedResponse, body: HTTPBodyStream)
     /// A reused connection failed before any response byte: it had gone stale; the request may be replayed.
     case staleConnection
+    /// An HTTP/2 server did not process the request (REFUSED_STREAM, GOAWAY): it may be sent again on another
+    /// connection whatever its method.
+    case refused
     /// Any other failure.
     case failure(APIClientError)
 }

@@ -13,10 +13,12 @@ struct ExchangeTimeline {
     /// When the response's first byte arrived.
     var firstByteAt: UInt64 = 0
 
-    /// The timings of the exchange, ending now (`completedAt`: its body's last byte, or 0 for a response handed over
+    /// The timings of the exchange (over `protocolVersion`), ending now (`completedAt`: its body's last byte, or 0 for a response handed over
     /// at its head), with the steps of opening `connection` when the exchange opened it (`reused` is `false`).
-    func timings(opening: ConnectionOpening?, reused: Bool, completedAt: UInt64) -> HTTPTimings {
-        var timings = HTTPTimings(reusedConnection: reused)
+    func timings(
+        opening: ConnectionOpening?, reused: Bool, completedAt: UInt64, protocolVersion: HTTPProtocolVersion?
+    ) -> HTTPTimings {
+        var timings = HTTPTimings(reusedConnection: reused, protocolVersion: protocolVersion)
         if !reused, let opening {
             if opening.resolvedAt != 0 { timings.dnsLookup = phase(opening.startedAt, opening.resolvedAt) }
             if opening.connectedAt != 0 { timings.connect = phase(opening.connectStartedAt, opening.connectedAt) }

@@ -39,6 +39,9 @@ extension NativeHTTPClient {
         public var redirectPolicy = RedirectPolicy.follow
         /// How HTTPS servers are verified.
         public var tls = NativeTLSConfiguration()
+        /// Which versions of HTTP the client speaks (``NativeHTTPClient/HTTPVersionPolicy/http1Only``, the
+        /// default): set ``NativeHTTPClient/HTTPVersionPolicy/preferHTTP2`` to let TLS servers pick HTTP/2.
+        public var httpVersion = HTTPVersionPolicy.http1Only
         /// Who turns host names into addresses (``SystemNameResolver``: `getaddrinfo`, off the event loop). IP
         /// literals are never looked up.
         public var nameResolver: any NameResolving = SystemNameResolver()
@@ -76,8 +79,8 @@ extension NativeHTTPClient {
 }
 
 extension NativeHTTPClient.Configuration {
-    /// What connections need of these settings: a new DNS cache in front of ``nameResolver`` (one per client) and
-    /// the Happy Eyeballs timing in nanoseconds.
+    /// What connections need of these settings: a new DNS cache in front of ``nameResolver`` (one per client),
+    /// the Happy Eyeballs timing in nanoseconds, and how HTTP/2 is spoken.
     func makeConnectSettings() -> ConnectSettings {
         let cache = DNSCache(
             resolver: nameResolver,
@@ -87,10 +90,14 @@ extension NativeHTTPClient.Configuration {
                 maxEntries: max(1, dnsCacheSize)
             )
         )
-        return ConnectSettings(
+        var settings = ConnectSettings(
             dnsCache: cache,
             attemptDelay: max(10_000_000, MonotonicClock.nanoseconds(connectionAttemptDelay)),
             attemptTimeout: connectionAttemptTimeout.map { max(1_000_000, MonotonicClock.nanoseconds($0)) }
         )
+        settings.cleartextHTTP2 = httpVersion.cleartextHTTP2
+        // The response head limit is HPACK's header list limit over HTTP/2.
+        settings.http2.maxHeaderListSize = max(1024, maxHeaderBytes)
+        return settings
     }
 }

@@ -55,7 +55,7 @@ public final class NativeHTTPClient: HTTPClient {
     /// The settings this client was made with.
     public let configuration: Configuration
     /// One connection pool per event loop, or `nil` when no loop could be started.
-    private let shards: PoolShards?
+    let shards: PoolShards?
     /// Credentials a ``ProxyAuthenticator`` gave that the proxy accepted, by the proxy as configured: sent up front
     /// on later calls.
     let answeredProxyCredentials = Lock<[ProxyServer: ProxyCredentials]>([:])
@@ -197,6 +197,9 @@ public final class NativeHTTPClient: HTTPClient {
 
     // MARK: One hop
 
+    /// How many times a hop is sent again after HTTP/2 servers refused it.
+    static let maxRefusedRetries = 3
+
     private func exchange(
         _ request: HTTPRequest, url: URL, deadline: UInt64?, progress: TransferProgressReporter?
     ) async throws(APIClientError) -> (ParsedResponse, HTTPBodyStream?) {
@@ -213,6 +216,7 @@ public final class NativeHTTPClient: HTTPClient {
         var plan = try makePlan(request, url: url, deadline: deadline)
         plan.progress = progress
         var replayedStale = false
+        var refusals = 0
         var answeredProxy = false
         while true {
             if Task.isCancelled { throw .cancelled }
@@ -253,6 +257,20 @@ public final class NativeHTTPClient: HTTPClient {
                 // the work queued for it, so a timeout (or a failure) may be decided after `onCancel` already ran.
                 if Task.isCancelled { throw .cancelled }
                 failure = error
+            case .refused:
+                // RFC 9113 §8.7: the server processed nothing, so any method may go again, on another stream or
+                // connection. A few times: a server that refuses every stream gets its refusal reported.
+                refusals += 1
+                guard refusals <= Self.maxRefusedRetries else {
+                    let error = NativeTransportError(
+                        code: .closedByPeer, reason: "the HTTP/2 server refused the request \(refusals) times")
+                    throw .networkError(NetworkFailure(kind: .connectionLost, underlying: error))
+                }
+                let route = plan.route  // with the proxy credentials an authenticator answered, if any
+                plan = try makePlan(request, url: url, deadline: deadline)
+                plan.route = route
+                plan.progress = progress
+                continue
             case .staleConnection:
                 if !replayedStale && request.method.isIdempotent {
                     replayedStale = true
@@ -295,7 +313,7 @@ public final class NativeHTTPClient: HTTPClient {
         }
         var tlsContext: TLSContext?
         if origin.isTLS {
-            switch TLSContextCache.context(for: configuration.tls) {
+            switch TLSContextCache.context(for: configuration.tls, alpn: ALPNOffer(configuration.httpVersion)) {
             case .success(let context): tlsContext = context
             case .failure(let error):
                 throw .networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: error))
@@ -312,13 +330,24 @@ public final class NativeHTTPClient: HTTPClient {
         let streamed = request.body?.streamed
         let bodyStream = try streamed.map { body throws(APIClientError) in (try body.makeChunks(), body.length) }
         let body = bodyFile == nil && streamed == nil ? try request.bodyData() : nil
-        let head = HTTPRequestSerializer.head(
+        let bodyLength = bodyFile?.1 ?? streamed?.length ?? body?.count
+        let chunked = streamed != nil && streamed?.length == nil
+        let head = RequestHead(
+            http1: HTTPRequestSerializer.head(
+                method: request.method.rawValue,
+                target: target,
+                origin: origin,
+                headers: headers,
+                bodyLength: bodyLength,
+                chunked: chunked
+            ),
             method: request.method.rawValue,
-            target: target,
-            origin: origin,
+            scheme: origin.scheme,
+            authority: origin.hostHeader,
+            path: originTarget,
             headers: headers,
-            bodyLength: bodyFile?.1 ?? streamed?.length ?? body?.count,
-            chunked: streamed != nil && streamed?.length == nil
+            bodyLength: bodyLength,
+            chunked: chunked
         )
         let connectionTokens = request.headers.values(for: .connection).flatMap(HTTPFieldList.elements(of:))
         var plan = ExchangePlan(

@@ -1,4 +1,5 @@
-/// How a ``Connection`` finds and reaches its server: the client's DNS cache and its Happy Eyeballs timing.
+/// How a ``Connection`` finds and reaches its server, and which HTTP it speaks there: the client's DNS cache, its
+/// Happy Eyeballs timing and its HTTP/2 settings.
 struct ConnectSettings: Sendable {
     /// The client's name cache, in front of its resolver.
     let dnsCache: DNSCache
@@ -6,4 +7,8 @@ struct ConnectSettings: Sendable {
     let attemptDelay: UInt64
     /// Nanoseconds one connection attempt may take, or `nil` for no limit of its own.
     let attemptTimeout: UInt64?
+    /// Whether a cleartext connection (not to an HTTP proxy) speaks HTTP/2 with prior knowledge.
+    var cleartextHTTP2 = false
+    /// Our side of every HTTP/2 connection: windows, limits, fields never indexed.
+    var http2 = HTTP2ConnectionConfiguration()
 }

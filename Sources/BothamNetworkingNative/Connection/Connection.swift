@@ -71,6 +71,17 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     /// Whether the connection can carry a request now.
     var isReady: Bool { state == .ready }
 
+    /// Whether the ready connection speaks HTTP/2: TLS's ALPN picked `h2`, or a cleartext connection (not to an
+    /// HTTP proxy, which speaks HTTP/1.1) has prior knowledge.
+    var speaksHTTP2: Bool {
+        guard state == .ready else { return false }
+        if let tls { return tls.negotiatedHTTP2 }
+        return connectSettings.cleartextHTTP2 && !route.forwardsToHTTPProxy
+    }
+
+    /// Settings of the client this connection belongs to.
+    var settings: ConnectSettings { connectSettings }
+
     /// Resolves and connects. Loop thread only.
     func start() {
         guard state == .idle else { return }

@@ -1,5 +1,5 @@
 /// Why a connection ended.
-enum ConnectionFailure {
+enum ConnectionFailure: Error {
     /// The server closed the connection (TCP FIN or TLS `close_notify`).
     case endOfStream
     /// The host name did not resolve.
@@ -12,6 +12,14 @@ enum ConnectionFailure {
     case tls(NativeTLSError)
     /// The proxy refused the tunnel or wants credentials.
     case proxy(NativeProxyError)
+    /// An HTTP/2 server did not process the request (REFUSED_STREAM, or above the last stream of its GOAWAY): it
+    /// may be sent again on another connection whatever its method (RFC 9113 §8.7).
+    case refused(NativeTransportError)
+    /// An HTTP/2 response broke the protocol (a malformed field section, a body longer or shorter than its
+    /// `content-length`): its stream was reset.
+    case malformed(NativeTransportError)
+    /// The request cannot be sent as it is (its fields exceed what the server accepts): nothing was sent.
+    case rejectedRequest(String)
 }
 
 /// The current user of a ``Connection``: an exchange while a request is in flight, the pool while it is idle.

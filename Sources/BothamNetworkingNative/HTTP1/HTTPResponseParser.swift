@@ -114,6 +114,19 @@ struct HTTPResponseParser {
         return isComplete ? index : nil
     }
 
+    /// Takes a final head that arrived already parsed (an HTTP/2 HEADERS frame, whose fields HPACK's limits bounded):
+    /// the body that follows is fed as bytes and framed by its `Content-Length`, or runs until
+    /// ``finishAtEndOfStream()`` (the stream's end). A status below 200 is ignored (the final head follows).
+    ///
+    /// - Throws: ``NativeTransportError`` when the fields frame no body (a bad `Content-Length`) or exceed a limit.
+    mutating func acceptHead(statusCode: Int, headers: HTTPHeaders) throws(NativeTransportError) {
+        guard statusCode >= 200, case .statusLine = state else { return }
+        hasReceivedBytes = true
+        self.statusCode = statusCode
+        self.headers = headers
+        try finishHead()
+    }
+
     /// Tells the parser the server closed the connection. Returns `true` when that completed the response (a
     /// close-delimited body), `false` when nothing had arrived at all.
     ///

@@ -1,10 +1,11 @@
 import BothamNetworking
 
-/// Something that waits for a connection from the pool (an exchange). Called on the loop thread.
+/// Something that waits for a carrier from the pool (an exchange). Called on the loop thread.
 protocol ConnectionPoolClient: AnyObject {
-    /// Here is a connection: `reused` when it already carried a request (it may have gone stale), otherwise a new
-    /// one that is still connecting unless ``Connection/isReady``.
-    func assign(_ connection: Connection, reused: Bool)
+    /// Here is a carrier: an HTTP/1.1 ``Connection`` (`reused` when it already carried a request, so it may have
+    /// gone stale, otherwise a new one that is still connecting unless ``Connection/isReady``), or a stream of an
+    /// HTTP/2 session (`reused` unless the session was opened for this client).
+    func assign(_ carrier: any ExchangeCarrier, reused: Bool)
 }
 
 /// Keep-alive connections per route (origin and proxy, ``ConnectionRoute``: a connection through a proxy is never
@@ -15,9 +16,15 @@ protocol ConnectionPoolClient: AnyObject {
 /// origin's limit and, while it is idle, its expiry timer. Every connection the pool hands out comes back through
 /// ``release(_:)`` or ``discard(_:)``.
 ///
+/// A connection that turns out to speak HTTP/2 becomes an ``HTTP2Session`` (``adoptHTTP2(_:firstClient:)``): from
+/// then on the route's calls share it, one stream each, up to the server's concurrent-stream limit, and wait for a
+/// stream to end beyond it rather than open more connections (one connection per origin, as RFC 9113 §9.1 asks).
+/// A session that received GOAWAY takes no new streams and a new connection is opened for the next call; an unused
+/// session closes after `idleTimeout`.
+///
 /// `@unchecked Sendable` so the client can reach it through ``EventLoop/execute(_:)``: all state is only read or
 /// written on the loop thread.
-final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
+final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked Sendable {
     /// An idle connection and the timer that closes it after `idleTimeout`.
     private struct IdleConnection {
         let connection: Connection
@@ -34,6 +41,13 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
         var open: Set<ObjectIdentifier> = []
         var waiters: [any ConnectionPoolClient] = []
         var tlsContext: TLSContext?
+        /// The HTTP/2 sessions that take new streams.
+        var sessions: [HTTP2Session] = []
+        /// Sessions that received GOAWAY and finish their streams (counted in `open` until they end).
+        var draining: Set<ObjectIdentifier> = []
+        /// Whether the origin speaks HTTP/2 (a session was made, or cleartext prior knowledge): calls wait for a
+        /// stream of the one connection rather than opening more.
+        var speaksHTTP2 = false
     }
 
     private let loop: EventLoop
@@ -65,10 +79,19 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
     ) {
         let state = self.state(of: route)
         if tlsContext != nil { state.tlsContext = tlsContext }
+        if let session = state.sessions.first(where: \.hasRoom) {
+            assignStream(of: session, to: client, first: false)
+            return
+        }
         if fresh { retireIdle(in: state) }
         if let idle = state.idle.popLast() {
             takeFromIdle(idle)
             client.assign(idle.connection, reused: true)
+            return
+        }
+        if state.speaksHTTP2 && state.open.count > state.draining.count {
+            // A session at its stream limit, or the connection that will be one: wait for a stream.
+            state.waiters.append(client)
             return
         }
         if state.open.count < maxConnectionsPerHost {
@@ -121,9 +144,72 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
         serveWaiters(connection.route, state: state)
     }
 
-    /// Closes every idle connection (the client is going away). In-flight exchanges finish normally.
+    /// Closes every idle connection and every HTTP/2 session without streams (the client is going away). In-flight
+    /// exchanges finish normally.
     func shutdown() {
-        for state in origins.values { retireIdle(in: state) }
+        for state in origins.values {
+            retireIdle(in: state)
+            for session in state.sessions where session.carrierCount == 0 { session.close() }
+        }
+    }
+
+    // MARK: HTTP/2 sessions
+
+    /// Makes `connection`, which has just become ready speaking HTTP/2, the route's shared session: `firstClient`
+    /// (the exchange it was opened for) gets its first stream, then the waiters as far as the server's limit goes.
+    func adoptHTTP2(_ connection: Connection, firstClient: any ConnectionPoolClient) {
+        let state = self.state(of: connection.route)
+        let session = HTTP2Session(connection: connection, pool: self)
+        state.sessions.append(session)
+        state.speaksHTTP2 = true
+        assignStream(of: session, to: firstClient, first: true)
+        serveWaiters(from: session, state: state)
+    }
+
+    /// A stream of `session` ended: waiters get one, or an unused session starts its idle timer.
+    func sessionHasRoom(_ session: HTTP2Session) {
+        guard let state = origins[session.connection.route] else { return }
+        serveWaiters(from: session, state: state)
+        guard session.carrierCount == 0, session.idleTimer == nil, !session.isOver else { return }
+        session.idleTimer = loop.scheduleTimer(at: MonotonicClock.now() &+ idleTimeout) { [weak session] in
+            guard let session else { return }
+            session.idleTimer = nil
+            session.close()
+        }
+    }
+
+    /// `session` received GOAWAY: it takes no new streams, and the waiters may open a new connection.
+    func sessionIsDraining(_ session: HTTP2Session) {
+        guard let state = origins[session.connection.route] else { return }
+        state.sessions.removeAll { $0 === session }
+        state.draining.insert(ObjectIdentifier(session))
+        serveWaiters(session.connection.route, state: state)
+    }
+
+    /// `session` ended: its connection no longer counts, and the waiters may open a new one.
+    func sessionEnded(_ session: HTTP2Session) {
+        if let timer = session.idleTimer { loop.cancelTimer(timer) }
+        session.idleTimer = nil
+        let route = session.connection.route
+        guard let state = origins[route] else { return }
+        state.sessions.removeAll { $0 === session }
+        state.draining.remove(ObjectIdentifier(session))
+        state.open.remove(ObjectIdentifier(session.connection))
+        serveWaiters(route, state: state)
+    }
+
+    private func assignStream(of session: HTTP2Session, to client: any ConnectionPoolClient, first: Bool) {
+        if let timer = session.idleTimer {
+            loop.cancelTimer(timer)
+            session.idleTimer = nil
+        }
+        client.assign(session.makeCarrier(first: first), reused: !first)
+    }
+
+    private func serveWaiters(from session: HTTP2Session, state: OriginState) {
+        while !state.waiters.isEmpty, session.hasRoom {
+            assignStream(of: session, to: state.waiters.removeFirst(), first: false)
+        }
     }
 
     // MARK: ConnectionDelegate (idle connections)
@@ -142,6 +228,9 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
 
     private func makeConnection(_ route: ConnectionRoute, state: OriginState) -> Connection {
         connectionsOpened += 1
+        if connectSettings.cleartextHTTP2 && !route.origin.isTLS && !route.forwardsToHTTPProxy {
+            state.speaksHTTP2 = true
+        }
         let tlsContext = route.origin.isTLS ? state.tlsContext : nil
         let connection = Connection(
             route: route, loop: loop, tlsContext: tlsContext, connectSettings: connectSettings)
@@ -176,6 +265,8 @@ final class ConnectionPool: ConnectionDelegate, @unchecked Sendable {
 
     private func serveWaiters(_ route: ConnectionRoute, state: OriginState) {
         while !state.waiters.isEmpty, state.open.count < maxConnectionsPerHost {
+            // An HTTP/2 origin needs one connection: the others wait for its streams.
+            if state.speaksHTTP2 && state.open.count > state.draining.count { return }
             let client = state.waiters.removeFirst()
             let connection = makeConnection(route, state: state)
             client.assign(connection, reused: false)

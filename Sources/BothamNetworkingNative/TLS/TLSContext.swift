@@ -2,7 +2,8 @@ import CBothamNativeShims
 import CBothamOpenSSL
 import Foundation
 
-/// An OpenSSL `SSL_CTX` configured from a ``NativeTLSConfiguration``, shared by a client's connections.
+/// An OpenSSL `SSL_CTX` configured from a ``NativeTLSConfiguration`` and the protocols ALPN offers, shared by a
+/// client's connections.
 ///
 /// `@unchecked Sendable`: the context is fully configured in `init` and never changed afterwards; OpenSSL allows
 /// `SSL_new` on a configured context from any thread. `pins` is immutable.
@@ -10,8 +11,10 @@ final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
     /// Pinned SPKI SHA-256 digests by lower-cased host.
     let pins: [String: Set<Data>]
+    /// What ALPN offers, and so what a handshake may settle on.
+    let alpn: ALPNOffer
 
-    init(configuration: NativeTLSConfiguration) throws(NativeTLSError) {
+    init(configuration: NativeTLSConfiguration, alpn: ALPNOffer = .http1) throws(NativeTLSError) {
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw TLSContext.error(.configuration, "SSL_CTX_new failed")
@@ -31,14 +34,17 @@ final class TLSContext: @unchecked Sendable {
             pins[Self.canonicalHostName(host), default: []].formUnion(digests)
         }
         self.pins = pins
+        self.alpn = alpn
         guard botham_ssl_ctx_set_min_tls12(context) == 1 else {
             throw TLSContext.error(.configuration, "cannot require TLS 1.2")
         }
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-        let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
-        guard SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count)) == 0 else {
+        let protocols = alpn.wireFormat
+        guard SSL_CTX_set_alpn_protos(context, protocols, UInt32(protocols.count)) == 0 else {
             throw TLSContext.error(.configuration, "cannot set ALPN")
         }
+        // RFC 9113 §9.2.1: no TLS compression and no renegotiation under HTTP/2 (neither is used for HTTP/1.1).
+        botham_ssl_ctx_forbid_compression_and_renegotiation(context)
         try loadTrustRoots(configuration.trustRoots)
     }
 

@@ -5,19 +5,27 @@ import BothamNetworking
 /// Loading the system trust store costs tens of milliseconds, so it happens once, on the first HTTPS request, not
 /// when a client is created. The cache holds one context per distinct configuration for the life of the process.
 enum TLSContextCache {
-    private static let contexts = Lock([NativeTLSConfiguration: Result<TLSContext, NativeTLSError>]())
+    private struct Key: Hashable {
+        let configuration: NativeTLSConfiguration
+        let alpn: ALPNOffer
+    }
 
-    /// The context for `configuration`, loading it on first use.
-    static func context(for configuration: NativeTLSConfiguration) -> Result<TLSContext, NativeTLSError> {
-        contexts.withLock { contexts in
-            if let cached = contexts[configuration] { return cached }
+    private static let contexts = Lock([Key: Result<TLSContext, NativeTLSError>]())
+
+    /// The context for `configuration` offering `alpn`, loading it on first use.
+    static func context(
+        for configuration: NativeTLSConfiguration, alpn: ALPNOffer = .http1
+    ) -> Result<TLSContext, NativeTLSError> {
+        let key = Key(configuration: configuration, alpn: alpn)
+        return contexts.withLock { contexts in
+            if let cached = contexts[key] { return cached }
             let result: Result<TLSContext, NativeTLSError>
             do throws(NativeTLSError) {
-                result = .success(try TLSContext(configuration: configuration))
+                result = .success(try TLSContext(configuration: configuration, alpn: alpn))
             } catch {
                 result = .failure(error)
             }
-            contexts[configuration] = result
+            contexts[key] = result
             return result
         }
     }

@@ -34,6 +34,10 @@ final class TLSSession {
     private let networkIn: OpaquePointer
     private let networkOut: OpaquePointer
     private let pins: Set<Data>?
+    /// What ALPN offered.
+    private let alpn: ALPNOffer
+    /// Whether the handshake settled on HTTP/2 (ALPN `h2`); known once it is done.
+    private(set) var negotiatedHTTP2 = false
 
     init(context: TLSContext, origin: Origin) throws(NativeTLSError) {
         ERR_clear_error()
@@ -50,6 +54,7 @@ final class TLSSession {
         // its trailing dot (SNI must not carry one, RFC 6066 §3).
         let name = TLSContext.canonicalHostName(origin.host)
         pins = context.pins[name]
+        alpn = context.alpn
         if origin.hostIsIPAddress {
             guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), origin.host) == 1 else {
                 throw TLSContext.error(.configuration, "cannot verify the IP address \(origin.host)")
@@ -89,7 +94,11 @@ final class TLSSession {
     func handshake() -> HandshakeStep {
         ERR_clear_error()
         let result = SSL_do_handshake(ssl)
-        if result == 1 { return verifyPins() }
+        if result == 1 {
+            let pinned = verifyPins()
+            guard case .done = pinned else { return pinned }
+            return negotiate()
+        }
         let code = SSL_get_error(ssl, result)
         if code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE { return .needMore }
         return .failed(handshakeError())
@@ -125,7 +134,33 @@ final class TLSSession {
                 verifyResult == X509_V_ERR_HOSTNAME_MISMATCH || verifyResult == X509_V_ERR_IP_ADDRESS_MISMATCH
             return NativeTLSError(code: mismatch ? .hostnameMismatch : .certificateVerification, reason: reason)
         }
-        return TLSContext.error(.handshake, "the TLS handshake failed")
+        let error = TLSContext.error(.handshake, "the TLS handshake failed")
+        guard alpn == .http2, error.reason.contains("no application protocol") else { return error }
+        return NativeTLSError(
+            code: .handshake, reason: "the server does not speak HTTP/2 (ALPN offered h2 only): \(error.reason)")
+    }
+
+    /// What ALPN settled on, checked against what was offered and, for HTTP/2 over TLS 1.2, the cipher suite.
+    private func negotiate() -> HandshakeStep {
+        var selected: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &selected, &length)
+        let name = selected.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self) }
+        negotiatedHTTP2 = name == "h2"
+        if alpn == .http2 && !negotiatedHTTP2 {
+            let picked = name.map { "picked \($0)" } ?? "picked no protocol"
+            return .failed(
+                NativeTLSError(
+                    code: .handshake, reason: "the server does not speak HTTP/2 (ALPN offered h2, it \(picked))"))
+        }
+        if negotiatedHTTP2 && botham_ssl_cipher_allowed_for_http2(ssl) != 1 {
+            let cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) }
+            let reason =
+                "INADEQUATE_SECURITY: HTTP/2 over TLS 1.2 needs an AEAD cipher suite with ephemeral keys "
+                + "(RFC 9113 §9.2.2), the server chose \(cipher ?? "another")"
+            return .failed(NativeTLSError(code: .handshake, reason: reason))
+        }
+        return .done
     }
 
     private func verifyPins() -> HandshakeStep {

@@ -39,6 +39,11 @@ const void *botham_current_loop(void);
 long botham_ssl_set_sni(SSL *ssl, const char *name);
 /// SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) (a macro).
 long botham_ssl_ctx_set_min_tls12(SSL_CTX *ctx);
+/// SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION) (macros), as RFC 9113 §9.2.1 asks.
+void botham_ssl_ctx_forbid_compression_and_renegotiation(SSL_CTX *ctx);
+/// Whether the session runs TLS 1.2 with a cipher suite RFC 9113 §9.2.2 does not block for HTTP/2: an AEAD cipher
+/// with an ephemeral key exchange (ECDHE or DHE). 1 when allowed (or the version is above TLS 1.2), 0 when not.
+int botham_ssl_cipher_allowed_for_http2(const SSL *ssl);
 /// The number of certificates in the verified chain (0 when there is none).
 int botham_ssl_verified_chain_count(const SSL *ssl);
 /// SHA-256 of the DER SubjectPublicKeyInfo of certificate `index` in the verified chain into `out` (32 bytes).

@@ -28,6 +28,10 @@ final class NginxTLSServer: Sendable {
     let port: Int
     /// A second server, signed by the same CA, whose certificate names only `other.test`.
     let otherNamePort: Int
+    /// The first server's certificate and files, also speaking HTTP/2 (ALPN offers `h2` and `http/1.1`).
+    let http2Port: Int
+    /// HTTP/2 over TLS 1.2 with a CBC cipher suite only, which RFC 9113 §9.2.2 forbids for HTTP/2.
+    let http2WeakCipherPort: Int
     let directory: URL
     /// The CA certificate (PEM) that signed the server certificate.
     let caPEM: Data
@@ -81,6 +85,8 @@ final class NginxTLSServer: Sendable {
         try Data("hello over TLS".utf8).write(to: directory.appendingPathComponent("html/hello.txt"))
         port = try Self.freePort()
         otherNamePort = try Self.freePort()
+        http2Port = try Self.freePort()
+        http2WeakCipherPort = try Self.freePort()
         let config = """
             worker_processes 1;
             pid \(dir)/nginx.pid;
@@ -100,6 +106,20 @@ final class NginxTLSServer: Sendable {
                 root \(dir)/html;
               }
               server {
+                listen 127.0.0.1:\(http2Port) ssl http2;
+                ssl_certificate \(dir)/server.pem;
+                ssl_certificate_key \(dir)/server.key;
+                root \(dir)/html;
+              }
+              server {
+                listen 127.0.0.1:\(http2WeakCipherPort) ssl http2;
+                ssl_protocols TLSv1.2;
+                ssl_ciphers ECDHE-ECDSA-AES128-SHA;
+                ssl_certificate \(dir)/server.pem;
+                ssl_certificate_key \(dir)/server.key;
+                root \(dir)/html;
+              }
+              server {
                 listen 127.0.0.1:\(otherNamePort) ssl;
                 ssl_certificate \(dir)/other.pem;
                 ssl_certificate_key \(dir)/other.key;
@@ -114,7 +134,9 @@ final class NginxTLSServer: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        guard Self.waitForListener(port: port), Self.waitForListener(port: otherNamePort) else {
+        guard Self.waitForListener(port: port), Self.waitForListener(port: otherNamePort),
+            Self.waitForListener(port: http2Port), Self.waitForListener(port: http2WeakCipherPort)
+        else {
             stop()
             throw SetupError(description: "nginx did not start listening on \(port)")
         }

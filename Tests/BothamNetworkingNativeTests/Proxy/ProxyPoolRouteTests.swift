@@ -160,7 +160,10 @@ private final class PoolTaker: ConnectionPoolClient, ConnectionDelegate, @unchec
         return try result.get()
     }
 
-    func assign(_ connection: Connection, reused: Bool) {
+    func assign(_ carrier: any ExchangeCarrier, reused: Bool) {
+        guard let connection = carrier as? Connection else {
+            return finish(.failure(Failure(description: "an HTTP/2 stream where a connection was expected")))
+        }
         self.connection = connection
         self.reused = reused
         connection.delegate = self

@@ -18,6 +18,7 @@
 /// | ``waiting`` | request sent → first response byte | start of the hop → response head |
 /// | ``bodyReceived`` | first response byte → last body byte (`nil` when streamed) | head → body complete |
 /// | ``reusedConnection`` | `true` or `false` | `nil` (it cannot tell) |
+/// | ``protocolVersion`` | ``HTTPProtocolVersion/http1_1`` or ``HTTPProtocolVersion/http2`` | `nil` (it cannot tell) |
 ///
 /// - `NativeHTTPClient` measures every phase itself, with a few monotonic clock reads per exchange. A kept-alive
 ///   connection has no lookup, connect or handshake (``reusedConnection`` is `true`). Through a proxy, ``connect``
@@ -77,6 +78,8 @@ public struct HTTPTimings: Sendable, Hashable {
     /// Whether the exchange ran on a kept-alive connection (then there was no lookup, connect or handshake); `nil`
     /// when the transport cannot tell.
     public var reusedConnection: Bool?
+    /// The version of HTTP the exchange was carried over; `nil` when the transport cannot tell.
+    public var protocolVersion: HTTPProtocolVersion?
 
     /// Timings with the given phases; every argument defaults to "not measured".
     public init(
@@ -86,7 +89,8 @@ public struct HTTPTimings: Sendable, Hashable {
         requestSent: Phase? = nil,
         waiting: Phase? = nil,
         bodyReceived: Phase? = nil,
-        reusedConnection: Bool? = nil
+        reusedConnection: Bool? = nil,
+        protocolVersion: HTTPProtocolVersion? = nil
     ) {
         self.dnsLookup = dnsLookup
         self.connect = connect
@@ -95,6 +99,7 @@ public struct HTTPTimings: Sendable, Hashable {
         self.waiting = waiting
         self.bodyReceived = bodyReceived
         self.reusedConnection = reusedConnection
+        self.protocolVersion = protocolVersion
     }
 
     /// The time to first byte: how long ``waiting`` took.

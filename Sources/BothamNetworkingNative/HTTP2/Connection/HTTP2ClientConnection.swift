@@ -90,6 +90,11 @@ package struct HTTP2ClientConnection: Sendable {
         streams[stream] != nil
     }
 
+    /// Whether our side of `stream` has ended (END_STREAM went), or the stream is gone.
+    package func hasEndedRequest(on stream: HTTP2StreamID) -> Bool {
+        streams[stream]?.localEnded ?? true
+    }
+
     /// Request body octets `stream` may send now: the smaller of its window and the connection's (0 for a stream
     /// that is not open or has ended its request).
     package func sendableBytes(on stream: HTTP2StreamID) -> Int {

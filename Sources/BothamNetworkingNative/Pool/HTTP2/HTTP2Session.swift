@@ -1,0 +1,210 @@
+import BothamNetworking
+import Foundation
+
+/// One HTTP/2 connection shared by the calls to its origin: the socket's ``Connection``, the protocol's
+/// ``HTTP2ClientConnection`` and a ``HTTP2StreamCarrier`` per exchange in flight. The pool keeps it while it takes
+/// streams, hands a carrier to each call that fits under the server's `SETTINGS_MAX_CONCURRENT_STREAMS`, and closes
+/// it after its idle timeout.
+///
+/// Server octets go into the protocol state machine; its events go to the carriers in the order they happened.
+/// Events raised while one is being handled (a carrier that sends as it hears its response) wait their turn.
+///
+/// Loop-confined: every call is on the pool's loop thread.
+final class HTTP2Session: ConnectionDelegate {
+    let connection: Connection
+    private var http2: HTTP2ClientConnection
+    private var carriers: [HTTP2StreamID: HTTP2StreamCarrier] = [:]
+    /// Carriers handed out and not yet given back, with or without a stream.
+    private(set) var carrierCount = 0
+    private weak var pool: ConnectionPool?
+    private var queue: [HTTP2ConnectionEvent] = []
+    private var handling = false
+    /// Whether the session ended (the socket failed or closed, or the protocol finished): it takes nothing more.
+    private(set) var isOver = false
+    /// Whether the server sent GOAWAY: the streams it accepted finish, no new one opens.
+    private(set) var isDraining = false
+    /// The timer that closes the session once it has been unused for the pool's idle timeout.
+    var idleTimer: UInt64?
+
+    /// The socket is not written to while this much is queued (the windows bound it; this bounds a slow reader).
+    private static let socketQueueLimit = 1 << 20
+
+    /// Takes over `connection`, ready and speaking HTTP/2, and sends the preface.
+    init(connection: Connection, pool: ConnectionPool) {
+        self.connection = connection
+        self.pool = pool
+        http2 = HTTP2ClientConnection(configuration: connection.settings.http2)
+        connection.delegate = self
+        http2.start()
+        flush()
+    }
+
+    /// Whether a call can have a stream now.
+    var hasRoom: Bool { !isOver && !isDraining && http2.canOpenStream }
+
+    /// A carrier for a call; `first` for the call that opened the connection (its timings show the opening).
+    func makeCarrier(first: Bool) -> HTTP2StreamCarrier {
+        carrierCount += 1
+        return HTTP2StreamCarrier(session: self, opening: first ? connection.opening : ConnectionOpening())
+    }
+
+    /// Closes the session now (idle expiry, the client going away): GOAWAY, then the socket.
+    func close() {
+        guard !isOver else { return }
+        http2.close()
+        flush()
+        end(failing: nil)
+    }
+
+    // MARK: For carriers
+
+    func open(
+        _ carrier: HTTP2StreamCarrier, fields: [HPACKHeaderField], endStream: Bool
+    ) -> Result<HTTP2StreamID, HTTP2StreamOpenError> {
+        guard !isOver else { return .failure(.closed) }
+        do {
+            let id = try http2.openStream(fields: fields, endStream: endStream)
+            carriers[id] = carrier
+            drive()
+            return .success(id)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func send(_ bytes: ArraySlice<UInt8>, on stream: HTTP2StreamID, endStream: Bool) -> Int {
+        guard !isOver, connection.queuedBytes < Self.socketQueueLimit else { return 0 }
+        let sent = http2.send(bytes, on: stream, endStream: endStream)
+        drive()
+        return sent
+    }
+
+    /// Whether END_STREAM went on `stream` (or the stream is gone).
+    func hasSentEnd(of stream: HTTP2StreamID) -> Bool {
+        http2.hasEndedRequest(on: stream)
+    }
+
+    func consumed(_ count: Int, on stream: HTTP2StreamID) {
+        guard !isOver else { return }
+        http2.consumed(count, on: stream)
+        drive()
+    }
+
+    /// A carrier is given back: its stream is reset if still open, what it held unread is granted back.
+    func carrierDone(_ carrier: HTTP2StreamCarrier, unconsumed: Int) {
+        carrierCount -= 1
+        if let stream = carrier.stream, !isOver {
+            if unconsumed > 0 { http2.consumed(unconsumed, on: stream) }
+            if carriers.removeValue(forKey: stream) != nil, http2.isOpen(stream) { http2.cancel(stream) }
+            drive()
+        }
+        if !isOver { pool?.sessionHasRoom(self) }
+    }
+
+    // MARK: ConnectionDelegate
+
+    func connectionIsReady(_ connection: Connection) {}
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        queue += http2.receive(bytes)
+        drive()
+    }
+
+    func connection(_ connection: Connection, didFail failure: ConnectionFailure) {
+        let error: NativeTransportError
+        switch failure {
+        case .socket(let socketError): error = socketError
+        default: error = NativeTransportError(code: .closedByPeer, reason: "the server closed the HTTP/2 connection")
+        }
+        end(failing: .socket(error))
+    }
+
+    func connectionDidDrain(_ connection: Connection) {
+        for carrier in carriers.values where carrier.hasPendingUpload { carrier.pumpUpload() }
+    }
+
+    // MARK: Private
+
+    private func flush() {
+        let outbound = http2.takeOutbound()
+        if !outbound.isEmpty { connection.write(Data(outbound)) }
+    }
+
+    /// Writes what the protocol queued and handles its events in order (once: a nested call leaves them to the
+    /// outer one).
+    private func drive() {
+        flush()
+        queue += http2.takeEvents()
+        guard !handling else { return }
+        handling = true
+        var index = 0
+        while index < queue.count {
+            handle(queue[index])
+            index += 1
+            flush()
+            queue += http2.takeEvents()
+        }
+        queue.removeAll(keepingCapacity: true)
+        handling = false
+        if !isOver && http2.isFinished && carriers.isEmpty { end(failing: nil) }
+    }
+
+    private func handle(_ event: HTTP2ConnectionEvent) {
+        switch event {
+        case .head(let stream, let status, let fields):
+            carriers[stream]?.receivedHead(statusCode: status, fields: fields)
+        case .data(let stream, let bytes):
+            let grant = carriers[stream]?.receivedData(bytes) ?? bytes.count
+            if grant > 0 && !isOver { http2.consumed(grant, on: stream) }
+        case .end(let stream):
+            carriers[stream]?.receivedEnd()
+        case .failed(let stream, let failure):
+            carriers.removeValue(forKey: stream)?.failed(Self.connectionFailure(failure))
+        case .writable:
+            for carrier in carriers.values where carrier.hasPendingUpload { carrier.pumpUpload() }
+        case .goingAway:
+            guard !isDraining else { return }
+            isDraining = true
+            pool?.sessionIsDraining(self)
+        case .closed:
+            // Every stream was reported failed right before.
+            end(failing: nil)
+        case .ready, .informational, .trailers, .pingAcknowledged:
+            break
+        }
+    }
+
+    /// Ends the session: fails what is still in flight with `failure`, closes the socket, tells the pool.
+    private func end(failing failure: ConnectionFailure?) {
+        guard !isOver else { return }
+        isOver = true
+        let open = carriers.values
+        carriers.removeAll()
+        let ending =
+            failure
+            ?? .socket(NativeTransportError(code: .closedByPeer, reason: "the HTTP/2 connection closed"))
+        for carrier in open { carrier.failed(ending) }
+        connection.close()
+        pool?.sessionEnded(self)
+    }
+
+    /// What a stream's failure means to its exchange.
+    private static func connectionFailure(_ failure: HTTP2StreamFailure) -> ConnectionFailure {
+        switch failure {
+        case .refused:
+            return .refused(
+                NativeTransportError(code: .closedByPeer, reason: "the HTTP/2 server refused the stream unprocessed"))
+        case .reset(let code):
+            return .socket(
+                NativeTransportError(code: .closedByPeer, reason: "the HTTP/2 server reset the stream (\(code))"))
+        case .malformed(let code, let reason):
+            return .malformed(
+                NativeTransportError(
+                    code: .malformedResponse, reason: "a malformed HTTP/2 response (\(code)): \(reason)"))
+        case .connectionClosed(let connectionFailure):
+            return .socket(
+                NativeTransportError(
+                    code: .closedByPeer, reason: "the HTTP/2 connection ended under the stream (\(connectionFailure))"))
+        }
+    }
+}

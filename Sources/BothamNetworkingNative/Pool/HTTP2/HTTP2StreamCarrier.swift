@@ -1,0 +1,151 @@
+import BothamNetworking
+import Foundation
+
+/// One exchange's stream on a shared ``HTTP2Session``: the request goes out as HEADERS and DATA within the server's
+/// windows, the response comes back as a head and body octets, and what the consumer has not read yet is not
+/// granted back to the server (back-pressure reaches it through the stream's window).
+///
+/// Loop-confined, like its session.
+final class HTTP2StreamCarrier: ExchangeCarrier {
+    private let session: HTTP2Session
+    /// The stream, once the head went out.
+    private(set) var stream: HTTP2StreamID?
+    private var delegate: (any ExchangeCarrierDelegate)?
+    let opening: ConnectionOpening
+    /// Request body octets waiting for window, from `pendingStart` on (the prefix went already).
+    private var pending: [UInt8] = []
+    private var pendingStart = 0
+    /// Whether the body has ended (on our side), and whether END_STREAM went.
+    private var endRequested = false
+    private var sentEnd = false
+    private var pumping = false
+    /// Body octets delivered while reading was paused: granted back to the server when it resumes.
+    private var unconsumed = 0
+    /// Whether the carrier was given back; the session forgets it.
+    private(set) var isDone = false
+    private(set) var isReadingPaused = false
+    private(set) var lastProgress: UInt64 = 0
+
+    init(session: HTTP2Session, opening: ConnectionOpening) {
+        self.session = session
+        self.opening = opening
+    }
+
+    var isReady: Bool { true }
+    var queuedBytes: Int { pending.count - pendingStart }
+    var protocolVersion: HTTPProtocolVersion { .http2 }
+    /// Whether request octets (or END_STREAM) wait for window.
+    var hasPendingUpload: Bool { stream != nil && !sentEnd && (queuedBytes > 0 || endRequested) }
+
+    func attach(_ delegate: any ExchangeCarrierDelegate) {
+        self.delegate = delegate
+    }
+
+    func sendHead(_ head: RequestHead, endsRequest: Bool) -> Result<Int, ConnectionFailure> {
+        switch session.open(self, fields: HTTP2RequestFields.make(head), endStream: endsRequest) {
+        case .success(let id):
+            stream = id
+            sentEnd = endsRequest
+            endRequested = endsRequest
+            lastProgress = MonotonicClock.now()
+            return .success(0)
+        case .failure(.fieldsTooLarge(let size, let limit)):
+            return .failure(
+                .rejectedRequest(
+                    "the request's header fields take \(size) octets, more than the HTTP/2 server's limit of \(limit)"))
+        case .failure(let error):
+            let reason = "the HTTP/2 connection takes no new stream (\(error))"
+            return .failure(.refused(NativeTransportError(code: .closedByPeer, reason: reason)))
+        }
+    }
+
+    func sendBody(_ bytes: Data, chunked: Bool) {
+        guard !isDone, !endRequested, !bytes.isEmpty else { return }
+        if pendingStart > 64 * 1024 {
+            pending.removeFirst(pendingStart)
+            pendingStart = 0
+        }
+        pending.append(contentsOf: bytes)
+        pumpUpload()
+    }
+
+    func endBody(chunked: Bool) {
+        guard !isDone, !endRequested else { return }
+        endRequested = true
+        pumpUpload()
+    }
+
+    /// Sends what the windows allow; tells the exchange when everything queued went.
+    func pumpUpload() {
+        guard !pumping, !isDone, let stream, !sentEnd else { return }
+        pumping = true
+        defer { pumping = false }
+        let before = queuedBytes
+        let sent = session.send(pending[pendingStart...], on: stream, endStream: endRequested)
+        pendingStart += sent
+        if pendingStart == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+            if endRequested && session.hasSentEnd(of: stream) { sentEnd = true }
+        }
+        if sent > 0 { lastProgress = MonotonicClock.now() }
+        if before > 0 && queuedBytes == 0 { delegate?.carrierDidDrain() }
+    }
+
+    func pauseReading() {
+        isReadingPaused = true
+    }
+
+    func resumeReading() {
+        guard isReadingPaused else { return }
+        isReadingPaused = false
+        if let stream, unconsumed > 0 {
+            let count = unconsumed
+            unconsumed = 0
+            session.consumed(count, on: stream)
+        }
+    }
+
+    func release(to pool: any ExchangeCarrierPool) {
+        giveBack()
+    }
+
+    func discard(in pool: any ExchangeCarrierPool) {
+        giveBack()
+    }
+
+    /// Resets the stream if it is still open (a response left early, or one that came before the whole request
+    /// went), then leaves the session.
+    private func giveBack() {
+        guard !isDone else { return }
+        isDone = true
+        delegate = nil
+        pending = []
+        session.carrierDone(self, unconsumed: unconsumed)
+        unconsumed = 0
+    }
+
+    // MARK: From the session
+
+    func receivedHead(statusCode: Int, fields: [HPACKHeaderField]) {
+        lastProgress = MonotonicClock.now()
+        delegate?.carrierDidReceiveHead(statusCode: statusCode, headers: HTTP2RequestFields.headers(fields))
+    }
+
+    /// Delivers body octets; returns how many the session may grant back to the server now.
+    func receivedData(_ bytes: [UInt8]) -> Int {
+        lastProgress = MonotonicClock.now()
+        bytes.withUnsafeBytes { delegate?.carrierDidRead($0) }
+        guard !isDone, isReadingPaused else { return bytes.count }
+        unconsumed += bytes.count
+        return 0
+    }
+
+    func receivedEnd() {
+        delegate?.carrierDidFail(.endOfStream)
+    }
+
+    func failed(_ failure: ConnectionFailure) {
+        delegate?.carrierDidFail(failure)
+    }
+}
