@@ -65,11 +65,19 @@ if [ -n "$nginx_bin" ]; then
         >"$work/www/small.json"
     # Sparse: instant to create, read back as zeros at page-cache speed (nginx does not compress it).
     truncate -s "${size_mib}M" "$work/www/large.bin"
+    truncate -s 1M "$work/www/medium.bin"
     # The streaming case: N small Server-Sent Events (`data: {"i":N}`, ~20 bytes each) served as text/event-stream.
     python3 -c 'import sys; sys.stdout.write("".join("data: {\"i\":%d}\n\n" % i for i in range(int(sys.argv[1]))))' \
         "$sse_events" >"$work/www/events.sse"
     port="$(free_port)"
-    nginx_start "$work" "$work/www" "$port" "    tcp_nopush on;
+    h2_port="$(free_port)"
+    while [ "$h2_port" = "$port" ]; do h2_port="$(free_port)"; done
+    # The same files on a second port speaking cleartext HTTP/2 (prior knowledge): the http2 case.
+    nginx_start "$work" "$work/www" "$port" "    server {
+        listen 127.0.0.1:$h2_port http2;
+        root $work/www;
+    }
+    tcp_nopush on;
     keepalive_timeout 65;
     keepalive_requests 1000000;
     types { application/json json; application/octet-stream bin; text/event-stream sse; }
@@ -83,6 +91,8 @@ if [ -n "$nginx_bin" ]; then
         wrk -t1 -c16 -d"${seconds}s" "http://127.0.0.1:$port/small.json" | grep -E "Requests/sec|Latency"
     fi
     server_args=(--url "http://127.0.0.1:$port/small.json" --large-url "http://127.0.0.1:$port/large.bin"
+        --medium-url "http://127.0.0.1:$port/medium.bin" --h2-url "http://127.0.0.1:$h2_port/small.json"
+        --h2-medium-url "http://127.0.0.1:$h2_port/medium.bin"
         --upload-file "$work/www/large.bin" --events-url "http://127.0.0.1:$port/events.sse")
 else
     echo "== nginx not found (run with --install): transport, transfer and streaming throughput cases are skipped"

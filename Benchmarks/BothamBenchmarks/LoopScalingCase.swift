@@ -59,11 +59,13 @@
                     // Rotated order: drift of the machine hits every variant alike.
                     for offset in 0..<variants.count {
                         let variant = variants[(offset + run) % variants.count]
-                        let (rate, cpu, failures) = await measure(
-                            variant, path: path, requests: total, concurrency: concurrency)
-                        results[variant.name, default: Measurement()].requestsPerSecond.append(rate)
-                        results[variant.name, default: Measurement()].cpuMicroseconds.append(cpu)
-                        results[variant.name, default: Measurement()].failures += failures
+                        let cost = await measureConcurrentGETs(
+                            variant.client, executors: variant.executors, path: path, requests: total,
+                            concurrency: concurrency)
+                        results[variant.name, default: Measurement()].requestsPerSecond.append(cost.requestsPerSecond)
+                        results[variant.name, default: Measurement()].cpuMicroseconds.append(
+                            cost.cpuMicrosecondsPerRequest)
+                        results[variant.name, default: Measurement()].failures += cost.failures
                     }
                 }
                 let label = concurrency == 1 ? "sequential" : "\(concurrency) in flight"
@@ -93,37 +95,6 @@
         private func requestCount(_ concurrency: Int) -> Int {
             let total = concurrency == 1 ? options.requests : options.requests * 2
             return max(concurrency, total / concurrency * concurrency)
-        }
-
-        /// Requests per second and client CPU microseconds per request for `requests` requests, `concurrency` at a
-        /// time, and how many failed.
-        private func measure(
-            _ variant: Variant, path: String, requests: Int, concurrency: Int
-        ) async -> (Double, Double, Int) {
-            _ = await send(variant, path: path, requests: concurrency * 2, concurrency: concurrency)  // warm up
-            let usage = ResourceUsage.now()
-            let stopwatch = Stopwatch()
-            let failures = await send(variant, path: path, requests: requests, concurrency: concurrency)
-            let seconds = stopwatch.seconds
-            let cpu = ResourceUsage.now().cpuSeconds - usage.cpuSeconds
-            return (Double(requests) / seconds, cpu * 1e6 / Double(requests), failures)
-        }
-
-        private func send(_ variant: Variant, path: String, requests: Int, concurrency: Int) async -> Int {
-            let client = variant.client
-            return await withTaskGroup(of: Int.self) { group in
-                for index in 0..<concurrency {
-                    let executor = variant.executors.isEmpty ? nil : variant.executors[index % variant.executors.count]
-                    group.addTask(executorPreference: executor) {
-                        var failures = 0
-                        for _ in 0..<(requests / concurrency) {
-                            if case .failure = await client.GET(path) { failures += 1 }
-                        }
-                        return failures
-                    }
-                }
-                return await group.reduce(0, +)
-            }
         }
     }
 

@@ -10,6 +10,7 @@
         case streaming
         case cache
         case loops
+        case http2
     }
 
     /// Command-line options of `BothamBenchmarks run`.
@@ -21,6 +22,11 @@
         var url: String?
         /// A large static file on the same server, for the download memory case.
         var largeURL: String?
+        /// A 1 MiB static file on the same server, for the http2 case.
+        var mediumURL: String?
+        /// The small JSON and the 1 MiB file on the same nginx speaking cleartext HTTP/2 (http2 case).
+        var h2URL: String?
+        var h2MediumURL: String?
         /// A large local file, for the upload memory case.
         var uploadFile: String?
         var jsonOutput: String?
@@ -45,16 +51,19 @@
 
         static let usage = """
             usage: BothamBenchmarks [run] [options]
-              --cases LIST          chain,transport,memory,slow,streaming,cache,loops (default: all)
+              --cases LIST          chain,transport,memory,slow,streaming,cache,loops,http2 (default: all)
               --quick               CI smoke: fewer runs and iterations, 1 s slow server (< 60 s)
               --runs N              repetitions per measurement (default 5; quick 3)
               --url URL             small JSON on a keep-alive loopback server (transport case)
               --large-url URL       large file on that server (download memory case)
+              --medium-url URL      1 MiB file on that server (http2 case)
+              --h2-url URL          the small JSON on the same nginx speaking h2c (http2 case)
+              --h2-medium-url URL   the 1 MiB file there (http2 case)
               --upload-file PATH    large local file (upload memory case)
               --interceptors LIST   interceptor counts for the chain case (default 0,4,8,16)
               --concurrency LIST    calls in flight for the transport case (default 1,16,64)
               --loops N             event loops of the many-loop client, loops case (default: one per core, ≥ 2)
-              --loop-concurrency LIST  calls in flight for the loops case (default 1,16,64,256)
+              --loop-concurrency LIST  calls in flight for the loops and http2 cases (default 1,16,64,256)
               --chain-calls N       calls per chain run (default 20000)
               --requests N          requests per transport run (default 2000)
               --stub-calls N        concurrent stub calls in the memory case (default 10000)
@@ -101,6 +110,9 @@
                     case "--runs": explicitRuns = max(1, try number())
                     case "--url": options.url = try value()
                     case "--large-url": options.largeURL = try value()
+                    case "--medium-url": options.mediumURL = try value()
+                    case "--h2-url": options.h2URL = try value()
+                    case "--h2-medium-url": options.h2MediumURL = try value()
                     case "--upload-file": options.uploadFile = try value()
                     case "--json": options.jsonOutput = try value()
                     case "--interceptors": options.interceptorCounts = try list()

@@ -4,11 +4,11 @@
     // Sequential GETs with NativeHTTPClient and with URLSession, in one process, for a quick comparison.
     //
     //     swift build -c release --product NativeQuickBench
-    //     .build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native] [in-flight]
+    //     .build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native] [in-flight] [h2]
     //
     // Prints requests per second (wall clock) and CPU microseconds per request (getrusage, user + system, the whole
     // process: the client's threads, not the server's). `in-flight` (default 1) runs that many sequential workers at
-    // once. The full comparison, with medians of several runs, is `scripts/bench.sh --cases transport,slow`.
+    // once. `h2` speaks cleartext HTTP/2 with prior knowledge. The full comparison, with medians of several runs, is `scripts/bench.sh --cases transport,slow`.
     import BothamNetworking
     import BothamNetworkingNative
     import Foundation
@@ -62,6 +62,7 @@
 
         var configuration = NativeHTTPClient.Configuration()
         configuration.maxConnectionsPerHost = max(8, inFlight)
+        if arguments.count > 5 && arguments[5] == "h2" { configuration.httpVersion = .http2PriorKnowledge }
         let native = NativeHTTPClient(configuration: configuration)
         let request = HTTPRequest(method: .get, url: url)
         _ = try await native.send(request)  // warm up: connect once

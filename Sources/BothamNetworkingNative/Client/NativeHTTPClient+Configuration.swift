@@ -42,6 +42,8 @@ extension NativeHTTPClient {
         /// Which versions of HTTP the client speaks (``NativeHTTPClient/HTTPVersionPolicy/http1Only``, the
         /// default): set ``NativeHTTPClient/HTTPVersionPolicy/preferHTTP2`` to let TLS servers pick HTTP/2.
         public var httpVersion = HTTPVersionPolicy.http1Only
+        /// How HTTP/2 connections are watched: SETTINGS acknowledged in time, optional keep-alive PINGs.
+        public var http2 = HTTP2Options()
         /// Who turns host names into addresses (``SystemNameResolver``: `getaddrinfo`, off the event loop). IP
         /// literals are never looked up.
         public var nameResolver: any NameResolving = SystemNameResolver()
@@ -96,6 +98,9 @@ extension NativeHTTPClient.Configuration {
             attemptTimeout: connectionAttemptTimeout.map { max(1_000_000, MonotonicClock.nanoseconds($0)) }
         )
         settings.cleartextHTTP2 = httpVersion.cleartextHTTP2
+        settings.http2PingInterval = http2.keepAlivePingInterval.map { max(1_000_000, MonotonicClock.nanoseconds($0)) }
+        settings.http2PingTimeout = max(1_000_000, MonotonicClock.nanoseconds(http2.pingTimeout))
+        settings.http2SettingsTimeout = max(1_000_000, MonotonicClock.nanoseconds(http2.settingsTimeout))
         // The response head limit is HPACK's header list limit over HTTP/2.
         settings.http2.maxHeaderListSize = max(1024, maxHeaderBytes)
         return settings

@@ -11,4 +11,10 @@ struct ConnectSettings: Sendable {
     var cleartextHTTP2 = false
     /// Our side of every HTTP/2 connection: windows, limits, fields never indexed.
     var http2 = HTTP2ConnectionConfiguration()
+    /// Nanoseconds an HTTP/2 connection with streams may hear nothing before it sends a PING (`nil`: never).
+    var http2PingInterval: UInt64?
+    /// Nanoseconds a PING may wait for its answer before the connection counts as dead.
+    var http2PingTimeout: UInt64 = 10_000_000_000
+    /// Nanoseconds the server may take to acknowledge our SETTINGS.
+    var http2SettingsTimeout: UInt64 = 10_000_000_000
 }

@@ -56,6 +56,9 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     /// Whether reading is paused because the reader's buffer is full (back-pressure); the socket is not polled for
     /// reads meanwhile, so TCP flow control slows the server down.
     private(set) var isReadingPaused = false
+    /// Whether every read is acknowledged at once (``Socket/acknowledgeNow(_:)``): HTTP/2 sessions ask for it,
+    /// since their responses come as several frames a server may write apart.
+    var acknowledgesEveryRead = false
     /// When bytes last moved on the socket (monotonic nanoseconds), for idle timeouts during long transfers.
     private(set) var lastProgress: UInt64 = 0
     /// When each step of opening the connection happened, for the timings of the exchange that opened it.
@@ -364,6 +367,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
                 return
             }
             lastProgress = MonotonicClock.now()
+            if acknowledgesEveryRead { Socket.acknowledgeNow(fd) }
             if let tls {
                 tls.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 if state == .handshaking { driveHandshake() }

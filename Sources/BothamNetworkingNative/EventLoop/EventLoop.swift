@@ -14,8 +14,8 @@ protocol EventLoopHandler: AnyObject {
 /// the loop thread (only touched by work running on it). Nothing busy-waits: with no work and no due timer the
 /// thread sleeps in the poller.
 ///
-/// `@unchecked Sendable`: `pending` is a `Lock`; `poller.wake()` is thread-safe; `handlers` and `timers` are only
-/// read or written by code running on the loop thread (callers reach them through ``execute(_:)``).
+/// `@unchecked Sendable`: `pending` is a `Lock`; `poller.wake()` is thread-safe; `handlers`, `timers` and
+/// `iterationEnd` are only read or written by code running on the loop thread (callers reach them through ``execute(_:)``).
 final class EventLoop: @unchecked Sendable {
     /// Something to run on the loop thread: a closure, or a job of a task that prefers this loop as its executor.
     private enum Work {
@@ -32,6 +32,8 @@ final class EventLoop: @unchecked Sendable {
     private let pending = Lock(Pending())
     private var handlers: [Int32: any EventLoopHandler] = [:]
     private var timers = TimerHeap()
+    /// What runs once the current iteration's events, timers and work are done (``atIterationEnd(_:)``).
+    private var iterationEnd: [() -> Void] = []
 
     /// Released by the loop right before it resumes a caller's continuation and taken by the caller right after
     /// (`Exchange.receivedOutcome()`): an explicit happens-before edge for what the loop built for the caller (a
@@ -102,6 +104,12 @@ final class EventLoop: @unchecked Sendable {
         handlers[fd] = nil
     }
 
+    /// Runs `action` once the current iteration has handled its events, timers and submitted work: writes made by
+    /// many of them go out together (an HTTP/2 connection coalesces its frames into one `send`). Loop thread only.
+    func atIterationEnd(_ action: @escaping () -> Void) {
+        iterationEnd.append(action)
+    }
+
     /// Runs `action` on the loop thread at `deadline` (monotonic nanoseconds) unless cancelled. Loop thread only.
     func scheduleTimer(at deadline: UInt64, _ action: @escaping () -> Void) -> UInt64 {
         timers.schedule(at: deadline, action)
@@ -142,6 +150,11 @@ final class EventLoop: @unchecked Sendable {
                 case .closure(let closure): closure()
                 case .job(let job): run(job)
                 }
+            }
+            while !iterationEnd.isEmpty {
+                let actions = iterationEnd
+                iterationEnd.removeAll(keepingCapacity: true)
+                for action in actions { action() }
             }
         }
     }

@@ -159,7 +159,7 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
     /// (the exchange it was opened for) gets its first stream, then the waiters as far as the server's limit goes.
     func adoptHTTP2(_ connection: Connection, firstClient: any ConnectionPoolClient) {
         let state = self.state(of: connection.route)
-        let session = HTTP2Session(connection: connection, pool: self)
+        let session = HTTP2Session(connection: connection, pool: self, loop: loop)
         state.sessions.append(session)
         state.speaksHTTP2 = true
         assignStream(of: session, to: firstClient, first: true)

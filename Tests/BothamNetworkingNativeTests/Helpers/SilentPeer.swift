@@ -7,9 +7,10 @@ import Foundation
     import Darwin
 #endif
 
-/// A loopback TCP peer for the cancellation tests: it accepts one connection on `127.0.0.1`, reads until it has
-/// seen enough (``reached`` then yields once), and from then on reads nothing and never answers, so the client is
-/// left waiting in whatever phase it is in (a TLS handshake, a request body the socket no longer takes).
+/// A loopback TCP peer for the cancellation tests: it accepts one connection on `127.0.0.1`, sends its greeting if
+/// it has one (an HTTP/2 server's first frames), reads until it has seen enough (``reached`` then yields once), and
+/// from then on reads nothing and never answers, so the client is left waiting in whatever phase it is in (a TLS
+/// handshake, a request body the socket no longer takes, an HTTP/2 SETTINGS or PING never acknowledged).
 ///
 /// Its own thread does every blocking call (never Swift's cooperative pool), each bounded by a 50 ms poll, and
 /// gives up after 30 s; ``stop()`` ends it sooner and closes its sockets.
@@ -20,6 +21,7 @@ final class SilentPeer: Sendable {
     let reached: AsyncStream<Void>
     private let reachedContinuation: AsyncStream<Void>.Continuation
     private let listener: BoundSocket
+    private let greeting: [UInt8]
     private struct State {
         var stopped = false
         var draining: CheckedContinuation<Bool, Never>?
@@ -27,8 +29,10 @@ final class SilentPeer: Sendable {
     }
     private let state = Lock(State())
 
-    /// A peer that stops reading once `enough(bytesSoFar)` is true.
-    init(readsUntil enough: @escaping @Sendable ([UInt8]) -> Bool) throws {
+    /// A peer that sends `greeting` once it accepted the connection, and stops reading once `enough(bytesSoFar)`
+    /// is true.
+    init(greeting: [UInt8] = [], readsUntil enough: @escaping @Sendable ([UInt8]) -> Bool) throws {
+        self.greeting = greeting
         listener = try BoundSocket(.ipv4)
         try listener.listen(backlog: 4)
         port = listener.address.port
@@ -93,6 +97,10 @@ final class SilentPeer: Sendable {
             if Self.readable(listener.fd) { connection = accept(listener.fd, nil, nil) }
         }
         state.withLock { $0.connection = connection }
+        if !greeting.isEmpty {
+            let sent = greeting.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+            guard sent == greeting.count else { return }
+        }
         var seen: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while !enough(seen) {

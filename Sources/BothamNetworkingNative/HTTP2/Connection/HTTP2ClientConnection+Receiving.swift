@@ -33,7 +33,7 @@ extension HTTP2ClientConnection {
     private mutating func handle(_ frame: HTTP2Frame) {
         switch frame.payload {
         case .settings(.parameters(let parameters)): apply(parameters)
-        case .settings(.ack): break
+        case .settings(.ack): isSettingsAcknowledged = true
         case .ping(let ping): answer(ping)
         case .goAway(let goAway): goingAway(goAway)
         case .windowUpdate(let increment): windowUpdate(increment, on: frame.streamID)

@@ -87,6 +87,13 @@ extension HTTP2ClientConnection {
         queue(HTTP2Frame(streamID: .connection, payload: .ping(HTTP2Frame.PingPayload(opaqueData: payload))))
     }
 
+    /// Ends the connection because the server did not acknowledge our SETTINGS in time: GOAWAY with
+    /// SETTINGS_TIMEOUT (§6.5.3), every open stream failed.
+    package mutating func failSettingsTimeout() {
+        guard failure == nil, !isSettingsAcknowledged else { return }
+        fail(.settingsTimeout, "the server did not acknowledge our SETTINGS in time")
+    }
+
     /// Starts closing gracefully: GOAWAY with NO_ERROR, no new stream; the open ones may finish
     /// (``isFinished`` says when the socket may close).
     package mutating func close() {

@@ -23,6 +23,8 @@ package struct HTTP2ClientConnection: Sendable {
     package internal(set) var remoteSettings = HTTP2Settings()
     /// Whether the server's first SETTINGS frame has arrived (its connection preface, §3.4).
     package internal(set) var isEstablished = false
+    /// Whether the server acknowledged our SETTINGS (RFC 9113 §6.5.3 expects it "as soon as possible").
+    package internal(set) var isSettingsAcknowledged = false
     var streams: [HTTP2StreamID: HTTP2StreamState] = [:]
     var nextStreamID: UInt32 = 1
     /// The connection's send window: request body octets we may still send on all streams together.
@@ -63,6 +65,9 @@ package struct HTTP2ClientConnection: Sendable {
         defer { outbound.removeAll(keepingCapacity: true) }
         return outbound
     }
+
+    /// How many octets wait in ``takeOutbound()``.
+    package var outboundCount: Int { outbound.count }
 
     /// How many of our streams are open.
     package var openStreamCount: Int { streams.count }

@@ -34,30 +34,76 @@ enum HuffmanDecoding {
         return table
     }()
 
-    /// Decodes `bytes`, a Huffman-encoded string literal.
-    static func decode(_ bytes: ArraySlice<UInt8>) throws(HPACKError) -> [UInt8] {
-        let table = canonical
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + bytes.count / 2)
-        var code: UInt32 = 0
-        var length = 0
-        for byte in bytes {
-            for shift in stride(from: 7, through: 0, by: -1) {
-                code = (code << 1) | UInt32((byte >> UInt8(shift)) & 1)
-                length += 1
-                // The code is complete, so every 30-bit prefix is a whole code; this only guards the table.
-                guard length <= 30 else { throw .invalidHuffmanPadding }
-                let first = table.firstCode[length]
-                guard code >= first, code - first < table.count[length] else { continue }
-                let symbol = table.symbols[table.offset[length] + Int(code - first)]
-                guard Int(symbol) != HuffmanCodeTable.endOfString else { throw .huffmanEndOfString }
-                output.append(UInt8(truncatingIfNeeded: symbol))
-                code = 0
-                length = 0
+    /// For every 8-bit prefix, the symbol of the code of 8 bits or fewer it starts with and that code's length
+    /// (`symbol << 4 | length`), or 0 when it starts a longer code: most octets of a header value are one look-up.
+    private static let shortCodes: [UInt16] = {
+        var table = [UInt16](repeating: 0, count: 256)
+        for (symbol, code) in HuffmanCodeTable.codes.enumerated() where code.length <= 8 {
+            let length = Int(code.length)
+            let first = Int(code.code) << (8 - length)
+            for prefix in first..<(first + (1 << (8 - length))) {
+                table[prefix] = UInt16(symbol) << 4 | UInt16(length)
             }
         }
+        return table
+    }()
+
+    /// Decodes `bytes`, a Huffman-encoded string literal.
+    static func decode(_ bytes: ArraySlice<UInt8>) throws(HPACKError) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 2)
+        // The next bits, most significant first, in the low `bitCount` bits of `bits`.
+        var bits: UInt64 = 0
+        var bitCount = 0
+        var index = bytes.startIndex
+        let end = bytes.endIndex
+        while true {
+            while bitCount <= 56 && index < end {
+                bits = bits << 8 | UInt64(bytes[index])
+                bitCount += 8
+                index += 1
+            }
+            guard bitCount > 0 else { break }
+            // The next 8 bits, padded with ones (EOS's first bits) past the end of the input.
+            let peek =
+                bitCount >= 8
+                ? Int((bits >> UInt64(bitCount - 8)) & 0xFF)
+                : Int(((bits << UInt64(8 - bitCount)) | ((1 << UInt64(8 - bitCount)) - 1)) & 0xFF)
+            let entry = shortCodes[peek]
+            let length = Int(entry & 0xF)
+            if length != 0 && length <= bitCount {
+                output.append(UInt8(truncatingIfNeeded: entry >> 4))
+                bitCount -= length
+                bits &= (1 << UInt64(bitCount)) &- 1
+                continue
+            }
+            guard index == end || bitCount >= 30 else { continue }
+            // A code longer than 8 bits (or the padding at the end).
+            guard let (symbol, codeLength) = try longCode(bits, bitCount: bitCount) else { break }
+            output.append(symbol)
+            bitCount -= codeLength
+            bits &= (1 << UInt64(bitCount)) &- 1
+        }
         // What is left must be a strict prefix of EOS (all ones) of at most 7 bits.
-        guard length <= 7, code == (UInt32(1) << UInt32(length)) - 1 else { throw .invalidHuffmanPadding }
+        guard bitCount <= 7, bits == (UInt64(1) << UInt64(bitCount)) - 1 else { throw .invalidHuffmanPadding }
         return output
+    }
+
+    /// The symbol of the code of 9 to 30 bits that `bits` starts with, and its length; `nil` when fewer bits
+    /// remain than any code needs (the end of the input: what remains must be padding).
+    private static func longCode(_ bits: UInt64, bitCount: Int) throws(HPACKError) -> (UInt8, Int)? {
+        guard bitCount >= 5 else { return nil }
+        let table = canonical
+        for length in 5...min(30, bitCount) {
+            let code = UInt32(truncatingIfNeeded: bits >> UInt64(bitCount - length))
+            let first = table.firstCode[length]
+            guard code >= first, code - first < table.count[length] else { continue }
+            let symbol = table.symbols[table.offset[length] + Int(code - first)]
+            guard Int(symbol) != HuffmanCodeTable.endOfString else { throw .huffmanEndOfString }
+            return (UInt8(truncatingIfNeeded: symbol), length)
+        }
+        // The code is complete, so 30 bits always hold a whole code; fewer can only be the end.
+        guard bitCount < 30 else { throw .invalidHuffmanPadding }
+        return nil
     }
 }

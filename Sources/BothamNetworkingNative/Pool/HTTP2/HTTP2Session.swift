@@ -19,24 +19,40 @@ final class HTTP2Session: ConnectionDelegate {
     private weak var pool: ConnectionPool?
     private var queue: [HTTP2ConnectionEvent] = []
     private var handling = false
+    private var flushScheduled = false
+    private let loop: EventLoop
     /// Whether the session ended (the socket failed or closed, or the protocol finished): it takes nothing more.
     private(set) var isOver = false
     /// Whether the server sent GOAWAY: the streams it accepted finish, no new one opens.
     private(set) var isDraining = false
     /// The timer that closes the session once it has been unused for the pool's idle timeout.
     var idleTimer: UInt64?
+    /// The watch over the server: SETTINGS acknowledged in time, keep-alive PINGs answered.
+    private var watchTimer: UInt64?
+    private var watchAt: UInt64 = 0
+    private let settingsDeadline: UInt64
+    /// When the server was last heard from.
+    private var lastHeard: UInt64
+    /// The keep-alive PING waiting for its answer: its payload and deadline.
+    private var pendingPing: (payload: UInt64, deadline: UInt64)?
 
     /// The socket is not written to while this much is queued (the windows bound it; this bounds a slow reader).
     private static let socketQueueLimit = 1 << 20
 
     /// Takes over `connection`, ready and speaking HTTP/2, and sends the preface.
-    init(connection: Connection, pool: ConnectionPool) {
+    init(connection: Connection, pool: ConnectionPool, loop: EventLoop) {
         self.connection = connection
         self.pool = pool
+        self.loop = loop
         http2 = HTTP2ClientConnection(configuration: connection.settings.http2)
+        let now = MonotonicClock.now()
+        lastHeard = now
+        settingsDeadline = now &+ connection.settings.http2SettingsTimeout
         connection.delegate = self
+        connection.acknowledgesEveryRead = true
         http2.start()
         flush()
+        armWatch()
     }
 
     /// Whether a call can have a stream now.
@@ -52,7 +68,7 @@ final class HTTP2Session: ConnectionDelegate {
     func close() {
         guard !isOver else { return }
         http2.close()
-        flush()
+        flushNow()
         end(failing: nil)
     }
 
@@ -66,6 +82,7 @@ final class HTTP2Session: ConnectionDelegate {
             let id = try http2.openStream(fields: fields, endStream: endStream)
             carriers[id] = carrier
             drive()
+            armWatch()
             return .success(id)
         } catch {
             return .failure(error)
@@ -73,7 +90,7 @@ final class HTTP2Session: ConnectionDelegate {
     }
 
     func send(_ bytes: ArraySlice<UInt8>, on stream: HTTP2StreamID, endStream: Bool) -> Int {
-        guard !isOver, connection.queuedBytes < Self.socketQueueLimit else { return 0 }
+        guard !isOver, connection.queuedBytes + http2.outboundCount < Self.socketQueueLimit else { return 0 }
         let sent = http2.send(bytes, on: stream, endStream: endStream)
         drive()
         return sent
@@ -106,6 +123,7 @@ final class HTTP2Session: ConnectionDelegate {
     func connectionIsReady(_ connection: Connection) {}
 
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        lastHeard = connection.lastProgress
         queue += http2.receive(bytes)
         drive()
     }
@@ -125,7 +143,18 @@ final class HTTP2Session: ConnectionDelegate {
 
     // MARK: Private
 
+    /// Writes what the protocol queued at the end of the loop's iteration, so that the frames of every stream
+    /// handled in it go out in one `send`.
     private func flush() {
+        guard !flushScheduled, !isOver else { return }
+        flushScheduled = true
+        loop.atIterationEnd { [self] in
+            flushScheduled = false
+            flushNow()
+        }
+    }
+
+    private func flushNow() {
         let outbound = http2.takeOutbound()
         if !outbound.isEmpty { connection.write(Data(outbound)) }
     }
@@ -169,7 +198,9 @@ final class HTTP2Session: ConnectionDelegate {
         case .closed:
             // Every stream was reported failed right before.
             end(failing: nil)
-        case .ready, .informational, .trailers, .pingAcknowledged:
+        case .pingAcknowledged(let payload):
+            if pendingPing?.payload == payload { pendingPing = nil }
+        case .ready, .informational, .trailers:
             break
         }
     }
@@ -178,14 +209,70 @@ final class HTTP2Session: ConnectionDelegate {
     private func end(failing failure: ConnectionFailure?) {
         guard !isOver else { return }
         isOver = true
+        if let watchTimer { loop.cancelTimer(watchTimer) }
+        watchTimer = nil
         let open = carriers.values
         carriers.removeAll()
         let ending =
             failure
             ?? .socket(NativeTransportError(code: .closedByPeer, reason: "the HTTP/2 connection closed"))
         for carrier in open { carrier.failed(ending) }
+        flushNow()  // a GOAWAY or RST_STREAM the protocol queued last
         connection.close()
         pool?.sessionEnded(self)
+    }
+
+    // MARK: Watching the server
+
+    /// The next instant the watch has something to check: the SETTINGS deadline until they are acknowledged, the
+    /// PING's deadline while one waits, or when a keep-alive PING is due while streams are open.
+    private func nextWatch() -> UInt64? {
+        var next: UInt64?
+        func include(_ instant: UInt64) { next = min(next ?? instant, instant) }
+        if !http2.isSettingsAcknowledged { include(settingsDeadline) }
+        if let pendingPing {
+            include(pendingPing.deadline)
+        } else if let interval = connection.settings.http2PingInterval, !carriers.isEmpty {
+            include(lastHeard &+ interval)
+        }
+        return next
+    }
+
+    /// Arms the watch for ``nextWatch()``, unless it is armed for that instant or an earlier one.
+    private func armWatch() {
+        guard !isOver, let next = nextWatch() else { return }
+        if let watchTimer {
+            guard next < watchAt else { return }
+            loop.cancelTimer(watchTimer)
+        }
+        watchAt = next
+        watchTimer = loop.scheduleTimer(at: next) { [weak self] in
+            guard let self else { return }
+            watchTimer = nil
+            watch()
+        }
+    }
+
+    private func watch() {
+        guard !isOver else { return }
+        let now = MonotonicClock.now()
+        if !http2.isSettingsAcknowledged && now >= settingsDeadline {
+            http2.failSettingsTimeout()
+            return drive()
+        }
+        if let pendingPing, now >= pendingPing.deadline {
+            let timeout = Duration.nanoseconds(Int64(clamping: connection.settings.http2PingTimeout))
+            let reason = "the HTTP/2 connection did not answer a PING within \(timeout)"
+            return end(failing: .socket(NativeTransportError(code: .closedByPeer, reason: reason)))
+        }
+        if pendingPing == nil, !carriers.isEmpty, let interval = connection.settings.http2PingInterval,
+            now >= lastHeard &+ interval
+        {
+            pendingPing = (now, now &+ connection.settings.http2PingTimeout)
+            http2.ping(now)
+            drive()
+        }
+        armWatch()
     }
 
     /// What a stream's failure means to its exchange.
