@@ -20,13 +20,14 @@ docc = "Sources/BothamNetworking/BothamNetworking.docc"
 ARTICLES = [
     "SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md", "Caching.md",
     "RunningTheConformanceSuite.md", "ChaosTesting.md", "TestingYourAPIClient.md",
-    "BothamNetworkingConformance.md", "BothamNetworkingTesting.md",
+    "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md",
 ]
 # The catalog of an article that is not BothamNetworking's (the last two are those modules' landing pages).
 CATALOGS = {
     "RunningTheConformanceSuite.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
     "BothamNetworkingConformance.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
     "BothamNetworkingTesting.md": "Sources/BothamNetworkingTesting/BothamNetworkingTesting.docc",
+    "UsingHTTP2.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
 }
 
 declaration = re.compile(r"^(//|((struct|enum|final class|class|func|extension|protocol|@Test|import)\b))")

@@ -651,6 +651,16 @@ func transportExample() async {
 }
 
 // README block 37
+func nativeHTTP2Example() {
+    var configuration = NativeHTTPClient.Configuration()
+    configuration.httpVersion = .preferHTTP2  // ALPN offers h2, then http/1.1; the server picks
+    configuration.http2.keepAlivePingInterval = .seconds(30)  // find dead connections under long streams
+    let client = NativeHTTPClient(configuration: configuration)
+    let api = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: client)
+    print(api.baseEndpoint)
+}
+
+// README block 38
 
 // Names mapped by hand (service discovery, a staging host): anything else fails with cannotFindHost.
 struct StagingResolver: NameResolving {
@@ -669,7 +679,7 @@ func realNetworksExample() -> NativeHTTPClient {
     return NativeHTTPClient(configuration: configuration)
 }
 
-// README block 38
+// README block 39
 
 func proxiesExample() throws -> NativeHTTPClient {
     var configuration = NativeHTTPClient.Configuration()

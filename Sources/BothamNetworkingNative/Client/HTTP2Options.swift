@@ -1,3 +1,5 @@
+import BothamNetworking
+
 extension NativeHTTPClient {
     /// How a ``NativeHTTPClient`` watches its HTTP/2 connections: ``Configuration/http2``.
     ///
@@ -21,6 +23,11 @@ extension NativeHTTPClient {
         public var pingTimeout = Duration.seconds(10)
         /// How long the server may take to acknowledge our SETTINGS (10 s).
         public var settingsTimeout = Duration.seconds(10)
+        /// The request fields this redactor hides go as never-indexed literals (RFC 7541 §7.1.3): never stored in
+        /// HPACK's tables, here or in any intermediary, so a compression side channel cannot probe them. The
+        /// default redactor's: `Authorization`, `Proxy-Authorization`, `Cookie`, API keys, and names containing
+        /// `token`, `secret`, `password`, `signature` (`HTTP2RequestFieldsTests`).
+        public var neverIndexed = Redactor()
 
         /// The defaults.
         public init() {}

@@ -1,8 +1,9 @@
 import BothamNetworking
 import Foundation
 
-/// An HTTP/1.1 client on its own event loop: non-blocking sockets with epoll, keep-alive pooling, OpenSSL 3 for
-/// HTTPS and zlib for `gzip`/`deflate`. A drop-in `HTTPClient` for `BothamAPIClient`:
+/// An HTTP/1.1 and HTTP/2 client on its own event loop: non-blocking sockets with epoll, keep-alive pooling (one
+/// shared connection per origin over HTTP/2, ``Configuration/httpVersion``), OpenSSL 3 for HTTPS and zlib for
+/// `gzip`/`deflate`. A drop-in `HTTPClient` for `BothamAPIClient`:
 ///
 /// ```swift
 /// let api = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: NativeHTTPClient())

@@ -1,3 +1,5 @@
+import BothamNetworking
+
 /// How a ``Connection`` finds and reaches its server, and which HTTP it speaks there: the client's DNS cache, its
 /// Happy Eyeballs timing and its HTTP/2 settings.
 struct ConnectSettings: Sendable {
@@ -17,4 +19,6 @@ struct ConnectSettings: Sendable {
     var http2PingTimeout: UInt64 = 10_000_000_000
     /// Nanoseconds the server may take to acknowledge our SETTINGS.
     var http2SettingsTimeout: UInt64 = 10_000_000_000
+    /// Which request fields go as never-indexed literals over HTTP/2: those this redactor hides.
+    var http2NeverIndexed = Redactor()
 }

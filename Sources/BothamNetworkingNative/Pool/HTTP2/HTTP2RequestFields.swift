@@ -9,8 +9,8 @@ enum HTTP2RequestFields {
         "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host", "content-length",
     ]
 
-    /// The fields for `head`.
-    static func make(_ head: RequestHead) -> [HPACKHeaderField] {
+    /// The fields for `head`; those `neverIndexed` says are sensitive are marked never-indexed.
+    static func make(_ head: RequestHead, neverIndexed: (HTTPFieldName) -> Bool) -> [HPACKHeaderField] {
         let headers = head.headers
         // Fields the request's `Connection` names are hop-by-hop too.
         let named = Set(headers.values(for: .connection).flatMap(HTTPFieldList.elements(of:)).map { $0.lowercased() })
@@ -25,7 +25,7 @@ enum HTTP2RequestFields {
             if dropped.contains(name) || named.contains(name) { continue }
             // TE is allowed with `trailers` only (§8.2.2).
             if name == "te" && field.value.lowercased() != "trailers" { continue }
-            fields.append(HPACKHeaderField(name: name, value: field.value))
+            fields.append(HPACKHeaderField(name: name, value: field.value, neverIndexed: neverIndexed(field.name)))
         }
         if let length = head.bodyLength {
             fields.append(HPACKHeaderField(name: "content-length", value: String(length)))

@@ -20,6 +20,7 @@ final class HTTP2Session: ConnectionDelegate {
     private var queue: [HTTP2ConnectionEvent] = []
     private var handling = false
     private var flushScheduled = false
+    private var neverIndexedNames: [String: Bool] = [:]
     private let loop: EventLoop
     /// Whether the session ended (the socket failed or closed, or the protocol finished): it takes nothing more.
     private(set) var isOver = false
@@ -53,6 +54,15 @@ final class HTTP2Session: ConnectionDelegate {
         http2.start()
         flush()
         armWatch()
+    }
+
+    /// Whether the request field `name` goes as a never-indexed literal (the client's redactor hides it),
+    /// remembered per name (the first 256).
+    func isNeverIndexed(_ name: HTTPFieldName) -> Bool {
+        if let known = neverIndexedNames[name.canonicalName] { return known }
+        let hidden = connection.settings.http2NeverIndexed.redacts(header: name)
+        if neverIndexedNames.count < 256 { neverIndexedNames[name.canonicalName] = hidden }
+        return hidden
     }
 
     /// Whether a call can have a stream now.

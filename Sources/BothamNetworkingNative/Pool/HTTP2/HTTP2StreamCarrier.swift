@@ -42,7 +42,8 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
     }
 
     func sendHead(_ head: RequestHead, endsRequest: Bool) -> Result<Int, ConnectionFailure> {
-        switch session.open(self, fields: HTTP2RequestFields.make(head), endStream: endsRequest) {
+        let fields = HTTP2RequestFields.make(head, neverIndexed: session.isNeverIndexed)
+        switch session.open(self, fields: fields, endStream: endsRequest) {
         case .success(let id):
             stream = id
             sentEnd = endsRequest
