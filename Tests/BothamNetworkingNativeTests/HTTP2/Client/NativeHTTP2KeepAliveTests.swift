@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ struct NativeHTTP2KeepAliveTests {
         let client = makeClient {
             $0.httpVersion = .http2PriorKnowledge
             // Without the watch, the call would end here, with a timeout: the tests fail in bounded time.
-            $0.limits.attemptTimeout = .seconds(8)
+            $0.limits.attemptTimeout = TestTimeScale.scaled(.seconds(8))
             change(&$0)
         }
         let request = HTTPRequest(method: .get, baseEndpoint: "http://127.0.0.1:\(peer.port)", path: "/")
@@ -40,14 +41,14 @@ struct NativeHTTP2KeepAliveTests {
         let (error, elapsed) = await Self.failure(peer) { $0.http2.settingsTimeout = .milliseconds(300) }
 
         #expect(Self.lostReason(error)?.contains("SETTINGS") == true, "\(String(describing: error))")
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < TestTimeScale.scaled(.seconds(5)))
     }
 
     @Test("A connection that stops answering is found dead by a keep-alive PING, and its call fails")
     func unansweredPingEndsTheConnection() async throws {
         let peer = try SilentPeer(greeting: Self.serverSettings + Self.settingsAck) { $0.count >= 24 }
         defer { peer.stop() }
-        // No idle timeout: only the PING (or the 8 s attempt limit) can end this call.
+        // No idle timeout: only the PING (or the attempt limit) can end this call.
         let (error, elapsed) = await Self.failure(peer) {
             $0.limits.idleTimeout = nil
             $0.http2.keepAlivePingInterval = .milliseconds(100)
@@ -55,6 +56,6 @@ struct NativeHTTP2KeepAliveTests {
         }
 
         #expect(Self.lostReason(error)?.contains("PING") == true, "\(String(describing: error))")
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < TestTimeScale.scaled(.seconds(5)))
     }
 }
