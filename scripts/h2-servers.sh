@@ -6,6 +6,7 @@
 #                                   nginx (Debian's nginx-light): static files, and a second server that sends
 #                                     GOAWAY after 3 requests on a connection (keepalive_requests 3)
 #                                   hypercorn (PyPI, in .venv-h2): the ASGI app scripts/h2_app.py (/bytes/N, /echo)
+#                                   scripts/h2_faults.py, on PyPI's h2 (hypercorn's own HTTP/2 layer): the faults
 #                                 then write .ci-work/h2/env (the variables below) and one PID file per server
 #   scripts/h2-servers.sh env     print the `export` lines of those variables (eval "$(scripts/h2-servers.sh env)")
 #   scripts/h2-servers.sh stop    stop every server `start` started, by its PID
@@ -16,6 +17,8 @@
 #   BOTHAM_TEST_H2C_NGINX_ROOT     a folder under /tmp with small.txt and big.bin (under /tmp, not in the clone:
 #                                  nginx's workers run unprivileged and must reach it whatever the clone's parents)
 #   BOTHAM_TEST_H2C_HYPERCORN      127.0.0.1:PORT   hypercorn
+#   BOTHAM_TEST_H2C_FAULTS         127.0.0.1:PORT   h2_faults.py: RST_STREAM mid-body, GOAWAY mid-flight, a window
+#                                                   that never opens, an oversized head, DATA on a closed stream
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -50,7 +53,7 @@ start_nginx() {
 start() {
     if [ -f "$ENV_FILE" ]; then
         local alive=1 name
-        for name in nginx hypercorn; do
+        for name in nginx hypercorn faults; do
             [ -f "$WORK/$name.pid" ] && kill -0 "$(cat "$WORK/$name.pid")" 2>/dev/null || alive=0
         done
         if [ "$alive" = 1 ]; then
@@ -80,18 +83,23 @@ start() {
     # worker it serves in that process).
     start_server hypercorn "$hypercorn" bash -c \
         "cd '$ROOT/scripts' && exec '$VENV/bin/hypercorn' --bind 127.0.0.1:$hypercorn --workers 1 h2_app:app"
+    local faults
+    faults="$(free_port)"
+    start_server faults "$faults" "$VENV/bin/python" "$ROOT/scripts/h2_faults.py" "$faults"
     cat >"$ENV_FILE" <<ENV
 export BOTHAM_TEST_H2C_NGINX=127.0.0.1:$nginx
 export BOTHAM_TEST_H2C_NGINX_GOAWAY=127.0.0.1:$goaway
 export BOTHAM_TEST_H2C_NGINX_ROOT=$www
 export BOTHAM_TEST_H2C_HYPERCORN=127.0.0.1:$hypercorn
+export BOTHAM_TEST_H2C_FAULTS=127.0.0.1:$faults
 ENV
-    echo "HTTP/2 servers running: nginx :$nginx, nginx (GOAWAY after 3) :$goaway, hypercorn :$hypercorn" >&2
+    echo "HTTP/2 servers running: nginx :$nginx, nginx (GOAWAY after 3) :$goaway, hypercorn :$hypercorn," \
+        "faults :$faults" >&2
 }
 
 stop() {
     local name
-    for name in nginx hypercorn; do
+    for name in nginx hypercorn faults; do
         if [ -f "$WORK/$name.pid" ]; then
             stop_pid "$(cat "$WORK/$name.pid")"
             rm -f "$WORK/$name.pid"

@@ -298,6 +298,11 @@ final class HTTP2Session: ConnectionDelegate {
             return .malformed(
                 NativeTransportError(
                     code: .malformedResponse, reason: "a malformed HTTP/2 response (\(code)): \(reason)"))
+        case .connectionClosed(.protocolViolation(let code, let reason)):
+            // The server broke the protocol: its answer cannot be trusted, whatever stream it was for.
+            return .malformed(
+                NativeTransportError(
+                    code: .malformedResponse, reason: "the HTTP/2 server broke the protocol (\(code)): \(reason)"))
         case .connectionClosed(let connectionFailure):
             return .socket(
                 NativeTransportError(

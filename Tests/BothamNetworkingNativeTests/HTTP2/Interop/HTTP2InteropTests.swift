@@ -10,9 +10,13 @@ enum H2CServers {
     static let nginxGoAway = environment["BOTHAM_TEST_H2C_NGINX_GOAWAY"]
     static let nginxRoot = environment["BOTHAM_TEST_H2C_NGINX_ROOT"]
     static let hypercorn = environment["BOTHAM_TEST_H2C_HYPERCORN"]
+    static let faults = environment["BOTHAM_TEST_H2C_FAULTS"]
     static let needsNginx = ConditionTrait.enabled(
         if: nginx != nil && nginxGoAway != nil && nginxRoot != nil,
         "BOTHAM_TEST_H2C_NGINX is not set: run scripts/h2-servers.sh start and eval its env (.ci/run does)")
+    static let needsFaults = ConditionTrait.enabled(
+        if: faults != nil,
+        "BOTHAM_TEST_H2C_FAULTS is not set: run scripts/h2-servers.sh start and eval its env (.ci/run does)")
     static let needsHypercorn = ConditionTrait.enabled(
         if: hypercorn != nil,
         "BOTHAM_TEST_H2C_HYPERCORN is not set: run scripts/h2-servers.sh start and eval its env (.ci/run does)")
