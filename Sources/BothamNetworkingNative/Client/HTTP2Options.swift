@@ -21,6 +21,12 @@ extension NativeHTTPClient {
         public var keepAlivePingInterval: Duration?
         /// How long a keep-alive PING may wait for its answer (10 s).
         public var pingTimeout = Duration.seconds(10)
+        /// How many HTTP/2 connections one origin may have open (1, as RFC 9113 §9.1 asks of clients): a call that
+        /// finds every stream of every connection in use waits for one to end, or opens another connection while
+        /// there are fewer than this. Connections the server is closing (GOAWAY) do not count. Raise it for a
+        /// server whose `SETTINGS_MAX_CONCURRENT_STREAMS` is below the calls you keep in flight; the total stays
+        /// within ``Configuration/maxConnectionsPerHost`` (`NativeHTTP2ClientTests`).
+        public var maxConnectionsPerOrigin = 1
         /// How long the server may take to acknowledge our SETTINGS (10 s).
         public var settingsTimeout = Duration.seconds(10)
         /// The request fields this redactor hides go as never-indexed literals (RFC 7541 §7.1.3): never stored in

@@ -102,6 +102,7 @@ extension NativeHTTPClient.Configuration {
         settings.http2PingTimeout = max(1_000_000, MonotonicClock.nanoseconds(http2.pingTimeout))
         settings.http2SettingsTimeout = max(1_000_000, MonotonicClock.nanoseconds(http2.settingsTimeout))
         settings.http2NeverIndexed = http2.neverIndexed
+        settings.http2MaxConnections = max(1, http2.maxConnectionsPerOrigin)
         // The response head limit is HPACK's header list limit over HTTP/2.
         settings.http2.maxHeaderListSize = max(1024, maxHeaderBytes)
         return settings

@@ -19,6 +19,9 @@ struct ConnectSettings: Sendable {
     var http2PingTimeout: UInt64 = 10_000_000_000
     /// Nanoseconds the server may take to acknowledge our SETTINGS.
     var http2SettingsTimeout: UInt64 = 10_000_000_000
+    /// How many HTTP/2 connections (not counting those going away) an origin may have: calls beyond their streams
+    /// wait for one.
+    var http2MaxConnections = 1
     /// Which request fields go as never-indexed literals over HTTP/2: those this redactor hides.
     var http2NeverIndexed = Redactor()
 }

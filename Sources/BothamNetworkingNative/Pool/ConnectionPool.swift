@@ -18,7 +18,8 @@ protocol ConnectionPoolClient: AnyObject {
 ///
 /// A connection that turns out to speak HTTP/2 becomes an ``HTTP2Session`` (``adoptHTTP2(_:firstClient:)``): from
 /// then on the route's calls share it, one stream each, up to the server's concurrent-stream limit, and wait for a
-/// stream to end beyond it rather than open more connections (one connection per origin, as RFC 9113 §9.1 asks).
+/// stream to end beyond it rather than open more connections (one connection per origin, as RFC 9113 §9.1 asks,
+/// unless `HTTP2Options.maxConnectionsPerOrigin` allows more).
 /// A session that received GOAWAY takes no new streams and a new connection is opened for the next call; an unused
 /// session closes after `idleTimeout`.
 ///
@@ -89,8 +90,8 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
             client.assign(idle.connection, reused: true)
             return
         }
-        if state.speaksHTTP2 && state.open.count > state.draining.count {
-            // A session at its stream limit, or the connection that will be one: wait for a stream.
+        if state.speaksHTTP2 && state.open.count - state.draining.count >= connectSettings.http2MaxConnections {
+            // Sessions at their stream limit, or the connections that will be sessions: wait for a stream.
             state.waiters.append(client)
             return
         }
@@ -265,8 +266,10 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
 
     private func serveWaiters(_ route: ConnectionRoute, state: OriginState) {
         while !state.waiters.isEmpty, state.open.count < maxConnectionsPerHost {
-            // An HTTP/2 origin needs one connection: the others wait for its streams.
-            if state.speaksHTTP2 && state.open.count > state.draining.count { return }
+            // An HTTP/2 origin needs one connection (or as many as configured): the others wait for its streams.
+            if state.speaksHTTP2 && state.open.count - state.draining.count >= connectSettings.http2MaxConnections {
+                return
+            }
             let client = state.waiters.removeFirst()
             let connection = makeConnection(route, state: state)
             client.assign(connection, reused: false)

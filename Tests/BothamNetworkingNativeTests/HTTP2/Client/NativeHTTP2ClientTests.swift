@@ -75,6 +75,21 @@ struct NativeHTTP2ClientTests {
         #expect(await client.openedConnectionCount() == 1)
     }
 
+    @Test(
+        "With two connections allowed, calls beyond the server's 100 streams open a second connection",
+        H2CServers.needsHypercorn)
+    func secondConnectionWhenConfigured() async throws {
+        let client = Self.client { $0.http2.maxConnectionsPerOrigin = 2 }
+        let url = try Self.url(H2CServers.hypercorn, "/bytes/10")
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<150 { group.addTask { try await client.send(HTTPRequest(method: .get, url: url)).statusCode } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(statuses == Array(repeating: 200, count: 150))
+        #expect(await client.openedConnectionCount() == 2)
+    }
+
     @Test("A 4 MiB download arrives whole through the flow-control windows", H2CServers.needsNginx)
     func largeDownload() async throws {
         let client = Self.client()
