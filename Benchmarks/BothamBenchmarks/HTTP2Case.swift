@@ -73,7 +73,7 @@
             for run in 0..<options.runs {
                 for offset in 0..<variants.count {
                     let variant = variants[(offset + run) % variants.count]
-                    let cost = await measureConcurrentGETs(
+                    let cost = await ConcurrentGETs.measure(
                         variant.client, executors: variant.executors, path: variant.path, requests: requests,
                         concurrency: concurrency)
                     results[variant.name, default: Measurement()].requestsPerSecond.append(cost.requestsPerSecond)

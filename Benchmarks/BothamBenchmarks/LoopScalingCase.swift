@@ -59,7 +59,7 @@
                     // Rotated order: drift of the machine hits every variant alike.
                     for offset in 0..<variants.count {
                         let variant = variants[(offset + run) % variants.count]
-                        let cost = await measureConcurrentGETs(
+                        let cost = await ConcurrentGETs.measure(
                             variant.client, executors: variant.executors, path: path, requests: total,
                             concurrency: concurrency)
                         results[variant.name, default: Measurement()].requestsPerSecond.append(cost.requestsPerSecond)

@@ -8,7 +8,7 @@ extension NativeHTTPClient {
     /// through an HTTP proxy always goes as HTTP/1.1 (the proxy speaks it); `https` through a tunnel negotiates
     /// with the origin.
     ///
-    /// Read ``BothamNetworking/HTTPResponse/protocolVersion`` to see which version a response came over.
+    /// Read `HTTPResponse.protocolVersion` to see which version a response came over.
     ///
     /// ```swift
     /// var configuration = NativeHTTPClient.Configuration()
