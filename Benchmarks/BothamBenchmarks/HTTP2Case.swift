@@ -17,19 +17,6 @@
         let options: Options
         let report: Report
 
-        private struct Variant {
-            let name: String
-            let client: BothamAPIClient
-            let executors: [any TaskExecutor]
-            let path: String
-        }
-
-        private struct Measurement {
-            var requestsPerSecond: [Double] = []
-            var cpuMicroseconds: [Double] = []
-            var failures = 0
-        }
-
         func run() async {
             let bodies = [
                 ("small JSON", options.url, options.h2URL),
@@ -50,14 +37,15 @@
 
         private func compare(body: String, http1: URL, http2: URL, concurrency: Int) async {
             func variant(_ name: String, _ url: URL, _ change: (inout NativeHTTPClient.Configuration) -> Void)
-                -> Variant
+                -> ConcurrentGETs.Variant
             {
                 var configuration = NativeHTTPClient.Configuration()
                 change(&configuration)
                 let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
                 let transport = NativeHTTPClient(configuration: configuration)
                 let client = BothamAPIClient(baseEndpoint: origin, httpClient: transport)
-                return Variant(name: name, client: client, executors: transport.taskExecutors, path: url.path)
+                return ConcurrentGETs.Variant(
+                    name: name, client: client, executors: transport.taskExecutors, path: url.path)
             }
             let baseline = variant("native HTTP/1.1 ≤8 connections", http1) { $0.maxConnectionsPerHost = 8 }
             var variants = [baseline]
@@ -69,37 +57,10 @@
             }
             variants.append(variant("native HTTP/2 1 connection", http2) { $0.httpVersion = .http2PriorKnowledge })
             let requests = requestCount(concurrency, large: body != "small JSON")
-            var results = [String: Measurement]()
-            for run in 0..<options.runs {
-                for offset in 0..<variants.count {
-                    let variant = variants[(offset + run) % variants.count]
-                    let cost = await ConcurrentGETs.measure(
-                        variant.client, executors: variant.executors, path: variant.path, requests: requests,
-                        concurrency: concurrency)
-                    results[variant.name, default: Measurement()].requestsPerSecond.append(cost.requestsPerSecond)
-                    results[variant.name, default: Measurement()].cpuMicroseconds.append(
-                        cost.cpuMicrosecondsPerRequest)
-                    results[variant.name, default: Measurement()].failures += cost.failures
-                }
-            }
-            let label = "\(body), \(concurrency == 1 ? "sequential" : "\(concurrency) in flight")"
-            guard let base = results[baseline.name] else { return }
-            let baseName = "\(baseline.name), \(label)"
-            report.add(ResultRow(.http2, baseName, "req/s", base.requestsPerSecond))
-            report.add(ResultRow(.http2, baseName, "CPU µs/req", base.cpuMicroseconds))
-            for variant in variants.dropFirst() {
-                guard let ours = results[variant.name] else { continue }
-                let name = "\(variant.name), \(label)"
-                report.add(
-                    ResultRow(.http2, name, "req/s", ours.requestsPerSecond, against: baseName, base.requestsPerSecond))
-                report.add(
-                    ResultRow(
-                        .http2, name, "CPU µs/req", ours.cpuMicroseconds, against: baseName, base.cpuMicroseconds))
-            }
-            for variant in variants {
-                let failures = results[variant.name]?.failures ?? 0
-                if failures > 0 { report.note("http2 \(label): \(failures) \(variant.name) requests failed") }
-            }
+            let label = ", \(body), \(concurrency == 1 ? "sequential" : "\(concurrency) in flight")"
+            await ConcurrentGETs.compare(
+                variants, runs: options.runs, requests: requests, concurrency: concurrency, label: label,
+                benchCase: .http2, report: report)
         }
 
         /// Whole rounds of `concurrency`; a tenth as many 1 MiB requests as small ones.

@@ -16,19 +16,6 @@
         let report: Report
         let url: URL
 
-        /// One way of sending: a client and the executors its calling tasks prefer (none: the cooperative pool).
-        private struct Variant: Sendable {
-            let name: String
-            let client: BothamAPIClient
-            let executors: [any TaskExecutor]
-        }
-
-        private struct Measurement {
-            var requestsPerSecond: [Double] = []
-            var cpuMicroseconds: [Double] = []
-            var failures = 0
-        }
-
         func run() async {
             let loops = options.loops ?? max(2, NativeHTTPClient.EventLoopCount.perCore.count)
             let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
@@ -44,51 +31,20 @@
                 }
                 let (one, oneTransport) = client(loops: 1)
                 let (many, manyTransport) = client(loops: loops)
-                let baseline = Variant(
-                    name: "botham+native 1 loop, on it", client: one, executors: oneTransport.taskExecutors)
                 let variants = [
-                    baseline,
-                    Variant(
+                    ConcurrentGETs.Variant(
+                        name: "botham+native 1 loop, on it", client: one, executors: oneTransport.taskExecutors,
+                        path: path),
+                    ConcurrentGETs.Variant(
                         name: "botham+native \(loops) loops, on them", client: many,
-                        executors: manyTransport.taskExecutors),
-                    Variant(name: "botham+native \(loops) loops, off them", client: many, executors: []),
+                        executors: manyTransport.taskExecutors, path: path),
+                    ConcurrentGETs.Variant(
+                        name: "botham+native \(loops) loops, off them", client: many, executors: [], path: path),
                 ]
-                var results = [String: Measurement]()
-                let total = requestCount(concurrency)
-                for run in 0..<options.runs {
-                    // Rotated order: drift of the machine hits every variant alike.
-                    for offset in 0..<variants.count {
-                        let variant = variants[(offset + run) % variants.count]
-                        let cost = await ConcurrentGETs.measure(
-                            variant.client, executors: variant.executors, path: path, requests: total,
-                            concurrency: concurrency)
-                        results[variant.name, default: Measurement()].requestsPerSecond.append(cost.requestsPerSecond)
-                        results[variant.name, default: Measurement()].cpuMicroseconds.append(
-                            cost.cpuMicrosecondsPerRequest)
-                        results[variant.name, default: Measurement()].failures += cost.failures
-                    }
-                }
-                let label = concurrency == 1 ? "sequential" : "\(concurrency) in flight"
-                guard let base = results[baseline.name] else { continue }
-                let baseName = "\(baseline.name) \(label)"
-                report.add(ResultRow(.loops, baseName, "req/s", base.requestsPerSecond))
-                report.add(ResultRow(.loops, baseName, "CPU µs/req", base.cpuMicroseconds))
-                for variant in variants.dropFirst() {
-                    guard let ours = results[variant.name] else { continue }
-                    let name = "\(variant.name) \(label)"
-                    report.add(
-                        ResultRow(
-                            .loops, name, "req/s", ours.requestsPerSecond, against: baseName, base.requestsPerSecond)
-                    )
-                    report.add(
-                        ResultRow(
-                            .loops, name, "CPU µs/req", ours.cpuMicroseconds, against: baseName, base.cpuMicroseconds)
-                    )
-                }
-                for variant in variants {
-                    let failures = results[variant.name]?.failures ?? 0
-                    if failures > 0 { report.note("loops \(label): \(failures) \(variant.name) requests failed") }
-                }
+                let label = concurrency == 1 ? " sequential" : " \(concurrency) in flight"
+                await ConcurrentGETs.compare(
+                    variants, runs: options.runs, requests: requestCount(concurrency), concurrency: concurrency,
+                    label: label, benchCase: .loops, report: report)
             }
         }
 
