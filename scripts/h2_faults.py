@@ -7,6 +7,8 @@ never produces on demand (scripts/h2-servers.sh starts it; NativeHTTP2FaultTests
                                  this request was never processed), then the connection closes; afterwards 200
                                  "after goaway"
   GET  /refuse-once/TOKEN        the first time: RST_STREAM REFUSED_STREAM; afterwards 200 "after refusal"
+  GET  /refuse-after-head/TOKEN  a head and 1000 of 100000 octets, then RST_STREAM REFUSED_STREAM (a refusal that
+                                 comes too late to mean "unprocessed"); afterwards 200 "sent twice"
   POST /no-window                reads the body but never gives flow-control credit back: the client's window
                                  closes after 65535 octets and never opens again
   GET  /big-headers              a 200 whose head carries a 100000-octet field (over any sane header list limit)
@@ -111,6 +113,14 @@ class Connection:
                 self.respond(stream, 200, b"after refusal")
             else:
                 SEEN.add(path)
+                self.h2.reset_stream(stream, h2.errors.ErrorCodes.REFUSED_STREAM)
+        elif path.startswith("/refuse-after-head/"):
+            if path in SEEN:
+                self.respond(stream, 200, b"sent twice")
+            else:
+                SEEN.add(path)
+                self.h2.send_headers(stream, [(":status", "200"), ("content-length", "100000")])
+                self.h2.send_data(stream, b"x" * 1000)
                 self.h2.reset_stream(stream, h2.errors.ErrorCodes.REFUSED_STREAM)
         elif path == "/no-window":
             pass  # the body is read in body(), never acknowledged; no answer

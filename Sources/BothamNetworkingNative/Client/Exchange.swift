@@ -122,6 +122,7 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
             pool.adoptHTTP2(connection, firstClient: self)
             return
         }
+        pool.connectionSpeaksHTTP1(connection)
         carrierIsReady()
     }
 
@@ -210,8 +211,14 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
             let kind: NetworkFailure.Kind =
                 error.code == .authenticationRequired ? .proxyAuthenticationRequired : .cannotConnect
             finish(.failure(.networkError(NetworkFailure(kind: kind, underlying: error))))
-        case .refused:
+        case .refused(let error):
+            // Refused after its head arrived (GOAWAY below it, REFUSED_STREAM late): not "unprocessed" after all.
+            guard !parser.hasReceivedBytes else {
+                return finish(.failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: error))))
+            }
             finish(.refused)
+        case .streamReset(let error):
+            finish(.failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: error))))
         case .malformed(let error):
             finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse, underlying: error))))
         case .rejectedRequest(let reason):

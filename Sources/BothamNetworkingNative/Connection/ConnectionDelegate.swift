@@ -15,6 +15,9 @@ enum ConnectionFailure: Error {
     /// An HTTP/2 server did not process the request (REFUSED_STREAM, or above the last stream of its GOAWAY): it
     /// may be sent again on another connection whatever its method (RFC 9113 §8.7).
     case refused(NativeTransportError)
+    /// An HTTP/2 server reset the stream (RST_STREAM with another code than REFUSED_STREAM): the request may have
+    /// been processed, and the connection is fine (not a stale connection).
+    case streamReset(NativeTransportError)
     /// An HTTP/2 response broke the protocol (a malformed field section, a body longer or shorter than its
     /// `content-length`): its stream was reset.
     case malformed(NativeTransportError)

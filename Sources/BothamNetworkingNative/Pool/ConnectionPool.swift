@@ -167,6 +167,15 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         serveWaiters(from: session, state: state)
     }
 
+    /// A new connection of `connection`'s route became ready speaking HTTP/1.1 (TLS's ALPN picked it): calls to the
+    /// route no longer wait for an HTTP/2 stream, they open connections as HTTP/1.1 calls do (a server behind a load
+    /// balancer may answer either way).
+    func connectionSpeaksHTTP1(_ connection: Connection) {
+        guard let state = origins[connection.route], state.speaksHTTP2, !connectSettings.cleartextHTTP2 else { return }
+        state.speaksHTTP2 = false
+        serveWaiters(connection.route, state: state)
+    }
+
     /// A stream of `session` ended: waiters get one, or an unused session starts its idle timer.
     func sessionHasRoom(_ session: HTTP2Session) {
         guard let state = origins[session.connection.route] else { return }

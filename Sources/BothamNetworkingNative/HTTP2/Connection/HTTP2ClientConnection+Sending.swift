@@ -63,10 +63,22 @@ extension HTTP2ClientConnection {
     /// ``HTTP2ConnectionEvent/data(_:_:)``, also after the stream has ended or was cancelled (the connection's
     /// window counts them all).
     package mutating func consumed(_ count: Int, on stream: HTTP2StreamID) {
+        connectionConsumed(count)
+        streamConsumed(count, on: stream)
+    }
+
+    /// The connection's half of ``consumed(_:on:)``: `count` octets count as read for the connection's window only
+    /// (a paused stream's octets, so that one slow reader never holds back the connection's other streams).
+    package mutating func connectionConsumed(_ count: Int) {
         guard failure == nil, count > 0 else { return }
         if let increment = receiveWindow.consume(count) {
             queue(HTTP2Frame(streamID: .connection, payload: .windowUpdate(windowIncrement: increment)))
         }
+    }
+
+    /// The stream's half of ``consumed(_:on:)``: `count` octets of `stream` count as read for its window.
+    package mutating func streamConsumed(_ count: Int, on stream: HTTP2StreamID) {
+        guard failure == nil, count > 0 else { return }
         guard var state = streams[stream], !state.remoteEnded else { return }
         if let increment = state.receiveWindow.consume(count) {
             queue(HTTP2Frame(streamID: stream, payload: .windowUpdate(windowIncrement: increment)))

@@ -111,17 +111,18 @@ final class HTTP2Session: ConnectionDelegate {
         http2.hasEndedRequest(on: stream)
     }
 
-    func consumed(_ count: Int, on stream: HTTP2StreamID) {
+    /// A paused stream's reader caught up: its window grows by what it read meanwhile.
+    func streamConsumed(_ count: Int, on stream: HTTP2StreamID) {
         guard !isOver else { return }
-        http2.consumed(count, on: stream)
+        http2.streamConsumed(count, on: stream)
         drive()
     }
 
-    /// A carrier is given back: its stream is reset if still open, what it held unread is granted back.
-    func carrierDone(_ carrier: HTTP2StreamCarrier, unconsumed: Int) {
+    /// A carrier is given back: its stream is reset if still open (the connection's window already counted
+    /// everything it received).
+    func carrierDone(_ carrier: HTTP2StreamCarrier) {
         carrierCount -= 1
         if let stream = carrier.stream, !isOver {
-            if unconsumed > 0 { http2.consumed(unconsumed, on: stream) }
             if carriers.removeValue(forKey: stream) != nil, http2.isOpen(stream) { http2.cancel(stream) }
             drive()
         }
@@ -193,8 +194,12 @@ final class HTTP2Session: ConnectionDelegate {
         case .head(let stream, let status, let fields):
             carriers[stream]?.receivedHead(statusCode: status, fields: fields)
         case .data(let stream, let bytes):
+            // The connection's window is always granted again at once; a stream's only once its reader has the
+            // octets (a paused reader holds back its own stream, never the others).
             let grant = carriers[stream]?.receivedData(bytes) ?? bytes.count
-            if grant > 0 && !isOver { http2.consumed(grant, on: stream) }
+            guard !isOver else { return }
+            http2.connectionConsumed(bytes.count)
+            if grant > 0 { http2.streamConsumed(grant, on: stream) }
         case .end(let stream):
             carriers[stream]?.receivedEnd()
         case .failed(let stream, let failure):
@@ -210,7 +215,10 @@ final class HTTP2Session: ConnectionDelegate {
             end(failing: nil)
         case .pingAcknowledged(let payload):
             if pendingPing?.payload == payload { pendingPing = nil }
-        case .ready, .informational, .trailers:
+        case .ready:
+            // The server's limits are known now: waiters may fit.
+            pool?.sessionHasRoom(self)
+        case .informational, .trailers:
             break
         }
     }
@@ -292,12 +300,14 @@ final class HTTP2Session: ConnectionDelegate {
             return .refused(
                 NativeTransportError(code: .closedByPeer, reason: "the HTTP/2 server refused the stream unprocessed"))
         case .reset(let code):
-            return .socket(
+            return .streamReset(
                 NativeTransportError(code: .closedByPeer, reason: "the HTTP/2 server reset the stream (\(code))"))
         case .malformed(let code, let reason):
             return .malformed(
                 NativeTransportError(
                     code: .malformedResponse, reason: "a malformed HTTP/2 response (\(code)): \(reason)"))
+        case .connectionClosed(.protocolViolation(.settingsTimeout, let reason)):
+            return .socket(NativeTransportError(code: .closedByPeer, reason: "SETTINGS_TIMEOUT: \(reason)"))
         case .connectionClosed(.protocolViolation(let code, let reason)):
             // The server broke the protocol: its answer cannot be trusted, whatever stream it was for.
             return .malformed(

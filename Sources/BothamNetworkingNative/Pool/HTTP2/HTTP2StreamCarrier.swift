@@ -19,7 +19,8 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
     private var endRequested = false
     private var sentEnd = false
     private var pumping = false
-    /// Body octets delivered while reading was paused: granted back to the server when it resumes.
+    /// Body octets delivered while reading was paused: granted back to the stream's window when it resumes (the
+    /// connection's window got them back at once).
     private var unconsumed = 0
     /// Whether the carrier was given back; the session forgets it.
     private(set) var isDone = false
@@ -103,7 +104,7 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
         if let stream, unconsumed > 0 {
             let count = unconsumed
             unconsumed = 0
-            session.consumed(count, on: stream)
+            session.streamConsumed(count, on: stream)
         }
     }
 
@@ -122,8 +123,9 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
         isDone = true
         delegate = nil
         pending = []
-        session.carrierDone(self, unconsumed: unconsumed)
+        pendingStart = 0
         unconsumed = 0
+        session.carrierDone(self)
     }
 
     // MARK: From the session
@@ -133,7 +135,7 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
         delegate?.carrierDidReceiveHead(statusCode: statusCode, headers: HTTP2RequestFields.headers(fields))
     }
 
-    /// Delivers body octets; returns how many the session may grant back to the server now.
+    /// Delivers body octets; returns how many the session may grant back to the stream's window now.
     func receivedData(_ bytes: [UInt8]) -> Int {
         lastProgress = MonotonicClock.now()
         bytes.withUnsafeBytes { delegate?.carrierDidRead($0) }

@@ -90,6 +90,29 @@ struct NativeHTTP2ClientTests {
         #expect(await client.openedConnectionCount() == 2)
     }
 
+    @Test(
+        "Streamed bodies nobody reads hold back their own streams, not the connection: another call still gets through",
+        H2CServers.needsHypercorn)
+    func pausedStreamsDoNotBlockTheConnection() async throws {
+        // Five unread 3 MB bodies fill their 1 MiB stream windows: 5 MiB, more than the connection's 4 MiB window.
+        // Were the connection's window held back with them, the last call would wait for its attempt limit.
+        let client = Self.client { $0.limits.attemptTimeout = TestTimeScale.scaled(.seconds(5)) }
+        let api = BothamAPIClient(baseEndpoint: "http://\(try #require(H2CServers.hypercorn))", httpClient: client)
+        var unread: [HTTPStreamedResponse] = []
+        for _ in 0..<5 {
+            let streamed = try await api.stream(.get, "/bytes/3000000")
+            var iterator = streamed.body.makeAsyncIterator()
+            _ = try await iterator.next()
+            unread.append(streamed)
+        }
+        let after = try await client.send(
+            HTTPRequest(method: .get, url: try Self.url(H2CServers.hypercorn, "/bytes/100000")))
+        for streamed in unread { streamed.body.cancel() }
+
+        #expect(after.body == Data(H2CServers.pattern(100_000)))
+        #expect(await client.openedConnectionCount() == 1)
+    }
+
     @Test("A 4 MiB download arrives whole through the flow-control windows", H2CServers.needsNginx)
     func largeDownload() async throws {
         let client = Self.client()

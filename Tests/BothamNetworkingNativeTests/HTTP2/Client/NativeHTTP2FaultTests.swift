@@ -56,6 +56,31 @@ struct NativeHTTP2FaultTests {
         #expect(response.body == Data("after refusal".utf8))
     }
 
+    @Test("REFUSED_STREAM after the head arrived is not 'unprocessed': the call fails and is not sent again")
+    func lateRefusalIsALostConnection() async throws {
+        let error = await failure(of: try request("/refuse-after-head/\(UUID().uuidString)"), with: client)
+
+        #expect(networkFailure(error)?.kind == .connectionLost, "\(String(describing: error))")
+    }
+
+    @Test("REFUSED_STREAM after a streamed head ends the body with an error instead of leaving its reader waiting")
+    func lateRefusalEndsAStreamedBody() async throws {
+        let api = BothamAPIClient(baseEndpoint: "http://\(try #require(H2CServers.faults))", httpClient: client)
+        let streamed = try await api.stream(.get, "/refuse-after-head/\(UUID().uuidString)")
+        var received = 0
+        let ending: (any Error)? = await {
+            do {
+                for try await chunk in streamed.body { received += chunk.count }
+                return nil
+            } catch {
+                return error
+            }
+        }()
+
+        #expect(ending != nil, "the body ended normally after \(received) of 100000 octets")
+        #expect(received < 100_000)
+    }
+
     @Test("A window that never opens stalls the upload, and the idle timeout ends the call")
     func zeroWindowTimesOut() async throws {
         let body = Data(repeating: 7, count: 300_000)
