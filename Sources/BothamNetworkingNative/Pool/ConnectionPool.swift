@@ -19,7 +19,9 @@ protocol ConnectionPoolClient: AnyObject {
 /// A connection that turns out to speak HTTP/2 becomes an ``HTTP2Session`` (``adoptHTTP2(_:firstClient:)``): from
 /// then on the route's calls share it, one stream each, up to the server's concurrent-stream limit, and wait for a
 /// stream to end beyond it rather than open more connections (one connection per origin, as RFC 9113 §9.1 asks,
-/// unless `HTTP2Options.maxConnectionsPerOrigin` allows more).
+/// unless `HTTP2Options.maxConnectionsPerOrigin` allows more). Over TLS, what an origin speaks is known only once
+/// ALPN has answered: until the first connection has, concurrent calls open connections as HTTP/1.1 calls do (up to
+/// the cap), each of which may become a session of its own; the spares close when idle.
 /// A session that received GOAWAY takes no new streams and a new connection is opened for the next call; an unused
 /// session closes after `idleTimeout`.
 ///
