@@ -70,7 +70,7 @@
             for variant in variants {
                 let failures = results[variant.name]?.failures ?? 0
                 if failures > 0 {
-                    report.note("\(benchCase.rawValue)\(label): \(failures) \(variant.name) requests failed")
+                    report.fail("\(benchCase.rawValue)\(label): \(failures) \(variant.name) requests failed")
                 }
             }
         }

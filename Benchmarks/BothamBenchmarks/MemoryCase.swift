@@ -40,7 +40,7 @@
             for _ in 0..<options.memoryRuns {
                 let baseline = ChildProcess.run("baseline", [smallURL])
                 guard baseline.ok else {
-                    report.note("memory: baseline child failed: \(baseline.detail)")
+                    report.fail("memory: baseline child failed: \(baseline.detail)")
                     return
                 }
                 samples["process baseline", default: []].append(Self.mebibytes(baseline))
@@ -57,7 +57,7 @@
                     let result = ChildProcess.run("upload", [target, file])
                     let received = sink.receivedBodySizes.last ?? -1
                     if result.ok, received != size {
-                        report.note("memory: the sink received \(received) bytes, expected \(size ?? -1)")
+                        report.fail("memory: the sink received \(received) bytes, expected \(size ?? -1)")
                     }
                     record("raw upload \(sizeLabel)", result, into: &samples)
                     if libraryAvailable.upload {
@@ -68,7 +68,7 @@
                 }
             }
             if !libraryAvailable.download || !libraryAvailable.upload {
-                report.note(
+                report.fail(
                     "memory: a library file transfer failed (see the child's message above); its figure is left out")
             }
             guard let base = samples["process baseline"] else { return }
@@ -84,7 +84,7 @@
 
         private func record(_ name: String, _ result: ChildResult, into samples: inout [String: [Double]]) {
             guard result.ok else {
-                report.note("memory: \(name) failed: \(result.detail)")
+                report.fail("memory: \(name) failed: \(result.detail)")
                 return
             }
             samples[name, default: []].append(Self.mebibytes(result))
@@ -100,7 +100,7 @@
                 let many = ChildProcess.run("stub-calls", ["\(count)"])
                 let bare = ChildProcess.run("tasks-only", ["\(count)"])
                 guard one.ok, many.ok, bare.ok else {
-                    report.note("memory: stub calls failed: \(one.detail); \(many.detail); \(bare.detail)")
+                    report.fail("memory: stub calls failed: \(one.detail); \(many.detail); \(bare.detail)")
                     return
                 }
                 baseline.append(Self.mebibytes(one))

@@ -10,6 +10,9 @@
         private(set) var rows: [ResultRow] = []
         private(set) var checks: [TargetCheck] = []
         private(set) var notes: [String] = []
+        /// Work that failed (requests, transfers, runs): any of it makes the benchmark exit with status 1, so that
+        /// a smoke run where every request failed cannot pass.
+        private(set) var failures: [String] = []
 
         func add(_ row: ResultRow) {
             rows.append(row)
@@ -23,6 +26,12 @@
         func note(_ text: String) {
             notes.append(text)
             print("note: \(text)")
+        }
+
+        /// Records work that failed: a note, and the benchmark's exit status 1.
+        func fail(_ text: String) {
+            failures.append(text)
+            note("FAILED: \(text)")
         }
 
         func row(_ benchCase: BenchCase, _ variant: String, _ metric: String) -> ResultRow? {

@@ -23,7 +23,7 @@
                 for variant in (0..<variants.count).map({ variants[($0 + run) % variants.count] }) {
                     let result = ChildProcess.run("slow", [url, variant, "\(options.slowCalls)"])
                     guard result.ok else {
-                        report.note("slow: \(variant) failed: \(result.detail)")
+                        report.fail("slow: \(variant) failed: \(result.detail)")
                         continue
                     }
                     cpu[variant, default: []].append(result.cpuSeconds)

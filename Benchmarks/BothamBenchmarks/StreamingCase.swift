@@ -162,7 +162,7 @@
                     let seconds = stopwatch.seconds
                     let cpu = ResourceUsage.now().cpuSeconds - usage.cpuSeconds
                     if let problem = Self.problem(outcome, variant.reading, expected) {
-                        report.note("streaming: \(variant.name) run \(run + 1): \(problem)")
+                        report.fail("streaming: \(variant.name) run \(run + 1): \(problem)")
                         continue
                     }
                     samples[variant.name, default: Samples()].seconds.append(seconds)
@@ -273,7 +273,7 @@
                 for variant in (0..<variants.count).map({ variants[($0 + run) % variants.count] }) {
                     let (latencies, error) = await variant.read()
                     if let error {
-                        report.note("streaming: \(variant.name) run \(run + 1): \(error)")
+                        report.fail("streaming: \(variant.name) run \(run + 1): \(error)")
                         continue
                     }
                     let kept = Array(latencies.dropFirst(skipped))

@@ -108,7 +108,7 @@
                         )
                     )
                     if base.failures + ours.failures > 0 {
-                        report.note(
+                        report.fail(
                             "transport \(label): \(base.failures) raw and \(ours.failures) \(variant.name) requests failed"
                         )
                     }

@@ -91,6 +91,11 @@
                 return 1
             }
         }
+        guard report.failures.isEmpty else {
+            print("\n\(report.failures.count) failure(s): the figures above are incomplete")
+            for failure in report.failures { print("  - \(failure)") }
+            return 1
+        }
         return 0
     }
 
