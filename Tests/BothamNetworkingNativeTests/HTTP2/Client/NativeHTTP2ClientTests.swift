@@ -297,6 +297,18 @@ struct NativeHTTP2GuaranteesTests {
         #expect(next.statusCode == 200)
     }
 
+    @Test("A response body with a file destination is written to its file over HTTP/2", H2CServers.needsHypercorn)
+    func downloadToFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("h2-download-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let response = try await Self.client().send(
+            try Self.request("/bytes/700000").withResponseDestination(.file(file)))
+
+        #expect(response.bodyFileURL == file)
+        #expect(response.body.isEmpty)
+        #expect(try Data(contentsOf: file) == Data(H2CServers.pattern(700_000)))
+    }
+
     @Test("Upload and download progress reach their totals over HTTP/2", H2CServers.needsHypercorn)
     func progressIsReported() async throws {
         let body = Data(H2CServers.pattern(500_000))
