@@ -7,6 +7,8 @@ never produces on demand (scripts/h2-servers.sh starts it; NativeHTTP2FaultTests
                                  this request was never processed), then the connection closes; afterwards 200
                                  "after goaway"
   GET  /refuse-once/TOKEN        the first time: RST_STREAM REFUSED_STREAM; afterwards 200 "after refusal"
+  GET  /refuse-always/TOKEN      RST_STREAM REFUSED_STREAM, every time (counted per TOKEN)
+  GET  /count/TOKEN              how many requests /refuse-always/TOKEN has had, as text
   GET  /refuse-after-head/TOKEN  a head and 1000 of 100000 octets, then RST_STREAM REFUSED_STREAM (a refusal that
                                  comes too late to mean "unprocessed"); afterwards 200 "sent twice"
   POST /no-window                reads the body but never gives flow-control credit back: the client's window
@@ -29,6 +31,15 @@ import h2.events
 import h2.exceptions
 
 SEEN = set()
+COUNTS = {}
+
+
+def first_time(path):
+    """Whether `path` is seen for the first time (remembering it)."""
+    if path in SEEN:
+        return False
+    SEEN.add(path)
+    return True
 
 
 def frame_header(length, kind, flags, stream):
@@ -102,23 +113,25 @@ class Connection:
             self.h2.send_data(stream, b"x" * 1000)
             self.h2.reset_stream(stream, h2.errors.ErrorCodes.INTERNAL_ERROR)
         elif path.startswith("/goaway-once/"):
-            if path in SEEN:
-                self.respond(stream, 200, b"after goaway")
-            else:
-                SEEN.add(path)
+            if first_time(path):
                 self.h2.close_connection(last_stream_id=max(0, stream - 2))
                 self.closing = True
-        elif path.startswith("/refuse-once/"):
-            if path in SEEN:
-                self.respond(stream, 200, b"after refusal")
             else:
-                SEEN.add(path)
+                self.respond(stream, 200, b"after goaway")
+        elif path.startswith("/refuse-once/"):
+            if first_time(path):
                 self.h2.reset_stream(stream, h2.errors.ErrorCodes.REFUSED_STREAM)
+            else:
+                self.respond(stream, 200, b"after refusal")
+        elif path.startswith("/refuse-always/"):
+            COUNTS[path] = COUNTS.get(path, 0) + 1
+            self.h2.reset_stream(stream, h2.errors.ErrorCodes.REFUSED_STREAM)
+        elif path.startswith("/count/"):
+            self.respond(stream, 200, str(COUNTS.get("/refuse-always/" + path[7:], 0)).encode())
         elif path.startswith("/refuse-after-head/"):
-            if path in SEEN:
+            if not first_time(path):
                 self.respond(stream, 200, b"sent twice")
             else:
-                SEEN.add(path)
                 self.h2.send_headers(stream, [(":status", "200"), ("content-length", "100000")])
                 self.h2.send_data(stream, b"x" * 1000)
                 self.h2.reset_stream(stream, h2.errors.ErrorCodes.REFUSED_STREAM)

@@ -56,6 +56,16 @@ struct NativeHTTP2FaultTests {
         #expect(response.body == Data("after refusal".utf8))
     }
 
+    @Test("A server that refuses every time gets the request 4 times (3 retries), then the call fails")
+    func refusalsAreBounded() async throws {
+        let token = UUID().uuidString
+        let error = await failure(of: try request("/refuse-always/\(token)"), with: client)
+        let count = try await client.send(try request("/count/\(token)"))
+
+        #expect(networkFailure(error)?.kind == .connectionLost, "\(String(describing: error))")
+        #expect(String(decoding: count.body, as: UTF8.self) == "4")
+    }
+
     @Test("REFUSED_STREAM after the head arrived is not 'unprocessed': the call fails and is not sent again")
     func lateRefusalIsALostConnection() async throws {
         let error = await failure(of: try request("/refuse-after-head/\(UUID().uuidString)"), with: client)
