@@ -343,8 +343,7 @@ public final class NativeHTTPClient: HTTPClient {
                 chunked: chunked
             ),
             method: request.method.rawValue,
-            scheme: origin.scheme,
-            authority: origin.hostHeader,
+            origin: origin,
             path: originTarget,
             headers: headers,
             bodyLength: bodyLength,

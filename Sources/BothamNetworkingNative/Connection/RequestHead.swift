@@ -9,10 +9,9 @@ struct RequestHead: Sendable {
     var http1: Data
     /// The method token.
     var method: String
-    /// `http` or `https`.
-    var scheme: String
-    /// The origin's `host[:port]` (`:authority`, unless the request set its own `Host`).
-    var authority: String
+    /// The origin: `:scheme`, and `:authority` unless the request set its own `Host` (taken from it only over
+    /// HTTP/2, so that HTTP/1.1 requests build no authority string).
+    var origin: Origin
     /// The request target in origin form (`/path?query`).
     var path: String
     /// The request's own fields.

@@ -10,7 +10,8 @@ struct HTTP2RequestFieldsTests {
         method: String = "GET", headers: HTTPHeaders = [:], bodyLength: Int? = nil, chunked: Bool = false
     ) -> RequestHead {
         RequestHead(
-            http1: Data(), method: method, scheme: "https", authority: "api.example.com", path: "/v1/items?page=2",
+            http1: Data(), method: method, origin: Origin(scheme: "https", host: "api.example.com", port: 443),
+            path: "/v1/items?page=2",
             headers: headers, bodyLength: bodyLength, chunked: chunked)
     }
 
