@@ -8,6 +8,13 @@ protocol EventLoopHandler: AnyObject {
     func handle(readable: Bool, writable: Bool)
 }
 
+/// Something that runs once the loop's current iteration is done (``EventLoop/atIterationEnd(_:)``). A handler
+/// object, not a closure: asking costs no allocation, so it can be asked once per iteration on the per-request path.
+protocol IterationEndHandler: AnyObject {
+    /// The iteration's events, timers and submitted work are done.
+    func iterationEnded()
+}
+
 /// One event-loop thread: waits on non-blocking sockets with a ``Poller``, runs timers and submitted work.
 ///
 /// Submitted work and the wake-up flag are guarded by a ``Lock``; descriptor handlers and timers are confined to
@@ -15,7 +22,7 @@ protocol EventLoopHandler: AnyObject {
 /// thread sleeps in the poller.
 ///
 /// `@unchecked Sendable`: `pending` is a `Lock`; `poller.wake()` is thread-safe; `handlers`, `timers` and
-/// `iterationEnd` are only read or written by code running on the loop thread (callers reach them through ``execute(_:)``).
+/// the iteration-end handlers are only read or written by code running on the loop thread (callers reach them through ``execute(_:)``).
 final class EventLoop: @unchecked Sendable {
     /// Something to run on the loop thread: a closure, or a job of a task that prefers this loop as its executor.
     private enum Work {
@@ -33,7 +40,8 @@ final class EventLoop: @unchecked Sendable {
     private var handlers: [Int32: any EventLoopHandler] = [:]
     private var timers = TimerHeap()
     /// What runs once the current iteration's events, timers and work are done (``atIterationEnd(_:)``).
-    private var iterationEnd: [() -> Void] = []
+    private var iterationEnd: [any IterationEndHandler] = []
+    private var iterationEndRunning: [any IterationEndHandler] = []
 
     /// Released by the loop right before it resumes a caller's continuation and taken by the caller right after
     /// (`Exchange.receivedOutcome()`): an explicit happens-before edge for what the loop built for the caller (a
@@ -104,10 +112,10 @@ final class EventLoop: @unchecked Sendable {
         handlers[fd] = nil
     }
 
-    /// Runs `action` once the current iteration has handled its events, timers and submitted work: writes made by
+    /// Calls `handler` once the current iteration has handled its events, timers and submitted work: writes made by
     /// many of them go out together (an HTTP/2 connection coalesces its frames into one `send`). Loop thread only.
-    func atIterationEnd(_ action: @escaping () -> Void) {
-        iterationEnd.append(action)
+    func atIterationEnd(_ handler: any IterationEndHandler) {
+        iterationEnd.append(handler)
     }
 
     /// Runs `action` on the loop thread at `deadline` (monotonic nanoseconds) unless cancelled. Loop thread only.
@@ -152,9 +160,10 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             while !iterationEnd.isEmpty {
-                let actions = iterationEnd
-                iterationEnd.removeAll(keepingCapacity: true)
-                for action in actions { action() }
+                // Swapped with a spare, not copied: both arrays keep their storage, nothing is allocated.
+                swap(&iterationEnd, &iterationEndRunning)
+                for handler in iterationEndRunning { handler.iterationEnded() }
+                iterationEndRunning.removeAll(keepingCapacity: true)
             }
         }
     }

@@ -159,10 +159,7 @@ final class HTTP2Session: ConnectionDelegate {
     private func flush() {
         guard !flushScheduled, !isOver else { return }
         flushScheduled = true
-        loop.atIterationEnd { [self] in
-            flushScheduled = false
-            flushNow()
-        }
+        loop.atIterationEnd(self)
     }
 
     private func flushNow() {
@@ -318,5 +315,13 @@ final class HTTP2Session: ConnectionDelegate {
                 NativeTransportError(
                     code: .closedByPeer, reason: "the HTTP/2 connection ended under the stream (\(connectionFailure))"))
         }
+    }
+}
+
+extension HTTP2Session: IterationEndHandler {
+    /// The loop's iteration is done: what every stream queued in it goes out in one write.
+    func iterationEnded() {
+        flushScheduled = false
+        flushNow()
     }
 }
