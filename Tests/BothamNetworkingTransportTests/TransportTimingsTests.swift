@@ -48,11 +48,13 @@ extension TransportIntegrationTests {
                 // FoundationNetworking delivers no task metrics: only what our delegate sees.
                 #expect(timings.phases.map(\.name) == ["wait", "receive"], "\(timings)")
                 #expect(timings.reusedConnection == nil)
+                #expect(timings.protocolVersion == nil)
                 #expect(try #require(timings.waiting).start == .zero)
             case .native, .nativeTwoLoops:
                 // An IP literal (MockWebServer's 127.0.0.1) needs no lookup, and plain http no TLS.
                 #expect(timings.phases.map(\.name) == ["connect", "send", "wait", "receive"], "\(timings)")
                 #expect(timings.reusedConnection == false)
+                #expect(response.protocolVersion == .http1_1)
             }
         }
 
