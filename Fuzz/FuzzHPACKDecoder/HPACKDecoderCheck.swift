@@ -1,4 +1,4 @@
-import BothamNetworkingNative
+import BothamHTTP2Wire
 import FuzzSupport
 
 /// Properties of the HPACK decoder for any header blocks a server could send on one connection. The first input

@@ -1,4 +1,4 @@
-import BothamNetworkingNative
+import BothamHTTP2Wire
 import FuzzSupport
 
 /// Properties of the HTTP/2 frame decoder for any bytes a server could send. The first input byte picks our

@@ -1,3 +1,4 @@
+import BothamHTTP2Wire
 import BothamNetworking
 
 /// How a ``Connection`` finds and reaches its server, and which HTTP it speaks there: the client's DNS cache, its

@@ -1,3 +1,4 @@
+import BothamHTTP2Wire
 import BothamNetworking
 
 /// Something that waits for a carrier from the pool (an exchange). Called on the loop thread.

@@ -1,3 +1,4 @@
+import BothamHTTP2Wire
 extension HTTP2ClientConnection {
     /// Reads `bytes` the server sent and returns what its frames meant, in order (with any event a send left
     /// behind first). Answers SETTINGS and PING, and queues WINDOW_UPDATE, RST_STREAM or GOAWAY as the frames

@@ -1,3 +1,4 @@
+import BothamHTTP2Wire
 extension HTTP2ClientConnection {
     /// Opens a stream with a request head: HEADERS (and CONTINUATION) carrying `fields`, pseudo-fields first
     /// (`:method`, `:scheme`, `:authority`, `:path`), with END_STREAM when `endStream` (a request without body).

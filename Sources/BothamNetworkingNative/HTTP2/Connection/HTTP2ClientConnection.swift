@@ -1,3 +1,5 @@
+import BothamHTTP2Wire
+
 /// The client side of one HTTP/2 connection (RFC 9113), without I/O: it turns the octets the server sent into
 /// ``HTTP2ConnectionEvent``s and our calls into the octets to send, which the owner writes to the socket
 /// (``takeOutbound()``). One owner, one thread at a time (the event loop's).

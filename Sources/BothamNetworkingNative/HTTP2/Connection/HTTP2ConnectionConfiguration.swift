@@ -1,3 +1,5 @@
+import BothamHTTP2Wire
+
 /// What our side of an HTTP/2 connection announces and enforces: the windows we grant the server, the limits on
 /// what it sends, and how we compress our own fields.
 package struct HTTP2ConnectionConfiguration: Hashable, Sendable {

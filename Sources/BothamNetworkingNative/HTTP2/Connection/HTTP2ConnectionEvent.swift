@@ -1,3 +1,5 @@
+import BothamHTTP2Wire
+
 /// What the server's frames meant, in the order they arrived: what ``HTTP2ClientConnection/receive(_:)`` returns.
 package enum HTTP2ConnectionEvent: Hashable, Sendable {
     /// The server's first SETTINGS arrived (and were acknowledged): the connection is established.

@@ -1,3 +1,5 @@
+import BothamHTTP2Wire
+
 /// One receive window of ours (a stream's or the connection's): what the server may still send, and what the
 /// consumer has read since we last said so. We grant more with WINDOW_UPDATE once half the window is read, so a
 /// reader that stops holds the server back (back-pressure) and a reading one never stalls it.

@@ -1,3 +1,5 @@
+import BothamHTTP2Wire
+
 /// A response's field section, checked as RFC 9113 says a client must (§8.1.1, §8.2, §8.3.2): what does not pass
 /// makes the response malformed, a stream error of type PROTOCOL_ERROR.
 struct HTTP2ResponseFields: Hashable, Sendable {

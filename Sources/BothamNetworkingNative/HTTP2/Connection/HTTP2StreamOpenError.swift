@@ -1,3 +1,5 @@
+import BothamHTTP2Wire
+
 /// Why ``HTTP2ClientConnection/openStream(fields:endStream:)`` opened no stream. Each one means: use another
 /// connection (or wait for a stream of this one to end, for ``tooManyStreams``); nothing was sent.
 package enum HTTP2StreamOpenError: Error, Hashable, Sendable {

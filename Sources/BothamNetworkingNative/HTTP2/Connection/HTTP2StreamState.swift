@@ -1,3 +1,5 @@
+import BothamHTTP2Wire
+
 /// One open stream of an ``HTTP2ClientConnection``: its two windows and how far each side has got.
 struct HTTP2StreamState: Hashable, Sendable {
     /// Request body octets we may still send (may go negative when the server lowers its initial window, §6.9.2).

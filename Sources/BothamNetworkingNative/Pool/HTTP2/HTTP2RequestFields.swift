@@ -1,3 +1,4 @@
+import BothamHTTP2Wire
 import BothamNetworking
 
 /// A request head as HTTP/2 sends it (RFC 9113 §8.3.1): `:method`, `:scheme`, `:authority` and `:path`, then the

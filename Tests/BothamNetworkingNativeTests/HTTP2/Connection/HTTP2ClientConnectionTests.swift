@@ -1,3 +1,4 @@
+import BothamHTTP2Wire
 import Testing
 
 @testable import BothamNetworkingNative

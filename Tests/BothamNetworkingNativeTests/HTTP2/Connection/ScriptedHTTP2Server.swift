@@ -1,3 +1,4 @@
+import BothamHTTP2Wire
 @testable import BothamNetworkingNative
 
 /// The server side of an HTTP/2 connection test: writes the frames a test scripts (with an HPACK encoder of its

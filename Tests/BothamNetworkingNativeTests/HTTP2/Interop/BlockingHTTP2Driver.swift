@@ -1,3 +1,4 @@
+import BothamHTTP2Wire
 import Foundation
 
 @testable import BothamNetworkingNative

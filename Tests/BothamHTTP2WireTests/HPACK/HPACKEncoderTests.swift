@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 @Suite("HPACK: the encoder's choices", .timeLimit(.minutes(1)))
 struct HPACKEncoderTests {

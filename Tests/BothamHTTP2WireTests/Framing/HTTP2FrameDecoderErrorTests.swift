@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// Every rule of RFC 9113 §4–§6 about one frame, broken: each violation is the error the RFC names, a connection
 /// or a stream error as §5.4 classifies it, with its code, and never a trap.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// RFC 7541 Appendix C, every example: what our encoder writes, byte for byte, what our decoder reads, and the
 /// dynamic table of both after every block.

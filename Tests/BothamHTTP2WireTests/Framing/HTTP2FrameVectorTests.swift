@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// Frames written out by hand from the layouts of RFC 9113 §4.1 and §6: each decodes to its fields and encodes
 /// back to the same octets.

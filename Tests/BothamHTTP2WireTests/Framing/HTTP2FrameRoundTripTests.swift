@@ -1,7 +1,7 @@
 import BothamTestSupport
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// Every frame type written by our encoder and read back by our decoder is the same frame, for seeded random
 /// frames of every shape; field blocks of any size go out split at the peer's SETTINGS_MAX_FRAME_SIZE and come

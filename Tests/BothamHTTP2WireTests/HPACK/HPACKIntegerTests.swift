@@ -1,7 +1,7 @@
 import BothamTestSupport
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 @Suite("HPACK: integers (RFC 7541 §5.1)", .timeLimit(.minutes(1)))
 struct HPACKIntegerTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// SETTINGS parameters (RFC 9113 §6.5.2): known ones applied and validated, unknown ones kept in the frame and
 /// ignored when applied; unknown flags and frame types ignored too (§4.1, §5.5).

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// The CONTINUATION rule (RFC 9113 §6.10, §4.3): a field block split over frames is delivered once, whole; while
 /// it is open nothing else may come; and its size and frame count are bounded against floods (the

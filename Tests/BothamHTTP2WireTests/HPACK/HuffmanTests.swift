@@ -1,7 +1,7 @@
 import BothamTestSupport
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 @Suite("HPACK: Huffman code (RFC 7541 §5.2, Appendix B)", .timeLimit(.minutes(1)))
 struct HuffmanTests {

@@ -1,7 +1,7 @@
 import BothamTestSupport
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// Malformed and hostile header blocks: each one a typed ``HPACKError``, never a trap, and the limits against
 /// compression bombs hold.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// Frames written by an independent implementation (Python's `hyperframe`, see scripts/h2-frame-vectors.py):
 /// every type, padding, priority fields, unknown error codes and settings, ALTSVC and extension frames (unknown

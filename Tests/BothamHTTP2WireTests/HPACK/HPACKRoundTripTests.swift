@@ -1,7 +1,7 @@
 import BothamTestSupport
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// Seeded random header lists through our encoder and decoder on one connection, with every policy and with the
 /// table size changing between blocks: the fields come back as sent (names lower-cased, sensitive ones flagged)

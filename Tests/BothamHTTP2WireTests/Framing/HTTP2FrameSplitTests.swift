@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// Bytes arrive in chunks of any size: a byte stream cut at any offset, or fed one octet at a time, decodes to
 /// the same frames and the same error as when it arrives whole.

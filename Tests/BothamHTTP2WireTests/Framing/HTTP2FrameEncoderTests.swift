@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// The encoder: field blocks split at the peer's SETTINGS_MAX_FRAME_SIZE into HEADERS and CONTINUATION, any
 /// other payload over it refused, only defined flags and zero padding written.

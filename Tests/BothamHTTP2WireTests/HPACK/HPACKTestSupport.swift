@@ -1,4 +1,4 @@
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// Helpers of the HPACK tests: hex dumps as the RFC prints them, and fields from string pairs.
 enum HPACKTestSupport {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// Blocks written by an independent encoder (Python's `hpack`, see scripts/hpack-vectors.py): Huffman and raw
 /// strings, never-indexed fields, table size updates, evictions.

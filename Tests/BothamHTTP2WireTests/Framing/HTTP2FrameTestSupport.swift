@@ -1,4 +1,4 @@
-@testable import BothamNetworkingNative
+@testable import BothamHTTP2Wire
 
 /// Helpers of the frame tests: raw frames of any shape, and decoding a byte stream whole or in chunks.
 enum HTTP2FrameTestSupport {
