@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "BothamHTTP2WireTests", dependencies: ["BothamHTTP2Wire", "BothamTestSupport"]),
         .testTarget(
             name: "BothamNetworkingTestingTests",
-            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamTestSupport"]
+            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamHTTP2Wire", "BothamTestSupport"]
         ),
         .testTarget(
             name: "BothamNetworkingNativeTests",

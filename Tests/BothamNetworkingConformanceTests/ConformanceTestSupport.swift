@@ -18,6 +18,8 @@ enum OwnTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// `NativeHTTPClient` on two event loops (`Configuration.eventLoops`), as the transport integration tests also
     /// run it: the checks replace integration tests, so they run on every configuration those did.
     case nativeTwoLoops = "native-2-loops"
+    /// `NativeHTTPClient` over cleartext HTTP/2 with prior knowledge, which `MockWebServer` serves on the same port.
+    case nativeHTTP2 = "native-h2"
 
     var testDescription: String { rawValue }
 
@@ -27,11 +29,12 @@ enum OwnTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .urlSession:
             return URLSessionHTTPClient(
                 configuration: .init(redirectPolicy: configuration.redirectPolicy, limits: configuration.limits))
-        case .native, .nativeTwoLoops:
+        case .native, .nativeTwoLoops, .nativeHTTP2:
             var native = NativeHTTPClient.Configuration()
             native.redirectPolicy = configuration.redirectPolicy
             native.limits = configuration.limits
             native.eventLoops = self == .nativeTwoLoops ? .count(2) : .one
+            if self == .nativeHTTP2 { native.httpVersion = .http2PriorKnowledge }
             return NativeHTTPClient(configuration: native)
         }
     }
@@ -41,7 +44,7 @@ enum OwnTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .urlSession:
             return [.responseFieldOrder: "URLSession hands response fields over as a dictionary, sorted by name"]
-        case .native, .nativeTwoLoops:
+        case .native, .nativeTwoLoops, .nativeHTTP2:
             return [:]
         }
     }

@@ -148,7 +148,7 @@ extension TransportIntegrationTests {
 
             #expect(result.isTimeout, "\(result)")
             switch transport {
-            case .native, .nativeTwoLoops:
+            case .native, .nativeTwoLoops, .nativeHTTP2:
                 #expect(
                     duration < TestTimeScale.scaled(.milliseconds(300) + Self.pastLimit, during: duration),
                     "took \(duration)")

@@ -60,7 +60,7 @@ extension TransportIntegrationTests {
             let names = response.headers.fields.map { $0.name.rawName.lowercased() }
             switch transport {
             case .urlSession: #expect(names == names.sorted())
-            case .native, .nativeTwoLoops:
+            case .native, .nativeTwoLoops, .nativeHTTP2:
                 #expect(names == ["x-zeta", "x-alpha", "location", "content-type", "content-length"])
             }
             #expect(response.url == server.url("/things"))

@@ -50,11 +50,11 @@ extension TransportIntegrationTests {
                 #expect(timings.reusedConnection == nil)
                 #expect(timings.protocolVersion == nil)
                 #expect(try #require(timings.waiting).start == .zero)
-            case .native, .nativeTwoLoops:
+            case .native, .nativeTwoLoops, .nativeHTTP2:
                 // An IP literal (MockWebServer's 127.0.0.1) needs no lookup, and plain http no TLS.
                 #expect(timings.phases.map(\.name) == ["connect", "send", "wait", "receive"], "\(timings)")
                 #expect(timings.reusedConnection == false)
-                #expect(response.protocolVersion == .http1_1)
+                #expect(response.protocolVersion == (transport == .nativeHTTP2 ? .http2 : .http1_1))
             }
         }
 

@@ -308,7 +308,7 @@ extension TransportIntegrationTests {
             let sent = try #require(seen.values.first)
             #expect(sent.headers["Accept-Encoding"] == nil)
             switch transport {
-            case .native, .nativeTwoLoops:
+            case .native, .nativeTwoLoops, .nativeHTTP2:
                 // InterceptorsAndTheirOrder.md: "One an interceptor removes stays removed."
                 #expect(recorded.headers.values(for: "Accept-Encoding").isEmpty)
                 #expect(Self.wire(recorded.headers) == Self.wire(sent.headers))

@@ -220,7 +220,8 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
         case .streamReset(let error):
             finish(.failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: error))))
         case .malformed(let error):
-            finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse, underlying: error))))
+            let kind: NetworkFailure.Kind = error.code == .responseTooLarge ? .responseTooLarge : .badServerResponse
+            finish(.failure(.networkError(NetworkFailure(kind: kind, underlying: error))))
         case .rejectedRequest(let reason):
             finish(.failure(.invalidRequest(reason: reason)))
         }

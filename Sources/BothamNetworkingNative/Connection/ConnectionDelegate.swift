@@ -19,7 +19,8 @@ enum ConnectionFailure: Error {
     /// been processed, and the connection is fine (not a stale connection).
     case streamReset(NativeTransportError)
     /// An HTTP/2 response broke the protocol (a malformed field section, a body longer or shorter than its
-    /// `content-length`): its stream was reset.
+    /// `content-length`) or went past a size limit (the error's code is then `responseTooLarge`): its stream was
+    /// reset.
     case malformed(NativeTransportError)
     /// The request cannot be sent as it is (its fields exceed what the server accepts): nothing was sent.
     case rejectedRequest(String)

@@ -17,6 +17,11 @@ extension MockWebServer {
         public var maxBodyBytes: Int
         /// The listen backlog.
         public var backlog: Int
+        /// Whether a connection that opens with the HTTP/2 connection preface is served over cleartext HTTP/2 (prior
+        /// knowledge, RFC 9113 §3.3), as a client with `NativeHTTPClient`'s `http2PriorKnowledge` opens it. `true`
+        /// by default; with `false` the server speaks only HTTP/1.1 and answers the preface (a request line of
+        /// version `HTTP/2.0`) `505 HTTP Version Not Supported`.
+        public var servesHTTP2PriorKnowledge: Bool
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(
@@ -25,7 +30,8 @@ extension MockWebServer {
             defaultResponse: MockResponse = MockResponse(statusCode: 404),
             maxHeaderBytes: Int = 64 * 1024,
             maxBodyBytes: Int = 16 * 1024 * 1024,
-            backlog: Int = 128
+            backlog: Int = 128,
+            servesHTTP2PriorKnowledge: Bool = true
         ) {
             self.host = host
             self.port = port
@@ -33,6 +39,7 @@ extension MockWebServer {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxBodyBytes = maxBodyBytes
             self.backlog = backlog
+            self.servesHTTP2PriorKnowledge = servesHTTP2PriorKnowledge
         }
     }
 }

@@ -21,6 +21,9 @@ enum TransportUnderTest: String, CaseIterable, Sendable, CustomTestStringConvert
     /// `NativeHTTPClient` on two event loops (`Configuration.eventLoops`): its pool sharded across them, each call
     /// on the least busy loop (the tests call from the cooperative pool).
     case nativeTwoLoops = "native-2-loops"
+    /// `NativeHTTPClient` over cleartext HTTP/2 with prior knowledge (`Configuration.httpVersion`), which
+    /// `MockWebServer` serves on the same port: every stream of one shared connection.
+    case nativeHTTP2 = "native-h2"
 
     var testDescription: String { rawValue }
 
@@ -31,6 +34,7 @@ enum TransportUnderTest: String, CaseIterable, Sendable, CustomTestStringConvert
     func makeNative(_ configuration: NativeHTTPClient.Configuration = .init()) -> NativeHTTPClient {
         var configuration = configuration
         configuration.eventLoops = self == .nativeTwoLoops ? .count(2) : .one
+        if self == .nativeHTTP2 { configuration.httpVersion = .http2PriorKnowledge }
         return NativeHTTPClient(configuration: configuration)
     }
 
@@ -39,7 +43,7 @@ enum TransportUnderTest: String, CaseIterable, Sendable, CustomTestStringConvert
         switch self {
         case .urlSession:
             return URLSessionHTTPClient(configuration: .init(redirectPolicy: redirectPolicy, limits: limits))
-        case .native, .nativeTwoLoops:
+        case .native, .nativeTwoLoops, .nativeHTTP2:
             var configuration = NativeHTTPClient.Configuration()
             configuration.redirectPolicy = redirectPolicy
             configuration.limits = limits

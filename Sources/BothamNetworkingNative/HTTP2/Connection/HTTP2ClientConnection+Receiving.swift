@@ -16,6 +16,8 @@ extension HTTP2ClientConnection {
                 handle(frame)
             } catch {
                 switch error {
+                case .connection(let code, .headerBlockTooLarge(let limit)):
+                    fail(code, "a field block over our limit of \(limit) octets", as: .headTooLarge(limit: limit))
                 case .connection(let code, let violation):
                     fail(code, "\(violation)")
                 case .stream(let stream, let code, let violation):
@@ -135,7 +137,9 @@ extension HTTP2ClientConnection {
             list = try headerDecoder.decode(headers.fieldBlock)
         } catch .headerListTooLarge(let limit) {
             // The decoder read the whole block, so its table is in step: only this stream fails.
-            return reset(stream, .protocolError, "a field section over our limit of \(limit) octets")
+            guard streams[stream] != nil else { return }
+            queue(HTTP2Frame(streamID: stream, payload: .rstStream(.protocolError)))
+            return forget(stream, failing: .headTooLarge(limit: limit))
         } catch {
             return fail(.compressionError, "a field block could not be decoded: \(error)")
         }

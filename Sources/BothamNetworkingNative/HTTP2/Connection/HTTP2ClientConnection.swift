@@ -128,10 +128,11 @@ package struct HTTP2ClientConnection: Sendable {
     }
 
     /// Ends the connection with a connection error (§5.4.1): GOAWAY with `code`, every open stream failed, then
-    /// ``HTTP2ConnectionEvent/closed(_:)``. Nothing is read or sent after it.
-    mutating func fail(_ code: HTTP2ErrorCode, _ reason: String) {
+    /// ``HTTP2ConnectionEvent/closed(_:)`` (with `kind`, or else a protocol violation). Nothing is read or sent
+    /// after it.
+    mutating func fail(_ code: HTTP2ErrorCode, _ reason: String, as kind: HTTP2ConnectionFailure? = nil) {
         guard failure == nil else { return }
-        let failure = HTTP2ConnectionFailure.protocolViolation(code, reason)
+        let failure = kind ?? HTTP2ConnectionFailure.protocolViolation(code, reason)
         self.failure = failure
         // No server stream is ever accepted (push is off), so the last one we processed is 0.
         let goAway = HTTP2Frame.GoAwayPayload(

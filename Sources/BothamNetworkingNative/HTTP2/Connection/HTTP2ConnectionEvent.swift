@@ -42,6 +42,9 @@ package enum HTTP2StreamFailure: Hashable, Sendable {
     /// The response broke the protocol (a malformed field section, DATA before HEADERS, a body longer or shorter
     /// than its `content-length`, …): we reset the stream with the code.
     case malformed(HTTP2ErrorCode, String)
+    /// The response's field section was over our SETTINGS_MAX_HEADER_LIST_SIZE of `limit` octets: we reset the
+    /// stream (the response is too large, as an HTTP/1.1 head over `maxHeaderBytes` is).
+    case headTooLarge(limit: Int)
     /// The connection ended under it.
     case connectionClosed(HTTP2ConnectionFailure)
 }
@@ -50,6 +53,9 @@ package enum HTTP2StreamFailure: Hashable, Sendable {
 package enum HTTP2ConnectionFailure: Hashable, Sendable {
     /// The server broke the protocol: we sent GOAWAY with this code.
     case protocolViolation(HTTP2ErrorCode, String)
+    /// A field block was over the `limit` octets we buffer: we sent GOAWAY with ENHANCE_YOUR_CALM (the response
+    /// is too large, as an HTTP/1.1 head over `maxHeaderBytes` is).
+    case headTooLarge(limit: Int)
     /// The server sent GOAWAY with an error code and the connection has no stream left to finish.
     case goAway(HTTP2ErrorCode, String)
 }

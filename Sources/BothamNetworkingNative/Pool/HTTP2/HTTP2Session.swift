@@ -143,6 +143,14 @@ final class HTTP2Session: ConnectionDelegate {
     func connection(_ connection: Connection, didFail failure: ConnectionFailure) {
         let error: NativeTransportError
         switch failure {
+        case .endOfStream where !http2.isEstablished:
+            // Closed without a byte of HTTP/2 (not even its SETTINGS): an empty reply, as a new HTTP/1.1
+            // connection closed before any response is, and what a server that does not speak HTTP/2 does.
+            return end(
+                failing: .malformed(
+                    NativeTransportError(
+                        code: .malformedResponse,
+                        reason: "the server closed the connection before its HTTP/2 preface (an empty reply)")))
         case .socket(let socketError): error = socketError
         default: error = NativeTransportError(code: .closedByPeer, reason: "the server closed the HTTP/2 connection")
         }
@@ -304,6 +312,11 @@ final class HTTP2Session: ConnectionDelegate {
             return .malformed(
                 NativeTransportError(
                     code: .malformedResponse, reason: "a malformed HTTP/2 response (\(code)): \(reason)"))
+        case .headTooLarge(let limit), .connectionClosed(.headTooLarge(let limit)):
+            return .malformed(
+                NativeTransportError(
+                    code: .responseTooLarge, reason: "the HTTP/2 response head exceeds the size limit (\(limit) octets)"
+                ))
         case .connectionClosed(.protocolViolation(.settingsTimeout, let reason)):
             return .socket(NativeTransportError(code: .closedByPeer, reason: "SETTINGS_TIMEOUT: \(reason)"))
         case .connectionClosed(.protocolViolation(let code, let reason)):

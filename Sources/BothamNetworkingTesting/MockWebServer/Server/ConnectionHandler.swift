@@ -1,6 +1,8 @@
+import BothamHTTP2Wire
 import Foundation
 
-/// Serves the requests of one accepted connection, one after another, until either side closes it or the server
+/// Serves the requests of one accepted connection: over HTTP/2 when it opens with the HTTP/2 connection preface
+/// (``HTTP2ServerSession``), else over HTTP/1.1, one after another, until either side closes it or the server
 /// shuts down. Runs on the connection's own thread.
 struct ConnectionHandler {
     let core: ServerCore
@@ -9,6 +11,12 @@ struct ConnectionHandler {
 
     func run() {
         var io = ConnectionIO(descriptor: descriptor, wake: core.wake)
+        if core.configuration.servesHTTP2PriorKnowledge,
+            (try? io.startsWith(HTTP2ConnectionPreface.clientMagic)) == true
+        {
+            HTTP2ServerSession(core: core, descriptor: descriptor, connectionIndex: connectionIndex).run(io: &io)
+            return
+        }
         let parser = HTTPRequestParser(
             maxHeaderBytes: core.configuration.maxHeaderBytes,
             maxBodyBytes: core.configuration.maxBodyBytes

@@ -70,6 +70,29 @@ struct ConnectionIO {
         return bytes
     }
 
+    /// Whether the connection starts with `prefix`, reading only as far as needed to tell (a first byte that
+    /// differs settles it). Nothing is consumed. `false` when the stream ends first.
+    mutating func startsWith(_ prefix: [UInt8]) throws(ConnectionIOError) -> Bool {
+        while true {
+            let available = min(buffered, prefix.count)
+            guard buffer[start..<(start + available)].elementsEqual(prefix[0..<available]) else { return false }
+            if available == prefix.count { return true }
+            guard try fill() else { return false }
+        }
+    }
+
+    /// The bytes buffered or, when none are, the next bytes received (waiting for them); `nil` at end of stream.
+    mutating func readAvailable() throws(ConnectionIOError) -> [UInt8]? {
+        if buffered == 0 {
+            guard try fill() else { return nil }
+        }
+        let bytes = Array(buffer[start...])
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+        scanned = 0
+        return bytes
+    }
+
     /// Receives more bytes into the buffer. Returns `false` at end of stream.
     private mutating func fill() throws(ConnectionIOError) -> Bool {
         if start > 0 {

@@ -105,6 +105,13 @@ final class ServerCore: Sendable {
     /// client sends after that gets the next response. (Recording first let a later request, on another connection,
     /// take this one's response while this thread had not yet reached the queue.)
     func record(_ request: RecordedRequest) -> MockResponse {
+        reserve(request)()
+    }
+
+    /// ``record(_:)`` in two steps, for the HTTP/2 reader, which must not wait for a user's dispatcher while other
+    /// streams have frames to read: the response is spoken for and the request recorded now, in arrival order;
+    /// the returned closure (run on the stream's own thread) calls the dispatcher, if one is set.
+    func reserve(_ request: RecordedRequest) -> @Sendable () -> MockResponse {
         let (dispatcher, response) = state.withLock {
             state -> ((@Sendable (RecordedRequest) -> MockResponse)?, MockResponse) in
             if let dispatcher = state.dispatcher { return (dispatcher, state.defaultResponse) }
@@ -112,7 +119,7 @@ final class ServerCore: Sendable {
             return (nil, state.defaultResponse)
         }
         inbox.record(request)
-        return dispatcher?(request) ?? response
+        return { dispatcher?(request) ?? response }
     }
 
     // MARK: Threads

@@ -56,6 +56,18 @@ enum SystemCalls {
         _ = shutdown(descriptor, Int32(SHUT_WR))
     }
 
+    /// Shuts both directions of `descriptor` down: the peer sees the end of the stream (FIN) and a thread
+    /// waiting to read it wakes to the end of the stream too.
+    static func shutdownBoth(_ descriptor: Int32) {
+        _ = shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    /// Shuts the reading side of `descriptor` down, sending nothing: a thread waiting to read it wakes to the end
+    /// of the stream, and the closing (with ``enableResetOnClose(_:)`` first, a reset) is left to it.
+    static func shutdownReads(_ descriptor: Int32) {
+        _ = shutdown(descriptor, Int32(SHUT_RD))
+    }
+
     /// Closes `descriptor`, ignoring errors (POSIX leaves the descriptor closed even when `close` fails).
     static func closeDescriptor(_ descriptor: Int32) {
         _ = close(descriptor)
