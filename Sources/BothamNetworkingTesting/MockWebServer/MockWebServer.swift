@@ -1,6 +1,8 @@
 import Foundation
 
-/// A real HTTP/1.1 server on the loopback interface for integration tests, modelled on OkHttp's MockWebServer.
+/// A real HTTP/1.1 server on the loopback interface for integration tests, modelled on OkHttp's MockWebServer; a
+/// client that opens with the HTTP/2 preface (cleartext HTTP/2 with prior knowledge) is served over HTTP/2 on the
+/// same port (see ``Configuration/servesHTTP2PriorKnowledge``).
 ///
 /// The server starts listening as soon as it is created, on `127.0.0.1` and a free port. Script its answers with
 /// ``enqueue(_:)`` (first in, first out) or answer by request with ``setDispatcher(_:)``; when neither has an
@@ -158,7 +160,8 @@ public final class MockWebServer: Sendable {
     }
 
     /// How many connections the client closed (or reset) while the server held a ``SocketPolicy/noResponse``
-    /// answer back: how a test sees that a cancelled call really hung up. Safe to read from any thread.
+    /// answer back (over HTTP/2, also each stream the client reset): how a test sees that a cancelled call really
+    /// hung up. Safe to read from any thread.
     package var clientClosedConnectionCount: Int {
         core.clientClosedConnections.withLock { $0 }
     }

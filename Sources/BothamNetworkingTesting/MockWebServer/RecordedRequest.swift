@@ -11,7 +11,9 @@ public struct RecordedRequest: Sendable {
     public let method: HTTPMethod
     /// The raw request-target from the request line, such as `/users?page=2`.
     public let target: String
-    /// The HTTP version from the request line, such as `HTTP/1.1`.
+    /// The HTTP version from the request line, such as `HTTP/1.1`; `HTTP/2` for a request that came on an HTTP/2
+    /// stream (its ``target`` is `:path`, and its ``headers`` start with `Host` made from `:authority`, then the
+    /// fields as sent, in lower case, with `cookie` fields joined by `; ` as RFC 9113 §8.2.3 says).
     public let version: String
     /// The path part of ``target``, still percent-encoded (for an absolute-form target, the path of that URL).
     public let path: String

@@ -265,7 +265,7 @@ struct HTTP2ClientConnectionTests {
 
         #expect(
             events == [
-                .failed(1, .malformed(.protocolError, "a field section over our limit of 200 octets")),
+                .failed(1, .headTooLarge(limit: 200)),
                 .head(3, status: 204, fields: []), .end(3),
             ])
         #expect(connection.failure == nil)
