@@ -172,6 +172,28 @@ struct MockWebServerHTTP2Tests {
         #expect(server.requestCount == 1)
     }
 
+    @Test("a dispatcher that shuts the server down on an HTTP/2 stream returns, and every thread ends")
+    func shutdownFromADispatcher() async throws {
+        let server = try MockWebServer()
+        defer { server.shutdown() }
+        server.setDispatcher { _ in
+            server.shutdown()
+            return MockResponse()
+        }
+
+        let closed = try await offCooperativePool { () -> Bool in
+            let client = try RawHTTP2Connection(port: server.port)
+            try client.sendHeaders(Self.get, on: 1, endStream: true)
+            _ = client.raw.blockingReadUntilClosed()
+            return true
+        }
+        let ended = await eventually(within: .seconds(10)) { server.runningThreadCount == 0 }
+
+        #expect(closed)
+        #expect(server.isShutDown)
+        #expect(ended, "\(server.runningThreadCount) threads still running")
+    }
+
     @Test("with servesHTTP2PriorKnowledge off, the preface is answered 505 HTTP Version Not Supported")
     func http1OnlyRejectsThePreface() async throws {
         let server = try MockWebServer(configuration: .init(servesHTTP2PriorKnowledge: false))

@@ -137,7 +137,10 @@ extension HTTP2ClientConnection {
             list = try headerDecoder.decode(headers.fieldBlock)
         } catch .headerListTooLarge(let limit) {
             // The decoder read the whole block, so its table is in step: only this stream fails.
-            guard streams[stream] != nil else { return }
+            guard streams[stream] != nil else {
+                if isIdle(stream) { fail(.protocolError, "HEADERS on idle \(stream)") }
+                return
+            }
             queue(HTTP2Frame(streamID: stream, payload: .rstStream(.protocolError)))
             return forget(stream, failing: .headTooLarge(limit: limit))
         } catch {

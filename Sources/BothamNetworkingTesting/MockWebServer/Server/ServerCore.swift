@@ -35,6 +35,9 @@ final class ServerCore: Sendable {
         var finishedConnections: [Int] = []
         var nextConnectionIndex = 0
         var runningThreads = 0
+        /// The HTTP/2 responder threads running now, each with the index of its connection.
+        var responders: [Int: (thread: ServerThread, connection: Int)] = [:]
+        var nextResponder = 0
     }
 
     /// The most connections accepted in one wake-up before checking for shutdown again.
@@ -188,6 +191,26 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// Registers the calling thread as an HTTP/2 responder of connection `connection` (counted in
+    /// ``runningThreadCount``, and known to ``shutdown()`` when a dispatcher calls it there); returns its token
+    /// for ``responderEnded(_:)``.
+    func responderStarted(connection: Int) -> Int {
+        state.withLock { state in
+            defer { state.nextResponder += 1 }
+            state.runningThreads += 1
+            state.responders[state.nextResponder] = (ServerThread.current, connection)
+            return state.nextResponder
+        }
+    }
+
+    /// The responder of `token` is about to end.
+    func responderEnded(_ token: Int) {
+        state.withLock { state in
+            state.runningThreads -= 1
+            state.responders[token] = nil
+        }
+    }
+
     // MARK: Shutdown
 
     var isShutDown: Bool {
@@ -208,16 +231,23 @@ final class ServerCore: Sendable {
         var calledFromServerThread = acceptThread?.isCurrent ?? false
         acceptThread?.join()
         // The accept thread has ended, so no connection thread can be added any more.
-        let connections = state.withLock { state in
+        let (connections, ownConnection) = state.withLock { state in
             defer {
                 state.connectionThreads.removeAll()
                 state.finishedConnections.removeAll()
             }
-            return Array(state.connectionThreads.values)
+            // Called from an HTTP/2 responder (its dispatcher): its connection's thread joins it, so it must not
+            // be joined here.
+            let own = state.responders.values.first { $0.thread.isCurrent }?.connection
+            return (state.connectionThreads, own)
         }
-        for thread in connections {
-            calledFromServerThread = calledFromServerThread || thread.isCurrent
-            thread.join()
+        for (index, thread) in connections {
+            calledFromServerThread = calledFromServerThread || thread.isCurrent || index == ownConnection
+            if index == ownConnection {
+                thread.detach()
+            } else {
+                thread.join()
+            }
         }
         descriptors.close(listener.descriptor)
         if !calledFromServerThread {

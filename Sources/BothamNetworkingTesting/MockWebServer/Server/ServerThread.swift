@@ -53,6 +53,16 @@ struct ServerThread: @unchecked Sendable {
         }
     }
 
+    /// Lets the thread run on without joining it: its resources go when it ends.
+    func detach() {
+        _ = pthread_detach(handle)
+    }
+
+    /// The thread the caller runs on (to compare with ``isCurrent``; never joined or detached through this value).
+    static var current: ServerThread {
+        ServerThread(handle: pthread_self())
+    }
+
     /// Whether the caller is running on this thread.
     var isCurrent: Bool {
         pthread_equal(pthread_self(), handle) != 0

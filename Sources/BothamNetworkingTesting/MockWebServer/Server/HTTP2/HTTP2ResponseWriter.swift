@@ -25,8 +25,6 @@ struct HTTP2ResponseWriter {
     let connection: HTTP2ServerConnection
     let stream: UInt32
     let method: HTTPMethod
-    /// The highest stream the reader had seen when this request arrived: GOAWAY's last stream.
-    let lastStream: UInt32
     /// Counts a client that hung up on a ``SocketPolicy/noResponse``.
     let hangUps: Lock<Int>
 
@@ -49,6 +47,11 @@ struct HTTP2ResponseWriter {
             return connection.disconnect()
         case .resetConnection:
             return connection.reset()
+        default:
+            // Our SETTINGS go out now, so that a held or delayed answer cannot trip the client's SETTINGS timeout.
+            try connection.releasePreface()
+        }
+        switch response.socketPolicy {
         case .noResponse:
             if connection.waitUntilEnded(stream) { hangUps.withLock { $0 += 1 } }
             return
@@ -65,7 +68,8 @@ struct HTTP2ResponseWriter {
             return try connection.sendHeaders(
                 [HPACKHeaderField(name: ":status", value: "ABC")], on: stream, endStream: true)
         }
-        for status in response.interimStatusCodes {
+        // 101 Switching Protocols has no HTTP/2 form (RFC 9113 §8.6).
+        for status in response.interimStatusCodes where status != 101 {
             try connection.sendHeaders(
                 [HPACKHeaderField(name: ":status", value: String(status))], on: stream, endStream: false)
         }
@@ -112,9 +116,13 @@ struct HTTP2ResponseWriter {
     /// After a complete response: GOAWAY when the response closes the connection.
     private func finish(_ response: MockResponse) {
         guard response.closesConnectionAfterResponse else { return }
+        // Read and set together: the reader accepts no stream after this one's GOAWAY names the last.
+        let lastStream = connection.state.update { state in
+            state.isGoingAway = true
+            return state.lastStream
+        }
         let goAway = HTTP2Frame.GoAwayPayload(lastStreamID: HTTP2StreamID(lastStream), errorCode: .noError)
         try? connection.send([HTTP2Frame(streamID: .connection, payload: .goAway(goAway))])
-        connection.state.update { $0.isGoingAway = true }
     }
 }
 

@@ -35,9 +35,11 @@ final class HTTP2ServerConnection: Sendable {
 
     // MARK: Writing
 
-    /// Holds our connection preface (`frames`) back until the first response frame: a server may read the
-    /// request before it writes (RFC 9113 §3.4 only asks that SETTINGS come first), and that lets
-    /// ``SocketPolicy/disconnectAtStart`` close a new connection without sending a byte, as it does over HTTP/1.1.
+    /// Holds our connection preface (`frames`) back until the first write: a server may read the request before it
+    /// writes (RFC 9113 §3.4 only asks that SETTINGS come first). A responder sends it as soon as its response is
+    /// chosen (``releasePreface()``), unless that response is ``SocketPolicy/disconnectAtStart``, which then closes
+    /// a new connection without sending a byte, as it does over HTTP/1.1. Any earlier frame (a PING answer, a
+    /// window update for a request body) sends it too.
     func holdPreface(_ frames: [HTTP2Frame]) {
         output.withLock { output in
             var bytes: [UInt8] = []
@@ -96,8 +98,12 @@ final class HTTP2ServerConnection: Sendable {
                 },
                 then: { state -> Int? in
                     guard !state.hasEnded(stream) else { return nil }
-                    let count = min(
-                        wanted, state.maxFrameSize, state.connectionWindow, state.streamWindows[stream, default: 0])
+                    // `wanted` is 0 only for an empty DATA frame (END_STREAM alone), which takes no credit.
+                    let count =
+                        wanted == 0
+                        ? 0
+                        : min(
+                            wanted, state.maxFrameSize, state.connectionWindow, state.streamWindows[stream, default: 0])
                     state.connectionWindow -= count
                     state.streamWindows[stream, default: 0] -= count
                     return count
@@ -153,20 +159,35 @@ final class HTTP2ServerConnection: Sendable {
     /// Ends the connection with FIN after what was written: the reader wakes to the end of the stream and every
     /// responder stops.
     func disconnect() {
-        state.update { $0.isClosed = true }
+        state.update { state in
+            state.isClosed = true
+            state.isClosedByServer = true
+        }
         SystemCalls.shutdownBoth(descriptor)
     }
 
     /// Ends the connection with a TCP reset: nothing more is sent, and the reader's close sends RST.
     func reset() {
-        state.update { $0.isClosed = true }
+        state.update { state in
+            state.isClosed = true
+            state.isClosedByServer = true
+        }
         SystemCalls.enableResetOnClose(descriptor)
         SystemCalls.shutdownReads(descriptor)
     }
 
     /// Waits, sending nothing, until the client resets `stream` or the connection ends. Returns whether the client
-    /// hung up (rather than the server shutting down).
+    /// hung up: reset the stream, or closed the connection (not the server shutting down or closing it itself).
     func waitUntilEnded(_ stream: UInt32) -> Bool {
-        state.wait(until: { $0.hasEnded(stream) }, then: { $0.resetStreams.contains(stream) || !wake.isSignalled })
+        state.wait(
+            until: { $0.hasEnded(stream) },
+            then: { state in
+                state.resetByClient.contains(stream) || (!state.isClosedByServer && !wake.isSignalled)
+            })
+    }
+
+    /// Sends our held preface now, if it is still held (an empty write: only the preface goes out).
+    func releasePreface() throws(ConnectionIOError) {
+        try write { _ in [] }
     }
 }

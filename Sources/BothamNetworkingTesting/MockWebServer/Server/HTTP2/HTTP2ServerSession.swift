@@ -41,7 +41,10 @@ struct HTTP2ServerSession {
         var incoming: [UInt32: HTTP2IncomingRequest] = [:]
         /// Streams whose request was refused or reset: their remaining frames are ignored.
         var discarded: Set<UInt32> = []
+        /// The highest stream opened by the client (mirrored in the shared state for GOAWAY).
         var lastStream: UInt32 = 0
+        /// The client's SETTINGS so far, each frame applied on top of the ones before.
+        var peerSettings = HTTP2Settings()
         /// DATA octets received since the connection's window was last granted back.
         var unacknowledgedConnectionBytes = 0
         var requestCount = 0
@@ -93,7 +96,8 @@ struct HTTP2ServerSession {
                 do {
                     return try frames.nextFrame()
                 } catch .stream(let stream, let code, _) {
-                    try resetStream(stream.rawValue, code)
+                    // A stream error on a stream never opened (a bad PRIORITY) needs no RST_STREAM (§6.4).
+                    if stream.rawValue <= lastStream { try resetStream(stream.rawValue, code) }
                 } catch {
                     throw error
                 }
@@ -104,10 +108,8 @@ struct HTTP2ServerSession {
             let stream = frame.streamID.rawValue
             switch frame.payload {
             case .settings(.parameters(let parameters)):
-                var settings = HTTP2Settings()
-                settings.initialWindowSize = connection.state.withLock { $0.initialStreamWindow }
-                try settings.apply(parameters)
-                connection.apply(settings)
+                try peerSettings.apply(parameters)
+                connection.apply(peerSettings)
                 try connection.acknowledgeSettings()
             case .ping(let ping) where !ping.ack:
                 let answer = HTTP2Frame.PingPayload(opaqueData: ping.opaqueData, ack: true)
@@ -123,7 +125,10 @@ struct HTTP2ServerSession {
             case .rstStream:
                 incoming[stream] = nil
                 discarded.insert(stream)
-                connection.state.update { _ = $0.resetStreams.insert(stream) }
+                connection.state.update { state in
+                    state.resetStreams.insert(stream)
+                    state.resetByClient.insert(stream)
+                }
             case .headers(let headers):
                 try receiveHeaders(headers, on: stream)
             case .data(let data):
@@ -139,9 +144,9 @@ struct HTTP2ServerSession {
             do {
                 decoded = try fields.decode(headers.fieldBlock)
             } catch .headerListTooLarge {
+                guard incoming[stream] == nil, try accept(stream) else { return }
                 discarded.insert(stream)
-                lastStream = max(lastStream, stream)
-                return try refuse(stream, status: 431, "Request header section too large")
+                return try refuse(stream, status: 431, requestEnded: headers.endStream)
             } catch {
                 // The decoder's table is out of step with the client's encoder: nothing more can be read.
                 try goAway(.compressionError, "\(error)")
@@ -152,8 +157,7 @@ struct HTTP2ServerSession {
                 request.trailers = decoded
                 incoming[stream] = request
             } else {
-                guard stream > lastStream, stream & 1 == 1 else { return try resetStream(stream, .protocolError) }
-                lastStream = stream
+                guard try accept(stream) else { return }
                 incoming[stream] = HTTP2IncomingRequest(fields: decoded)
             }
             if headers.endStream { try dispatch(stream) }
@@ -186,25 +190,45 @@ struct HTTP2ServerSession {
             guard request.body.count <= core.configuration.maxBodyBytes else {
                 incoming[stream] = nil
                 discarded.insert(stream)
-                try refuse(stream, status: 413, "Request body too large")
-                return try resetStream(stream, .noError)
+                return try refuse(stream, status: 413, requestEnded: data.endStream)
             }
             incoming[stream] = request
             if data.endStream { try dispatch(stream) }
         }
 
-        /// Answers a request the server will not take, as the HTTP/1.1 side does: a short plain-text response.
-        private func refuse(_ stream: UInt32, status: Int, _ message: String) throws(ConnectionIOError) {
-            let body = Array((message + "\n").utf8)
+        /// Opens `stream` for a request: a new client stream, above every earlier one, while no GOAWAY of ours
+        /// has named the last. Returns whether it was accepted; a refused one was answered with RST_STREAM.
+        private mutating func accept(_ stream: UInt32) throws -> Bool {
+            guard stream > lastStream, stream & 1 == 1 else {
+                // Not a new stream of the client's (§5.1.1): a connection error.
+                try goAway(.protocolError, "HEADERS on stream \(stream), not a new client stream")
+                throw ConnectionIOError.endOfStream
+            }
+            lastStream = stream
+            let accepted = connection.state.update { state in
+                guard !state.isGoingAway else { return false }
+                state.lastStream = stream
+                state.streamWindows[stream] = state.initialStreamWindow
+                return true
+            }
+            if !accepted {
+                discarded.insert(stream)
+                try connection.send([HTTP2Frame(streamID: HTTP2StreamID(stream), payload: .rstStream(.refusedStream))])
+            }
+            return accepted
+        }
+
+        /// Answers a request the server will not take with `status` and no content (flow control cannot hold it
+        /// back), then ends the request's side of the stream with RST_STREAM NO_ERROR if the client is still
+        /// sending (RFC 9113 §8.1).
+        private mutating func refuse(_ stream: UInt32, status: Int, requestEnded: Bool) throws(ConnectionIOError) {
             try connection.sendHeaders(
                 [
                     HPACKHeaderField(name: ":status", value: String(status)),
-                    HPACKHeaderField(name: "content-type", value: "text/plain; charset=utf-8"),
-                    HPACKHeaderField(name: "content-length", value: String(body.count)),
-                ], on: stream, endStream: false)
-            try connection.send([
-                HTTP2Frame(streamID: HTTP2StreamID(stream), payload: .data(.init(bytes: body, endStream: true)))
-            ])
+                    HPACKHeaderField(name: "content-length", value: "0"),
+                ], on: stream, endStream: true)
+            connection.state.update { $0.streamWindows[stream] = nil }
+            if !requestEnded { try resetStream(stream, .noError) }
         }
 
         /// Ends the connection for a protocol error of the client's (RFC 9113 §5.4.1).
@@ -214,7 +238,12 @@ struct HTTP2ServerSession {
             try connection.send([HTTP2Frame(streamID: .connection, payload: .goAway(goAway))])
         }
 
-        private func resetStream(_ stream: UInt32, _ code: HTTP2ErrorCode) throws(ConnectionIOError) {
+        /// Ends `stream` from our side: RST_STREAM with `code`; its request is dropped and its responder, if one
+        /// runs, stops.
+        private mutating func resetStream(_ stream: UInt32, _ code: HTTP2ErrorCode) throws(ConnectionIOError) {
+            incoming[stream] = nil
+            discarded.insert(stream)
+            connection.state.update { _ = $0.resetStreams.insert(stream) }
             try connection.send([HTTP2Frame(streamID: HTTP2StreamID(stream), payload: .rstStream(code))])
         }
 
@@ -230,29 +259,32 @@ struct HTTP2ServerSession {
             requestCount += 1
             let respond = core.reserve(recorded)
             let writer = HTTP2ResponseWriter(
-                connection: connection, stream: stream, method: recorded.method, lastStream: lastStream,
+                connection: connection, stream: stream, method: recorded.method,
                 hangUps: core.clientClosedConnections)
             let index = nextResponder
             nextResponder += 1
             let connection = self.connection
-            connection.state.update { state in
-                state.activeResponders += 1
-                state.streamWindows[stream] = state.initialStreamWindow
-            }
+            connection.state.update { $0.activeResponders += 1 }
+            let core = self.core
+            let connectionIndex = self.connectionIndex
             do {
                 responders[index] = try ServerThread.spawn {
+                    let token = core.responderStarted(connection: connectionIndex)
                     writer.send(respond())
                     let closes = connection.state.update { state in
                         state.activeResponders -= 1
                         state.streamWindows[stream] = nil
+                        state.resetStreams.remove(stream)
+                        state.resetByClient.remove(stream)
                         state.finishedResponders.append(index)
                         return state.isGoingAway && state.activeResponders == 0
                     }
                     if closes { connection.disconnect() }
+                    core.responderEnded(token)
                 }
             } catch {
                 connection.state.update { $0.activeResponders -= 1 }
-                try resetStream(stream, .refusedStream)
+                try resetStream(stream, .internalError)
             }
         }
 

@@ -10,15 +10,24 @@ struct HTTP2ServerState {
     var maxFrameSize = 16_384
     /// The send window of each stream a responder is answering.
     var streamWindows: [UInt32: Int] = [:]
-    /// Streams the client reset (RST_STREAM) while we answered them.
+    /// Streams that ended early while we answered them: the client reset them (``resetByClient`` too), or we
+    /// did. Each is forgotten when its responder ends.
     var resetStreams: Set<UInt32> = []
+    /// The streams of ``resetStreams`` the client reset (RST_STREAM): a held response counts it as a hang-up.
+    var resetByClient: Set<UInt32> = []
+    /// The highest stream whose request the reader accepted: GOAWAY's last stream.
+    var lastStream: UInt32 = 0
     /// The connection is over (the client closed it, a fault closed it, or the server is shutting down): every
     /// responder stops.
     var isClosed = false
-    /// A response asked to close the connection after it (GOAWAY sent): it closes once no responder is left.
+    /// We closed or reset the connection (a fault), rather than the client closing it.
+    var isClosedByServer = false
+    /// A response asked to close the connection after it (GOAWAY sent): no new stream is accepted, and the
+    /// connection closes once no responder is left.
     var isGoingAway = false
-    /// Responders running, and those finished but not yet joined by the reader.
+    /// Responders running.
     var activeResponders = 0
+    /// Responders that ended and are not yet joined by the reader, by their index.
     var finishedResponders: [Int] = []
 
     /// Whether a responder of `stream` must stop: its stream or the connection ended.
