@@ -102,5 +102,5 @@ echo "== machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | sed 's/
 echo "== load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== $binary ${server_args[*]} --json .build/bench-results.json ${passthrough[*]}"
 start=$SECONDS
-"$binary" "${server_args[@]}" --json .build/bench-results.json "${passthrough[@]}"
+BENCH_SERVER_PIDS="${NGINX_PID:-}" "$binary" "${server_args[@]}" --json .build/bench-results.json "${passthrough[@]}"
 echo "== benchmark time: $((SECONDS - start)) s"

@@ -34,6 +34,23 @@
             note("FAILED: \(text)")
         }
 
+        /// Marks the ratios of the rows from `index` on (one case's) as noisy, for `reason`.
+        func markNoisy(rowsFrom index: Int, _ reason: String) {
+            guard index < rows.count else { return }
+            for position in index..<rows.count where rows[position].ratio != nil {
+                rows[position].noise = reason
+            }
+        }
+
+        /// The cases whose ratios are marked noisy, and why.
+        var noisyCases: [(benchCase: String, reason: String)] {
+            var seen = Set<String>()
+            return rows.compactMap { row in
+                guard let noise = row.noise, seen.insert(row.benchCase).inserted else { return nil }
+                return (row.benchCase, noise)
+            }
+        }
+
         func row(_ benchCase: BenchCase, _ variant: String, _ metric: String) -> ResultRow? {
             rows.first { $0.benchCase == benchCase.rawValue && $0.variant == variant && $0.metric == metric }
         }
@@ -56,6 +73,7 @@
             var ratio = ""
             if let summary = row.ratio, let baseline = row.baseline {
                 ratio = "\(format(summary.median))x [\(format(summary.min))–\(format(summary.max))] vs \(baseline)"
+                if row.noise != nil { ratio += " (NOISY)" }
             }
             return "| \(row.benchCase) | \(row.variant) | \(row.metric) | \(format(row.value.median)) | "
                 + "\(format(row.value.min)) | \(format(row.value.max)) | \(ratio) |"
@@ -74,6 +92,11 @@
             print("\n## Results\n")
             print(Self.header)
             for row in rows { print(Self.markdown(row)) }
+            if !noisyCases.isEmpty {
+                print("\n## Noisy ratios\n")
+                print("Marked NOISY above: the machine did other work while these cases ran (MachineLoad).")
+                for (benchCase, reason) in noisyCases { print("- \(benchCase): \(reason)") }
+            }
             if !checks.isEmpty {
                 print("\n## Targets\n")
                 print("| target | measured | met |\n|---|---|---|")

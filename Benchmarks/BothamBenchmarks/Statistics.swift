@@ -36,6 +36,8 @@
         let baseline: String?
         /// Per-run ratios against the baseline (run i of this variant over run i of the baseline).
         let ratio: Summary?
+        /// Why the ratio is not to be trusted (the machine was busy with other work during the case), or `nil`.
+        var noise: String?
 
         init(_ benchCase: BenchCase, _ variant: String, _ metric: String, _ samples: [Double]) {
             self.benchCase = benchCase.rawValue

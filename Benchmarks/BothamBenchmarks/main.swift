@@ -37,6 +37,16 @@
         let total = Stopwatch()
         for benchCase in options.cases {
             print("\n# \(benchCase.rawValue)  (load average \(Machine.loadAverage))")
+            let firstRow = report.rows.count
+            let load = MachineLoad()
+            defer {
+                let window = load.finish()
+                print("load during \(benchCase.rawValue): \(window.summary)")
+                if let noise = window.noise {
+                    report.markNoisy(rowsFrom: firstRow, noise)
+                    report.note("\(benchCase.rawValue): ratios marked NOISY: \(noise)")
+                }
+            }
             switch benchCase {
             case .chain:
                 await ChainOverheadCase(options: options, report: report).run()
