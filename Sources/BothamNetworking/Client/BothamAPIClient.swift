@@ -116,10 +116,10 @@ public final class BothamAPIClient: Sendable {
     /// every interceptor list.
     func makePipeline(_ configuration: Configuration) -> CallPipeline {
         CallPipeline(
-            requestInterceptors: requestInterceptors.snapshot + Self.globalRequestInterceptors.snapshot,
-            responseInterceptors: responseInterceptors.snapshot + Self.globalResponseInterceptors.snapshot,
-            interceptors: interceptors.snapshot + Self.globalInterceptors.snapshot,
-            networkInterceptors: networkInterceptors.snapshot + Self.globalNetworkInterceptors.snapshot,
+            requestInterceptors: InterceptorSnapshot(requestInterceptors, then: Self.globalRequestInterceptors),
+            responseInterceptors: InterceptorSnapshot(responseInterceptors, then: Self.globalResponseInterceptors),
+            interceptors: InterceptorSnapshot(interceptors, then: Self.globalInterceptors),
+            networkInterceptors: InterceptorSnapshot(networkInterceptors, then: Self.globalNetworkInterceptors),
             transport: httpClient,
             transportFields: transportFields,
             settings: configuration.callSettings

@@ -15,11 +15,11 @@
 /// network interceptor and before the transport. A request changed there records it
 /// (`HTTPRequest.changedAfterPreparation`), which tells the transport to add and change nothing.
 struct CallPipeline: Sendable {
-    let requestInterceptors: [any BothamRequestInterceptor]
-    let responseInterceptors: [any BothamResponseInterceptor]
-    let interceptors: [any HTTPInterceptor]
+    let requestInterceptors: InterceptorSnapshot<any BothamRequestInterceptor>
+    let responseInterceptors: InterceptorSnapshot<any BothamResponseInterceptor>
+    let interceptors: InterceptorSnapshot<any HTTPInterceptor>
     /// The interceptors that run innermost, once per send, on the prepared request as it goes on the wire.
-    let networkInterceptors: [any HTTPInterceptor]
+    let networkInterceptors: InterceptorSnapshot<any HTTPInterceptor>
     let transport: any HTTPClient
     /// The transport's own header fields, when it has any (looked up once per client).
     let transportFields: (any TransportHeaderDefaults)?
@@ -203,7 +203,7 @@ struct CallPipeline: Sendable {
     /// The onion: interceptor `index` of ``interceptors`` followed by ``networkInterceptors`` wraps everything after
     /// it; past the last one is the transport. The first network interceptor and the transport always get a prepared
     /// request: one an interceptor changed (or replaced) is prepared again and records that it was changed.
-    private func proceed(
+    fileprivate func proceed(
         _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?
     ) async throws(APIClientError) -> HTTPResponse {
         var request = request
@@ -240,13 +240,25 @@ struct CallPipeline: Sendable {
     ) async throws(APIClientError) -> HTTPResponse {
         let interceptor =
             index < interceptors.count ? interceptors[index] : networkInterceptors[index - interceptors.count]
-        let next = HTTPInterceptorNext { request async throws(APIClientError) in
-            try await proceed(request, index: index + 1, context: context, budget: budget)
-        }
+        let next = HTTPInterceptorNext(
+            OnionPosition(pipeline: self, index: index + 1, context: context, budget: budget))
         do {
             return try await interceptor.intercept(request, context: context, next: next)
         } catch {
             throw APIClientError(error)
+        }
+    }
+
+    /// A place in the onion: what an interceptor's `next` runs (a value, so that `next` needs no closure).
+    struct OnionPosition: Sendable {
+        let pipeline: CallPipeline
+        let index: Int
+        let context: HTTPCallContext
+        let budget: SendBudget?
+
+        /// Sends `request` through the onion from this position on.
+        func proceed(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+            try await pipeline.proceed(request, index: index, context: context, budget: budget)
         }
     }
 

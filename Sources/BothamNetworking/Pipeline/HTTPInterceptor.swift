@@ -71,15 +71,30 @@ public protocol HTTPInterceptor: Sendable {
 /// preparation ends with ``APIClientError/invalidRequest(reason:)`` without being sent. Each call sends once more,
 /// within the call's retry budget (``BothamAPIClient/Configuration/maxRetries``).
 public struct HTTPInterceptorNext: Sendable {
-    let proceed: @Sendable (HTTPRequest) async throws(APIClientError) -> HTTPResponse
+    /// Where `next` leads: a caller's closure, or the client's own chain at the next position (no closure, so a
+    /// call through the client allocates nothing per interceptor).
+    private enum Destination: Sendable {
+        case closure(@Sendable (HTTPRequest) async throws(APIClientError) -> HTTPResponse)
+        case chain(CallPipeline.OnionPosition)
+    }
+
+    private let destination: Destination
 
     /// Creates a `next` from a closure (useful for testing interceptors directly).
     public init(_ proceed: @escaping @Sendable (HTTPRequest) async throws(APIClientError) -> HTTPResponse) {
-        self.proceed = proceed
+        destination = .closure(proceed)
+    }
+
+    /// The rest of a call's chain after one of its interceptors.
+    init(_ position: CallPipeline.OnionPosition) {
+        destination = .chain(position)
     }
 
     /// Sends `request` through the rest of the chain.
     public func callAsFunction(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        try await proceed(request)
+        switch destination {
+        case .closure(let proceed): try await proceed(request)
+        case .chain(let position): try await position.proceed(request)
+        }
     }
 }

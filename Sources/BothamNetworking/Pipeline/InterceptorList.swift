@@ -14,8 +14,11 @@ public final class InterceptorList<Element: Sendable>: Sendable {
         let id: UInt64
     }
 
+    /// The elements and their ids, side by side: ``snapshot`` hands out `elements` itself (a copy-on-write array,
+    /// so taking one per call allocates nothing).
     private struct Storage {
-        var entries: [(id: UInt64, element: Element)] = []
+        var elements: [Element] = []
+        var ids: [UInt64] = []
         var nextID: UInt64 = 0
     }
 
@@ -29,7 +32,8 @@ public final class InterceptorList<Element: Sendable>: Sendable {
     public func append(_ element: Element) -> Registration {
         storage.withLock { storage in
             storage.nextID &+= 1
-            storage.entries.append((id: storage.nextID, element: element))
+            storage.elements.append(element)
+            storage.ids.append(storage.nextID)
             return Registration(id: storage.nextID)
         }
     }
@@ -41,22 +45,29 @@ public final class InterceptorList<Element: Sendable>: Sendable {
 
     /// Removes the interceptor appended with `registration` (nothing if it is already gone).
     public func remove(_ registration: Registration) {
-        storage.withLock { $0.entries.removeAll { $0.id == registration.id } }
+        storage.withLock { storage in
+            guard let index = storage.ids.firstIndex(of: registration.id) else { return }
+            storage.ids.remove(at: index)
+            storage.elements.remove(at: index)
+        }
     }
 
     /// Removes every interceptor.
     public func removeAll() {
-        storage.withLock { $0.entries.removeAll() }
+        storage.withLock { storage in
+            storage.elements.removeAll()
+            storage.ids.removeAll()
+        }
     }
 
     /// The interceptors now in the list, in order.
     public var snapshot: [Element] {
-        storage.withLock { $0.entries.map(\.element) }
+        storage.withLock { $0.elements }
     }
 
     /// How many interceptors the list holds.
     public var count: Int {
-        storage.withLock { $0.entries.count }
+        storage.withLock { $0.elements.count }
     }
 
     /// Whether the list is empty.
