@@ -9,8 +9,12 @@ enum URLBuilder {
 
         var joinedPath = endpoint.path
         if !relative.path.isEmpty {
-            let trimmedBase = joinedPath.hasSuffix("/") ? String(joinedPath.dropLast()) : joinedPath
-            joinedPath = trimmedBase + "/" + relative.path.drop { $0 == "/" }
+            // "/" is ASCII, so scanning bytes finds exactly the characters a scan of Characters would.
+            let basePath = joinedPath.utf8
+            let trimmedBase = basePath.last == UInt8(ascii: "/") ? joinedPath.dropLast() : Substring(joinedPath)
+            let relativePath = relative.path.utf8
+            let firstKept = relativePath.firstIndex { $0 != UInt8(ascii: "/") } ?? relativePath.endIndex
+            joinedPath = String(trimmedBase) + "/" + relative.path[firstKept...]
         }
         var queries: [String] = []
         if let query = endpoint.query, !query.isEmpty { queries.append(URLEncoding.escapeQueryOrFragment(query)) }
@@ -54,17 +58,22 @@ enum URLBuilder {
         return nil
     }
 
-    /// Splits `path?query#fragment`.
+    /// Splits `path?query#fragment`. `#` and `?` are ASCII, and no byte of a multi-byte UTF-8 sequence is, so the
+    /// scans read bytes; text without either comes back as it is (no copy).
     private static func split(_ text: String) -> (path: String, query: String?, fragment: String?) {
-        var rest = Substring(text)
+        let bytes = text.utf8
+        guard let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
+            return (text, nil, nil)
+        }
+        var rest = text[...]
         var fragment: String?
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
+        if let hash = bytes[mark...].firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(text[bytes.index(after: hash)...])
+            rest = text[..<hash]
         }
         var query: String?
-        if let mark = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: mark)...])
+        if bytes[mark] == UInt8(ascii: "?") {
+            query = String(rest[bytes.index(after: mark)...])
             rest = rest[..<mark]
         }
         return (String(rest), query, fragment)

@@ -61,6 +61,8 @@ package enum URLEncoding {
     }
 
     private static func escapeKeepingValidEscapes(_ text: String, allowed: (UInt8) -> Bool) -> String {
+        // The common case, text that needs no escape (`%` is never allowed, so it takes the long way), is not copied.
+        if text.utf8.allSatisfy(allowed) { return text }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
