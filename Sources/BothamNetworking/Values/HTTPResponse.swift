@@ -1,31 +1,33 @@
 import Foundation
 
 /// A response from the server, with the request that produced it.
-public struct HTTPResponse: Sendable, Hashable {
+public struct HTTPResponse: Sendable {
+    /// The fields, shared by every copy (a copy is one retain).
+    private let storage: HTTPResponseStorage
+
     /// The status code, for example `200`.
-    public let statusCode: Int
+    public var statusCode: Int { storage.fields.statusCode }
     /// The header fields; lookups ignore case.
-    public let headers: HTTPHeaders
+    public var headers: HTTPHeaders { storage.fields.headers }
     /// The body bytes (empty when there was none, and when the body went to ``bodyFileURL``).
-    public let body: Data
+    public var body: Data { storage.fields.body }
     /// The file holding the body when the request's ``HTTPRequest/responseDestination`` is a file or a folder, or
     /// `nil` when the body is in ``body``.
-    public let bodyFileURL: URL?
+    public var bodyFileURL: URL? { storage.fields.bodyFileURL }
     /// The request that produced this response, as it was sent (after every request interceptor).
-    public let request: HTTPRequest
+    public var request: HTTPRequest { storage.fields.request }
     /// The URL the response came from; differs from the request's URL after redirects.
-    public let url: URL?
+    public var url: URL? { storage.fields.url }
     /// The body as it arrives, when the request's ``HTTPRequest/responseDestination`` is
     /// ``ResponseBodyDestination/stream`` and the transport streams (``body`` is then empty); `nil` otherwise.
     /// ``BothamAPIClient/stream(_:callTimeout:)`` hands it to you as ``HTTPStreamedResponse/body``.
-    public let bodyStream: HTTPBodyStream?
+    public var bodyStream: HTTPBodyStream? { storage.fields.bodyStream }
     /// Where the exchange that produced this response spent its time, as its transport measured it; `nil` when the
     /// transport measures nothing (a stub, a transport of your own). Not part of equality: two responses that
     /// differ only in their timings are equal. See ``HTTPTimings`` for what each transport reports.
-    public var timings: HTTPTimings? { timingsSlot.timings }
+    public var timings: HTTPTimings? { storage.fields.timingsSlot.timings }
     /// The version of HTTP the response came over (from ``timings``); `nil` when the transport cannot tell.
     public var protocolVersion: HTTPProtocolVersion? { timings?.protocolVersion }
-    private let timingsSlot: ResponseTimingsSlot
 
     /// Creates a response.
     public init(
@@ -38,14 +40,9 @@ public struct HTTPResponse: Sendable, Hashable {
         bodyStream: HTTPBodyStream? = nil,
         timings: HTTPTimings? = nil
     ) {
-        self.statusCode = statusCode
-        self.headers = headers
-        self.body = body
-        self.request = request
-        self.url = url ?? request.url
-        self.bodyFileURL = bodyFileURL
-        self.bodyStream = bodyStream
-        timingsSlot = ResponseTimingsSlot(timings)
+        self.init(
+            statusCode: statusCode, headers: headers, body: body, request: request, url: url ?? request.url,
+            bodyFileURL: bodyFileURL, bodyStream: bodyStream, timingsSlot: ResponseTimingsSlot(timings))
     }
 
     /// A copy of this response with the fields given changed; its timings are shared with this one (the same box:
@@ -57,21 +54,17 @@ public struct HTTPResponse: Sendable, Hashable {
         HTTPResponse(
             statusCode: statusCode ?? self.statusCode, headers: headers ?? self.headers, body: body ?? self.body,
             request: request, url: url, bodyFileURL: bodyFileURL ?? self.bodyFileURL,
-            bodyStream: keepsStream ? bodyStream : nil, timingsSlot: timings ?? timingsSlot)
+            bodyStream: keepsStream ? bodyStream : nil, timingsSlot: timings ?? storage.fields.timingsSlot)
     }
 
     private init(
         statusCode: Int, headers: HTTPHeaders, body: Data, request: HTTPRequest, url: URL?, bodyFileURL: URL?,
         bodyStream: HTTPBodyStream?, timingsSlot: ResponseTimingsSlot
     ) {
-        self.statusCode = statusCode
-        self.headers = headers
-        self.body = body
-        self.request = request
-        self.url = url
-        self.bodyFileURL = bodyFileURL
-        self.bodyStream = bodyStream
-        self.timingsSlot = timingsSlot
+        storage = HTTPResponseStorage(
+            .init(
+                statusCode: statusCode, headers: headers, body: body, bodyFileURL: bodyFileURL, request: request,
+                url: url, bodyStream: bodyStream, timingsSlot: timingsSlot))
     }
 
     /// The status code and its class: `response.status.kind == .successful`.
@@ -101,6 +94,18 @@ public struct HTTPResponse: Sendable, Hashable {
     /// A copy whose body is in the file at `bodyFileURL` (`nil`: in ``body``), with `body` as its in-memory body.
     package func withBodyFile(_ bodyFileURL: URL?, body: Data = Data()) -> HTTPResponse {
         copy(body: body, bodyFileURL: .some(bodyFileURL), keepsStream: false)
+    }
+}
+
+extension HTTPResponse: Hashable {
+    /// Equal when every field but the timings is equal.
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    /// Hashes every field but the timings.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
     }
 }
 
