@@ -9,12 +9,8 @@ enum URLBuilder {
 
         var joinedPath = endpoint.path
         if !relative.path.isEmpty {
-            // "/" is ASCII, so scanning bytes finds exactly the characters a scan of Characters would.
-            let basePath = joinedPath.utf8
-            let trimmedBase = basePath.last == UInt8(ascii: "/") ? joinedPath.dropLast() : Substring(joinedPath)
-            let relativePath = relative.path.utf8
-            let firstKept = relativePath.firstIndex { $0 != UInt8(ascii: "/") } ?? relativePath.endIndex
-            joinedPath = String(trimmedBase) + "/" + relative.path[firstKept...]
+            let trimmedBase = joinedPath.hasSuffix("/") ? String(joinedPath.dropLast()) : joinedPath
+            joinedPath = trimmedBase + "/" + relative.path.drop { $0 == "/" }
         }
         var queries: [String] = []
         if let query = endpoint.query, !query.isEmpty { queries.append(URLEncoding.escapeQueryOrFragment(query)) }
@@ -58,10 +54,11 @@ enum URLBuilder {
         return nil
     }
 
-    /// Splits `path?query#fragment`. `#` and `?` are ASCII, and no byte of a multi-byte UTF-8 sequence is, so the
-    /// scans read bytes; text without either comes back as it is (no copy).
+    /// Splits `path?query#fragment`, by Characters (a `#` or `?` followed by a combining mark is not a delimiter).
+    /// ASCII text, where bytes and Characters agree, is scanned by bytes, and comes back uncopied when it has neither.
     private static func split(_ text: String) -> (path: String, query: String?, fragment: String?) {
         let bytes = text.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return splitCharacters(text) }
         guard let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
             return (text, nil, nil)
         }
@@ -74,6 +71,22 @@ enum URLBuilder {
         var query: String?
         if bytes[mark] == UInt8(ascii: "?") {
             query = String(rest[bytes.index(after: mark)...])
+            rest = rest[..<mark]
+        }
+        return (String(rest), query, fragment)
+    }
+
+    /// ``split(_:)`` for text that is not all ASCII.
+    private static func splitCharacters(_ text: String) -> (path: String, query: String?, fragment: String?) {
+        var rest = Substring(text)
+        var fragment: String?
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = String(rest[rest.index(after: hash)...])
+            rest = rest[..<hash]
+        }
+        var query: String?
+        if let mark = rest.firstIndex(of: "?") {
+            query = String(rest[rest.index(after: mark)...])
             rest = rest[..<mark]
         }
         return (String(rest), query, fragment)

@@ -65,6 +65,16 @@ struct HTTPRequestURLTests {
         #expect(url("https://h.example", "/doc#top", ["a": "1"]) == "https://h.example/doc?a=1#top")
     }
 
+    @Test("A path splits at its first ? and first # (a ? after the # is the fragment's), by Characters")
+    func pathQueryAndFragmentSplit() {
+        #expect(url("https://h.example", "/a?b#c") == "https://h.example/a?b#c")
+        #expect(url("https://h.example", "/a#b?c", ["k": "v"]) == "https://h.example/a?k=v#b?c")
+        #expect(url("https://h.example", "/a?", ["k": "v"]) == "https://h.example/a?k=v")
+        #expect(url("https://h.example/base/", "//x#") == "https://h.example/base/x#")
+        // A # followed by a combining mark is one Character, not a delimiter: it is escaped into the path.
+        #expect(url("https://h.example", "/a#\u{301}b") == "https://h.example/a%23%CC%81b")
+    }
+
     @Test("An absolute http(s) URL as the path is used as it is")
     func absolutePathIsUsedAsIs() {
         #expect(url("https://h.example", "https://other.example/page?n=2") == "https://other.example/page?n=2")
