@@ -32,30 +32,35 @@
             var failures = 0
         }
 
+        /// Every client of the like-for-like variants may open this many connections to the server: as many as the
+        /// most calls in flight (at least 8), so no client queues behind its cap.
+        var connectionCap: Int { max(options.concurrencies.max() ?? 8, 8) }
+
         func run() async {
-            let session = URLSession(configuration: .ephemeral)
+            let cap = connectionCap
+            let session = Self.rawSession(maxConnections: cap)
+            let defaultSession = Self.rawSession(maxConnections: nil)
             let url = url
-            let raw = Variant(name: "raw-urlsession") {
-                do {
-                    let (_, response) = try await session.data(for: URLRequest(url: url))
-                    return (response as? HTTPURLResponse)?.statusCode == 200
-                } catch {
-                    return false
-                }
+            let raw = Variant(name: "raw-urlsession") { await Self.isOK(url, on: session) }
+            let rawDefaults = Variant(name: "raw-urlsession, its default cap") {
+                await Self.isOK(url, on: defaultSession)
             }
-            let delegateSession = DelegateURLSession()
+            let delegateSession = DelegateURLSession(maxConnections: cap)
             let rawDelegate = Variant(name: "raw-urlsession with a session delegate") {
                 await delegateSession.status(of: url) == 200
             }
             let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
-            let client = BothamAPIClient(baseEndpoint: origin, httpClient: URLSessionHTTPClient())
+            let sessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
+            sessionConfiguration.httpMaximumConnectionsPerHost = cap
+            let client = BothamAPIClient(
+                baseEndpoint: origin, httpClient: URLSessionHTTPClient(sessionConfiguration: sessionConfiguration))
             let path = url.path
             let botham = Variant(name: "botham+urlsession") {
                 if case .success = await client.GET(path) { return true }
                 return false
             }
             var nativeConfiguration = NativeHTTPClient.Configuration()
-            nativeConfiguration.maxConnectionsPerHost = max(options.concurrencies.max() ?? 8, 8)
+            nativeConfiguration.maxConnectionsPerHost = cap
             let nativeTransport = NativeHTTPClient(configuration: nativeConfiguration)
             let nativeClient = BothamAPIClient(baseEndpoint: origin, httpClient: nativeTransport)
             let native = Variant(name: "botham+native") {
@@ -67,12 +72,24 @@
                 if case .success = await nativeClient.GET(path) { return true }
                 return false
             }
+            // Each with its defaults: native's cap of 8 against raw URLSession's own (reported against the same
+            // baseline, so the ratio between the two default rows is theirs).
+            let nativeDefaultTransport = NativeHTTPClient()
+            let nativeDefaultClient = BothamAPIClient(baseEndpoint: origin, httpClient: nativeDefaultTransport)
+            let nativeDefaults = Variant(name: "botham+native, its default cap") {
+                if case .success = await nativeDefaultClient.GET(path) { return true }
+                return false
+            }
+            print(
+                "transport: like for like, every client at most \(cap) connections per host; the \"default cap\" rows: "
+                    + "raw URLSession \(defaultSession.configuration.httpMaximumConnectionsPerHost), native "
+                    + "\(NativeHTTPClient.Configuration().maxConnectionsPerHost)")
             for concurrency in options.concurrencies {
                 var results = [String: Measurement]()
                 let total = requestCount(concurrency)
                 for run in 0..<options.runs {
                     // Rotated order: drift of the machine hits every variant alike.
-                    let variants = [raw, rawDelegate, botham, native, nativeOnLoop]
+                    let variants = [raw, rawDelegate, botham, native, nativeOnLoop, rawDefaults, nativeDefaults]
                     let order = (0..<variants.count).map { variants[($0 + run) % variants.count] }
                     for variant in order {
                         let (rate, cpu, failures) = await measure(variant, requests: total, concurrency: concurrency)
@@ -85,7 +102,7 @@
                 guard let base = results[raw.name] else { continue }
                 report.add(ResultRow(.transport, "\(raw.name) \(label)", "req/s", base.requestsPerSecond))
                 report.add(ResultRow(.transport, "\(raw.name) \(label)", "CPU µs/req", base.cpuMicroseconds))
-                for variant in [rawDelegate, botham, native, nativeOnLoop] {
+                for variant in [rawDelegate, botham, native, nativeOnLoop, rawDefaults, nativeDefaults] {
                     guard let ours = results[variant.name] else { continue }
                     report.add(
                         ResultRow(
@@ -115,6 +132,24 @@
                 }
             }
             session.finishTasksAndInvalidate()
+            defaultSession.finishTasksAndInvalidate()
+        }
+
+        /// An ephemeral session with at most `maxConnections` connections per host (`nil`: URLSession's default).
+        private static func rawSession(maxConnections: Int?) -> URLSession {
+            let configuration = URLSessionConfiguration.ephemeral
+            if let maxConnections { configuration.httpMaximumConnectionsPerHost = maxConnections }
+            return URLSession(configuration: configuration)
+        }
+
+        /// Whether `GET url` on `session` answered 200.
+        private static func isOK(_ url: URL, on session: URLSession) async -> Bool {
+            do {
+                let (_, response) = try await session.data(for: URLRequest(url: url))
+                return (response as? HTTPURLResponse)?.statusCode == 200
+            } catch {
+                return false
+            }
         }
 
         private func requestCount(_ concurrency: Int) -> Int {
