@@ -43,9 +43,8 @@
 
         /// A session with at most `maxConnections` connections per host (`nil`: URLSession's default).
         init(maxConnections: Int? = nil) {
-            let configuration = URLSessionConfiguration.ephemeral
-            if let maxConnections { configuration.httpMaximumConnectionsPerHost = maxConnections }
-            session = URLSession(configuration: configuration, delegate: handler, delegateQueue: nil)
+            session = URLSession(
+                configuration: .ephemeral(maxConnections: maxConnections), delegate: handler, delegateQueue: nil)
         }
 
         /// The status of a `GET url`, or 0 when it failed.

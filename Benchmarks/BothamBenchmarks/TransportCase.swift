@@ -137,9 +137,7 @@
 
         /// An ephemeral session with at most `maxConnections` connections per host (`nil`: URLSession's default).
         private static func rawSession(maxConnections: Int?) -> URLSession {
-            let configuration = URLSessionConfiguration.ephemeral
-            if let maxConnections { configuration.httpMaximumConnectionsPerHost = maxConnections }
-            return URLSession(configuration: configuration)
+            URLSession(configuration: .ephemeral(maxConnections: maxConnections))
         }
 
         /// Whether `GET url` on `session` answered 200.
