@@ -11,6 +11,7 @@
         case cache
         case loops
         case http2
+        case peers
     }
 
     /// Command-line options of `BothamBenchmarks run`.
@@ -51,12 +52,12 @@
 
         static let usage = """
             usage: BothamBenchmarks [run] [options]
-              --cases LIST          chain,transport,memory,slow,streaming,cache,loops,http2 (default: all)
+              --cases LIST          chain,transport,memory,slow,streaming,cache,loops,http2,peers (default: all)
               --quick               CI smoke: fewer runs and iterations, 1 s slow server (< 60 s)
               --runs N              repetitions per measurement (default 5; quick 3)
               --url URL             small JSON on a keep-alive loopback server (transport case)
               --large-url URL       large file on that server (download memory case)
-              --medium-url URL      1 MiB file on that server (http2 case)
+              --medium-url URL      1 MiB file on that server (http2 and peers cases)
               --h2-url URL          the small JSON on the same nginx speaking h2c (http2 case)
               --h2-medium-url URL   the 1 MiB file there (http2 case)
               --upload-file PATH    large local file (upload memory case)

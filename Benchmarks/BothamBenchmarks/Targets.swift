@@ -14,6 +14,39 @@
             }
             checkNativeSlow(report)
             checkStreaming(report)
+            checkPeers(report)
+        }
+
+        /// NativeHTTPClient against wrk and curl (#19 target 3), calls on the client's loop: at 16 in flight
+        /// ≥ 0.6x `wrk -t1 -c16`'s req/s and ≤ 18 µs CPU per request; sequential ≥ 1.3x one curl process; 1 MiB
+        /// bodies ≥ 0.9x wrk's req/s.
+        private static func checkPeers(_ report: Report) {
+            let connections = "\(PeersCase.connections) in flight"
+            let ratios = [
+                ("small JSON, \(connections)", "wrk -t1 -c16", 0.6),
+                ("small JSON, sequential", "one curl process", 1.3),
+                ("1 MiB, \(connections)", "wrk -t1 -c16", 0.9),
+            ]
+            for (label, peer, target) in ratios {
+                guard let ratio = report.row(.peers, "botham+native on its loop, \(label)", "req/s")?.ratio else {
+                    continue
+                }
+                report.check(
+                    "botham+native on its loop req/s ≥ \(Report.format(target))x \(peer), \(label)",
+                    measured:
+                        "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
+                    met: ratio.median >= target
+                )
+            }
+            if let cpu = report.row(.peers, "botham+native on its loop, small JSON, \(connections)", "CPU µs/req")?
+                .value
+            {
+                report.check(
+                    "botham+native on its loop CPU/request ≤ 18 µs, small JSON, \(connections)",
+                    measured: "\(Report.format(cpu.median)) µs [\(Report.format(cpu.min))–\(Report.format(cpu.max))]",
+                    met: cpu.median <= 18
+                )
+            }
         }
 
         /// Streaming, NativeHTTPClient: ≥ 200k Server-Sent Events/s parsed and delivered; an event reaches the reader

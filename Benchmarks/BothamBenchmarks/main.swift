@@ -78,6 +78,12 @@
                 } else {
                     report.note("http2: needs task executors (macOS 15, iOS 18), skipped")
                 }
+            case .peers:
+                if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                    await PeersCase(options: options, report: report).run()
+                } else {
+                    report.note("peers: needs task executors (macOS 15, iOS 18), skipped")
+                }
             case .memory:
                 await MemoryCase(options: options, report: report).run()
             case .slow:
