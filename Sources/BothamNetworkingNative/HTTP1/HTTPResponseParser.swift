@@ -29,6 +29,10 @@ struct HTTPResponseParser {
     private var isHTTP11 = true
     private var headers = HTTPHeaders()
     private var body = Data()
+    /// Whether ``body`` is a pooled buffer of the announced length, written in place (``BodyBufferPool``).
+    private var isBodyPooled = false
+    /// Where a large body of announced length gets its memory.
+    private let pool: BodyBufferPool
     private var remaining = 0
     /// Where body bytes go instead of ``response``'s body, when set (a body streamed to a file or to a caller).
     private var bodySink: BodySink?
@@ -58,9 +62,11 @@ struct HTTPResponseParser {
     typealias BodySink = (UnsafeRawBufferPointer) throws(NativeTransportError) -> Void
 
     /// Creates a parser for the response to a request with method `method`; body bytes go to `bodySink` when
-    /// given (``response`` then has an empty body), otherwise into ``response``.
-    init(method: String, limits: HTTPParserLimits, bodySink: BodySink? = nil) {
+    /// given (``response`` then has an empty body), otherwise into ``response`` (a large body of announced length into
+    /// memory from `pool`).
+    init(method: String, limits: HTTPParserLimits, bodySink: BodySink? = nil, pool: BodyBufferPool = .shared) {
         self.limits = limits
+        self.pool = pool
         maxBodyBytes = limits.maxBodyBytes
         isHeadRequest = method == "HEAD"
         self.bodySink = bodySink
@@ -295,7 +301,14 @@ struct HTTPResponseParser {
                 throw NativeTransportError(
                     code: .responseTooLarge, reason: "Content-Length \(length) exceeds the limit")
             }
-            if bodySink == nil { body.reserveCapacity(min(length, 1 << 20)) }
+            if bodySink == nil {
+                if let pooled = pool.data(count: length) {
+                    body = pooled
+                    isBodyPooled = true
+                } else {
+                    body.reserveCapacity(min(length, 1 << 20))
+                }
+            }
             expectedBodyCount = length
             remaining = length
             state = length == 0 ? .complete : .fixedBody
@@ -367,9 +380,15 @@ struct HTTPResponseParser {
         guard count <= maxBodyBytes - bodyCount else {
             throw NativeTransportError(code: .responseTooLarge, reason: "the response body exceeds the size limit")
         }
+        let offset = bodyCount
         bodyCount += count
         if let bodySink {
             try bodySink(UnsafeRawBufferPointer(start: start, count: count))
+        } else if isBodyPooled {
+            // The fixed-length state never takes more than the announced length, the buffer's size.
+            body.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress?.advanced(by: offset).copyMemory(from: start, byteCount: count)
+            }
         } else {
             body.append(start, count: count)
         }

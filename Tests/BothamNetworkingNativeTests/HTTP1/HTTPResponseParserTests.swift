@@ -50,6 +50,39 @@ struct HTTPResponseParserTests {
         }
     }
 
+    @Test(
+        "A large body of announced length is written into pooled memory, intact in any split, and its memory returns to the pool when dropped"
+    )
+    func pooledBody() throws {
+        let length = 1 << 20
+        let pool = BodyBufferPool(maxIdleBytes: 4 << 20)
+        var generator = SplitMix64(seed: 0xB0D1_E5)
+        let body = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let wire = Array("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n".utf8) + body
+        for pieces in [[wire.count], [1, 7, 4096, 65_536], [100_000, 3]] {
+            var parser = HTTPResponseParser(
+                method: "GET", limits: HTTPParserLimits(maxHeadBytes: 4096, maxBodyBytes: 8 << 20), pool: pool)
+            var offset = 0
+            var pieceIndex = 0
+            var response: ParsedResponse?
+            while offset < wire.count, response == nil {
+                let size = min(pieces[pieceIndex % pieces.count], wire.count - offset)
+                pieceIndex += 1
+                if try wire[offset..<offset + size].withUnsafeBytes({ try parser.feed($0) }) != nil {
+                    response = parser.response
+                }
+                offset += size
+            }
+            var parsed = try #require(response)
+            response = nil
+            #expect(parsed.body == Data(body))
+            #expect(pool.idleBytes == 0)
+            parser = HTTPResponseParser(method: "GET", limits: Self.limits)
+            parsed.body = Data()
+            #expect(pool.idleBytes == length, "\(pieces)")
+        }
+    }
+
     @Test("Headers keep their order and repeats; values are trimmed")
     func headers() throws {
         let wire = Array("HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nSet-Cookie:  b=2 \r\nContent-Length: 0\r\n\r\n".utf8)

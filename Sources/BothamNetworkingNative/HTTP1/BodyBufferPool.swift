@@ -1,0 +1,84 @@
+import BothamNetworking
+import Foundation
+
+/// Memory for large response bodies whose length is known up front, kept for reuse after the caller drops them.
+///
+/// A 1 MiB body read into a fresh allocation costs more in page faults than in copying: the C allocator hands memory
+/// of that size back to the kernel when it is freed (on Linux, glibc unmaps or trims it), so the next body touches
+/// fresh pages, each one faulted in, zeroed and charged to the process's memory cgroup. Measured on loopback with 16
+/// calls of 1 MiB in flight, faults were about half of the client's CPU (BENCHMARKS.md, "Native against wrk and
+/// curl"). The pool keeps freed buffers, resident, up to ``maxIdleBytes`` in all, and gives them to the next body of
+/// the same size class.
+///
+/// A body gets a buffer through ``data(count:)``: a `Data` of exactly `count` bytes over pooled memory, whose
+/// deallocator gives the memory back to the pool when the last copy of the `Data` goes away (on any thread). The
+/// parser writes the body into it as it arrives; the `Data` reaches the caller only once every byte has been written,
+/// so bytes of an earlier body are never seen.
+final class BodyBufferPool: Sendable {
+    /// The pool every parser uses.
+    static let shared = BodyBufferPool(maxIdleBytes: 16 << 20)
+
+    /// Smaller bodies are allocated normally: the allocator reuses memory of that size without faults.
+    static let minimumBytes = 256 << 10
+    /// Larger bodies are allocated normally: one of them would be most of the pool.
+    static let maximumBytes = 16 << 20
+
+    /// The most memory the pool keeps while no body uses it.
+    let maxIdleBytes: Int
+
+    private struct Idle {
+        /// Free buffers by capacity (a power of two).
+        var buffers: [Int: [UnsafeMutableRawPointer]] = [:]
+        var bytes = 0
+    }
+
+    // The raw pointers in `idle` are owned by the pool alone (a buffer is either here or inside exactly one `Data`),
+    // and are only touched under the lock.
+    private let idle = Lock(Idle())
+
+    init(maxIdleBytes: Int) {
+        self.maxIdleBytes = maxIdleBytes
+    }
+
+    deinit {
+        idle.withLock { idle in
+            for buffer in idle.buffers.values.joined() { buffer.deallocate() }
+        }
+    }
+
+    /// A `Data` of `count` bytes over pooled memory (their content is whatever the last body left: write every byte
+    /// before anyone reads it), or `nil` when `count` is outside the pooled sizes.
+    func data(count: Int) -> Data? {
+        guard count >= Self.minimumBytes, count <= Self.maximumBytes else { return nil }
+        let capacity = Self.capacity(for: count)
+        let buffer = take(capacity) ?? UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        return Data(
+            bytesNoCopy: buffer, count: count, deallocator: .custom { [self] buffer, _ in recycle(buffer, capacity) })
+    }
+
+    /// The bytes the pool holds idle now.
+    var idleBytes: Int { idle.withLock { $0.bytes } }
+
+    /// The size class of a body of `count` bytes: the next power of two.
+    static func capacity(for count: Int) -> Int {
+        1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
+    }
+
+    private func take(_ capacity: Int) -> UnsafeMutableRawPointer? {
+        idle.withLock { idle in
+            guard let buffer = idle.buffers[capacity]?.popLast() else { return nil }
+            idle.bytes -= capacity
+            return buffer
+        }
+    }
+
+    private func recycle(_ buffer: UnsafeMutableRawPointer, _ capacity: Int) {
+        let kept = idle.withLock { idle in
+            guard idle.bytes + capacity <= maxIdleBytes else { return false }
+            idle.buffers[capacity, default: []].append(buffer)
+            idle.bytes += capacity
+            return true
+        }
+        if !kept { buffer.deallocate() }
+    }
+}

@@ -1,0 +1,94 @@
+import BothamNetworking
+import BothamTestSupport
+import Foundation
+import Testing
+
+@testable import BothamNetworkingNative
+
+@Suite("BodyBufferPool", .timeLimit(.minutes(1)))
+struct BodyBufferPoolTests {
+    private static let mebibyte = 1 << 20
+
+    /// The address of a `Data`'s bytes.
+    private func address(of data: Data) -> UInt? {
+        data.withUnsafeBytes { $0.baseAddress.map { UInt(bitPattern: $0) } }
+    }
+
+    @Test("A dropped body's memory goes back to the pool and the next body of its size class reuses it")
+    func reuse() throws {
+        let pool = BodyBufferPool(maxIdleBytes: 4 * Self.mebibyte)
+        var first = try #require(pool.data(count: Self.mebibyte))
+        #expect(first.count == Self.mebibyte)
+        let firstAddress = address(of: first)
+        #expect(pool.idleBytes == 0)
+        first = Data()
+        #expect(pool.idleBytes == Self.mebibyte)
+        let second = try #require(pool.data(count: Self.mebibyte - 1000))
+        #expect(address(of: second) == firstAddress)
+        #expect(second.count == Self.mebibyte - 1000)
+        #expect(pool.idleBytes == 0)
+    }
+
+    @Test("Sizes outside the pooled range get no pooled buffer")
+    func pooledRange() {
+        let pool = BodyBufferPool(maxIdleBytes: 64 * Self.mebibyte)
+        #expect(pool.data(count: BodyBufferPool.minimumBytes - 1) == nil)
+        #expect(pool.data(count: BodyBufferPool.maximumBytes + 1) == nil)
+        #expect(pool.data(count: BodyBufferPool.minimumBytes)?.count == BodyBufferPool.minimumBytes)
+        #expect(pool.data(count: BodyBufferPool.maximumBytes)?.count == BodyBufferPool.maximumBytes)
+    }
+
+    @Test("Size classes are powers of two that hold the body")
+    func sizeClasses() {
+        #expect(BodyBufferPool.capacity(for: 256 << 10) == 256 << 10)
+        #expect(BodyBufferPool.capacity(for: (256 << 10) + 1) == 512 << 10)
+        #expect(BodyBufferPool.capacity(for: Self.mebibyte) == Self.mebibyte)
+        #expect(BodyBufferPool.capacity(for: Self.mebibyte - 1) == Self.mebibyte)
+        #expect(BodyBufferPool.capacity(for: 3 * Self.mebibyte) == 4 * Self.mebibyte)
+    }
+
+    @Test("The pool keeps no more idle memory than its cap; the rest is freed")
+    func idleCap() {
+        let pool = BodyBufferPool(maxIdleBytes: 2 * Self.mebibyte)
+        var bodies = (0..<5).compactMap { _ in pool.data(count: Self.mebibyte) }
+        #expect(bodies.count == 5)
+        bodies.removeAll()
+        #expect(pool.idleBytes == 2 * Self.mebibyte)
+    }
+
+    @Test("A copy keeps the memory in use: it returns to the pool only when the last copy goes")
+    func copies() throws {
+        let pool = BodyBufferPool(maxIdleBytes: 4 * Self.mebibyte)
+        var body = try #require(pool.data(count: Self.mebibyte))
+        var slice: Data? = body[10..<20]
+        body = Data()
+        #expect(pool.idleBytes == 0)
+        #expect(slice?.count == 10)
+        slice = nil
+        #expect(pool.idleBytes == Self.mebibyte)
+    }
+
+    @Test("Bodies taken and dropped on many threads at once all come back, each buffer to one body at a time")
+    func concurrentUse() async {
+        let pool = BodyBufferPool(maxIdleBytes: 64 * Self.mebibyte)
+        let intact = await withTaskGroup(of: Bool.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var ok = true
+                    for round in 0..<20 {
+                        guard var body = pool.data(count: BodyBufferPool.minimumBytes) else { return false }
+                        let mark = UInt8(truncatingIfNeeded: task * 31 + round)
+                        body.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: mark) }
+                        await Task.yield()
+                        ok = ok && body.allSatisfy { $0 == mark }
+                    }
+                    return ok
+                }
+            }
+            return await group.allSatisfy { $0 }
+        }
+        #expect(intact)
+        #expect(pool.idleBytes > 0)
+        #expect(pool.idleBytes <= 8 * BodyBufferPool.minimumBytes)
+    }
+}
