@@ -72,6 +72,33 @@ extension TransportIntegrationTests {
         }
 
         @Test(
+            "bodies of 256 KiB to 16 MiB with Content-Length arrive intact, in turn and at once",
+            arguments: TransportUnderTest.allCases)
+        func pooledSizeDownloads(transport: TransportUnderTest) async throws {
+            let server = try MockWebServer()
+            defer { server.shutdown() }
+            let sizes = [256 << 10, (1 << 20) + 7, 3 << 20, 1 << 20, (256 << 10) + 1, 16 << 20]
+            let bodies = sizes.enumerated().map { index, size in
+                Data(TransportTest.pattern(count: size + index).suffix(size))
+            }
+            server.enqueue(contentsOf: bodies.map { MockResponse().withBody($0) })
+            let apiClient = TransportTest.client(transport, server)
+
+            for body in bodies {
+                let received = try await apiClient.GET("/download").get().body
+                #expect(received.count == body.count)
+                #expect(received == body)
+            }
+
+            server.enqueue(contentsOf: bodies.prefix(4).map { MockResponse().withBody($0) })
+            let received = try await withThrowingTaskGroup(of: Data.self) { group in
+                for _ in 0..<4 { group.addTask { try await apiClient.GET("/download").get().body } }
+                return try await group.reduce(into: [Data]()) { $0.append($1) }
+            }
+            #expect(Set(received) == Set(bodies.prefix(4)))
+        }
+
+        @Test(
             "a body past maxResponseBytes ends with responseTooLarge", arguments: TransportUnderTest.allCases,
             [false, true])
         func maxResponseBytes(transport: TransportUnderTest, chunked: Bool) async throws {

@@ -134,6 +134,16 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
         carrierDidFail(failure)
     }
 
+    func directReadTarget(reserve: Int) -> UnsafeMutableRawBufferPointer? {
+        parser.directBodyTarget(reserve: reserve)
+    }
+
+    func connection(_ connection: Connection, didReadDirectly count: Int) {
+        noteFirstByte()
+        parser.didReceiveBodyDirectly(count)
+        afterParsing(used: parser.isComplete ? count : nil, of: count)
+    }
+
     func connectionDidDrain(_ connection: Connection) {
         carrierDidDrain()
     }

@@ -350,9 +350,25 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         }
     }
 
+    /// The body bytes a read in place leaves for the read buffer (``ConnectionDelegate/directReadTarget(reserve:)``).
+    static let directReadReserve = 4096
+
     private func readAvailable() {
         let buffer = loop.scratch
         while (state == .handshaking || state == .ready) && !isReadingPaused {
+            if tls == nil, let target = delegate?.directReadTarget(reserve: Self.directReadReserve) {
+                // A large body read in place: no copy from the read buffer. Its last bytes come through the buffer,
+                // in a read that also takes anything the server sent after the body.
+                guard let count = receive(into: target) else { return }
+                if count == 0 {
+                    fail(.endOfStream)
+                    return
+                }
+                lastProgress = MonotonicClock.now()
+                delegate?.connection(self, didReadDirectly: count)
+                if count < target.count { return }
+                continue
+            }
             guard let count = receive(into: buffer) else { return }
             if count == 0 {
                 if tls != nil {

@@ -37,9 +37,21 @@ protocol ConnectionDelegate: AnyObject {
     func connection(_ connection: Connection, didFail failure: ConnectionFailure)
     /// Everything written so far has gone to the socket: room for more of a streamed body.
     func connectionDidDrain(_ connection: Connection)
+    /// Memory the next read of a cleartext connection may fill directly, skipping its read buffer (a large body read
+    /// in place), leaving at least `reserve` bytes for a read through the buffer. `nil`: read into the buffer and
+    /// call ``connection(_:didRead:)``.
+    func directReadTarget(reserve: Int) -> UnsafeMutableRawBufferPointer?
+    /// `count` bytes were read into ``directReadTarget(reserve:)``'s memory.
+    func connection(_ connection: Connection, didReadDirectly count: Int)
 }
 
 extension ConnectionDelegate {
     /// Nothing to stream by default.
     func connectionDidDrain(_ connection: Connection) {}
+
+    /// Every read goes through the read buffer by default.
+    func directReadTarget(reserve: Int) -> UnsafeMutableRawBufferPointer? { nil }
+
+    /// Never called without a ``directReadTarget(reserve:)``.
+    func connection(_ connection: Connection, didReadDirectly count: Int) {}
 }

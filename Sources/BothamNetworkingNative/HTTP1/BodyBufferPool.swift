@@ -10,7 +10,7 @@ import Foundation
 /// curl"). The pool keeps freed buffers, resident, up to ``maxIdleBytes`` in all, and gives them to the next body of
 /// the same size class.
 ///
-/// A body gets a buffer through ``data(count:)``: a `Data` of exactly `count` bytes over pooled memory, whose
+/// A body gets a buffer through ``body(count:)``: a `Data` of exactly `count` bytes over pooled memory, whose
 /// deallocator gives the memory back to the pool when the last copy of the `Data` goes away (on any thread). The
 /// parser writes the body into it as it arrives; the `Data` reaches the caller only once every byte has been written,
 /// so bytes of an earlier body are never seen.
@@ -46,14 +46,24 @@ final class BodyBufferPool: Sendable {
         }
     }
 
-    /// A `Data` of `count` bytes over pooled memory (their content is whatever the last body left: write every byte
-    /// before anyone reads it), or `nil` when `count` is outside the pooled sizes.
-    func data(count: Int) -> Data? {
+    /// A body's pooled memory: the `Data` the caller gets and the memory under it, to write into.
+    struct Body {
+        /// `count` bytes over ``bytes``; it gives the memory back to the pool when its last copy goes away.
+        let data: Data
+        /// The memory under ``data``: valid while ``data`` (or a copy of it) lives.
+        let bytes: UnsafeMutableRawPointer
+    }
+
+    /// A body of `count` bytes over pooled memory, or `nil` when `count` is outside the pooled sizes. Its content is
+    /// whatever the last body left: write every byte before anyone reads it.
+    func body(count: Int) -> Body? {
         guard count >= Self.minimumBytes, count <= Self.maximumBytes else { return nil }
         let capacity = Self.capacity(for: count)
         let buffer = take(capacity) ?? UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-        return Data(
-            bytesNoCopy: buffer, count: count, deallocator: .custom { [self] buffer, _ in recycle(buffer, capacity) })
+        let data = Data(
+            bytesNoCopy: buffer, count: count,
+            deallocator: .custom { [self] buffer, _ in recycle(buffer, capacity) })
+        return Body(data: data, bytes: buffer)
     }
 
     /// The bytes the pool holds idle now.

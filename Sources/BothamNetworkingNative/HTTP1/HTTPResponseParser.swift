@@ -29,8 +29,9 @@ struct HTTPResponseParser {
     private var isHTTP11 = true
     private var headers = HTTPHeaders()
     private var body = Data()
-    /// Whether ``body`` is a pooled buffer of the announced length, written in place (``BodyBufferPool``).
-    private var isBodyPooled = false
+    /// The memory under ``body`` when it is a pooled buffer of the announced length, written in place
+    /// (``BodyBufferPool``). `body` is this parser's alone and nobody reads it before its last byte is written.
+    private var pooledBytes: UnsafeMutableRawPointer?
     /// Where a large body of announced length gets its memory.
     private let pool: BodyBufferPool
     private var remaining = 0
@@ -151,6 +152,25 @@ struct HTTPResponseParser {
         default:
             throw NativeTransportError(code: .closedByPeer, reason: "the connection closed in the middle of a response")
         }
+    }
+
+    // MARK: Reading a body in place
+
+    /// Where the socket may write the next body bytes itself, skipping the copy from a read buffer: the unwritten
+    /// part of a pooled body (a fixed-length body into memory), less the last `reserve` bytes, when that leaves at
+    /// least `reserve` bytes; otherwise `nil`. The last bytes go through ``feed(_:)``, which notices bytes after the
+    /// body (a connection that sent them is not reused).
+    func directBodyTarget(reserve: Int) -> UnsafeMutableRawBufferPointer? {
+        guard let pooledBytes, case .fixedBody = state, remaining >= 2 * reserve else { return nil }
+        return UnsafeMutableRawBufferPointer(start: pooledBytes + bodyCount, count: remaining - reserve)
+    }
+
+    /// Counts `count` body bytes the socket wrote into ``directBodyTarget(reserve:)``.
+    mutating func didReceiveBodyDirectly(_ count: Int) {
+        precondition(count <= remaining, "more bytes than the body target holds")
+        bodyCount += count
+        remaining -= count
+        if remaining == 0 { state = .complete }
     }
 
     // MARK: Lines
@@ -302,9 +322,9 @@ struct HTTPResponseParser {
                     code: .responseTooLarge, reason: "Content-Length \(length) exceeds the limit")
             }
             if bodySink == nil {
-                if let pooled = pool.data(count: length) {
-                    body = pooled
-                    isBodyPooled = true
+                if let pooled = pool.body(count: length) {
+                    body = pooled.data
+                    pooledBytes = pooled.bytes
                 } else {
                     body.reserveCapacity(min(length, 1 << 20))
                 }
@@ -384,11 +404,9 @@ struct HTTPResponseParser {
         bodyCount += count
         if let bodySink {
             try bodySink(UnsafeRawBufferPointer(start: start, count: count))
-        } else if isBodyPooled {
+        } else if let pooledBytes {
             // The fixed-length state never takes more than the announced length, the buffer's size.
-            body.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress?.advanced(by: offset).copyMemory(from: start, byteCount: count)
-            }
+            (pooledBytes + offset).copyMemory(from: start, byteCount: count)
         } else {
             body.append(start, count: count)
         }

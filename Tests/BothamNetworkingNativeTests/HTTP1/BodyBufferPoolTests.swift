@@ -17,13 +17,13 @@ struct BodyBufferPoolTests {
     @Test("A dropped body's memory goes back to the pool and the next body of its size class reuses it")
     func reuse() throws {
         let pool = BodyBufferPool(maxIdleBytes: 4 * Self.mebibyte)
-        var first = try #require(pool.data(count: Self.mebibyte))
+        var first = try #require(pool.body(count: Self.mebibyte)?.data)
         #expect(first.count == Self.mebibyte)
         let firstAddress = address(of: first)
         #expect(pool.idleBytes == 0)
         first = Data()
         #expect(pool.idleBytes == Self.mebibyte)
-        let second = try #require(pool.data(count: Self.mebibyte - 1000))
+        let second = try #require(pool.body(count: Self.mebibyte - 1000)?.data)
         #expect(address(of: second) == firstAddress)
         #expect(second.count == Self.mebibyte - 1000)
         #expect(pool.idleBytes == 0)
@@ -32,10 +32,10 @@ struct BodyBufferPoolTests {
     @Test("Sizes outside the pooled range get no pooled buffer")
     func pooledRange() {
         let pool = BodyBufferPool(maxIdleBytes: 64 * Self.mebibyte)
-        #expect(pool.data(count: BodyBufferPool.minimumBytes - 1) == nil)
-        #expect(pool.data(count: BodyBufferPool.maximumBytes + 1) == nil)
-        #expect(pool.data(count: BodyBufferPool.minimumBytes)?.count == BodyBufferPool.minimumBytes)
-        #expect(pool.data(count: BodyBufferPool.maximumBytes)?.count == BodyBufferPool.maximumBytes)
+        #expect(pool.body(count: BodyBufferPool.minimumBytes - 1) == nil)
+        #expect(pool.body(count: BodyBufferPool.maximumBytes + 1) == nil)
+        #expect(pool.body(count: BodyBufferPool.minimumBytes)?.data.count == BodyBufferPool.minimumBytes)
+        #expect(pool.body(count: BodyBufferPool.maximumBytes)?.data.count == BodyBufferPool.maximumBytes)
     }
 
     @Test("Size classes are powers of two that hold the body")
@@ -50,7 +50,7 @@ struct BodyBufferPoolTests {
     @Test("The pool keeps no more idle memory than its cap; the rest is freed")
     func idleCap() {
         let pool = BodyBufferPool(maxIdleBytes: 2 * Self.mebibyte)
-        var bodies = (0..<5).compactMap { _ in pool.data(count: Self.mebibyte) }
+        var bodies = (0..<5).compactMap { _ in pool.body(count: Self.mebibyte)?.data }
         #expect(bodies.count == 5)
         bodies.removeAll()
         #expect(pool.idleBytes == 2 * Self.mebibyte)
@@ -59,7 +59,7 @@ struct BodyBufferPoolTests {
     @Test("A copy keeps the memory in use: it returns to the pool only when the last copy goes")
     func copies() throws {
         let pool = BodyBufferPool(maxIdleBytes: 4 * Self.mebibyte)
-        var body = try #require(pool.data(count: Self.mebibyte))
+        var body = try #require(pool.body(count: Self.mebibyte)?.data)
         var slice: Data? = body[10..<20]
         body = Data()
         #expect(pool.idleBytes == 0)
@@ -76,7 +76,7 @@ struct BodyBufferPoolTests {
                 group.addTask {
                     var ok = true
                     for round in 0..<20 {
-                        guard var body = pool.data(count: BodyBufferPool.minimumBytes) else { return false }
+                        guard var body = pool.body(count: BodyBufferPool.minimumBytes)?.data else { return false }
                         let mark = UInt8(truncatingIfNeeded: task * 31 + round)
                         body.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: mark) }
                         await Task.yield()

@@ -83,6 +83,56 @@ struct HTTPResponseParserTests {
         }
     }
 
+    @Test(
+        "A pooled body offers its unwritten part for reads in place, all but the last reserve, which goes through feed")
+    func directBodyTarget() throws {
+        let length = 1 << 20
+        let reserve = 64 << 10
+        let pool = BodyBufferPool(maxIdleBytes: 4 << 20)
+        let body = (0..<length).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        var parser = HTTPResponseParser(
+            method: "GET", limits: HTTPParserLimits(maxHeadBytes: 4096, maxBodyBytes: 8 << 20), pool: pool)
+        #expect(parser.directBodyTarget(reserve: reserve) == nil)
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n".utf8) + body[0..<1000]
+        #expect(try head.withUnsafeBytes { try parser.feed($0) } == nil)
+
+        var written = 1000
+        while let target = parser.directBodyTarget(reserve: reserve) {
+            #expect(target.count == length - written - reserve)
+            let count = min(target.count, 200_000)
+            body[written..<written + count].withUnsafeBytes { target.copyMemory(from: $0) }
+            parser.didReceiveBodyDirectly(count)
+            written += count
+        }
+        #expect(written == length - reserve)
+        // The tail and one byte too many: the parser takes the body and leaves the extra byte.
+        let tail = Array(body[written...]) + [0x41]
+        let used = try tail.withUnsafeBytes { try parser.feed($0) }
+        #expect(used == reserve)
+        #expect(parser.response.body == Data(body))
+    }
+
+    @Test("Small bodies, streamed bodies and bodies without Content-Length are never read in place")
+    func noDirectBodyTarget() throws {
+        let limits = HTTPParserLimits(maxHeadBytes: 4096, maxBodyBytes: 8 << 20)
+        let pool = BodyBufferPool(maxIdleBytes: 4 << 20)
+        let heads = [
+            "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n100000\r\n",
+            "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n",
+        ]
+        for head in heads {
+            var parser = HTTPResponseParser(method: "GET", limits: limits, pool: pool)
+            _ = try Array(head.utf8).withUnsafeBytes { try parser.feed($0) }
+            #expect(parser.directBodyTarget(reserve: 1024) == nil, "\(head.debugDescription)")
+        }
+        var streamed = HTTPResponseParser(method: "GET", limits: limits, bodySink: { _ in }, pool: pool)
+        _ = try Array("HTTP/1.1 200 OK\r\nContent-Length: 1048576\r\n\r\n".utf8).withUnsafeBytes {
+            try streamed.feed($0)
+        }
+        #expect(streamed.directBodyTarget(reserve: 1024) == nil)
+    }
+
     @Test("Headers keep their order and repeats; values are trimmed")
     func headers() throws {
         let wire = Array("HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nSet-Cookie:  b=2 \r\nContent-Length: 0\r\n\r\n".utf8)
