@@ -11,6 +11,35 @@ package enum HTTPFieldList {
         }
     }
 
+    /// Whether one of the comma-separated elements of `value` is `element` (ASCII, lower case), ignoring case and the
+    /// spaces and tabs around it: ``elements(of:)``'s answer without building the list.
+    @inlinable
+    package static func contains(_ element: StaticString, in value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            let wanted = UnsafeBufferPointer(start: element.utf8Start, count: element.utf8CodeUnitCount)
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                var first = start
+                var last = end
+                while first < last && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
+                while last > first && (bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09) { last -= 1 }
+                if last - first == wanted.count
+                    && zip(bytes[first..<last], wanted).allSatisfy({ pair in
+                        let byte = pair.0 >= 0x41 && pair.0 <= 0x5A ? pair.0 | 0x20 : pair.0
+                        return byte == pair.1
+                    })
+                {
+                    return true
+                }
+                start = end + 1
+            }
+            return false
+        }
+    }
+
     /// `bytes` without leading and trailing spaces and tabs (RFC 9110's `OWS`).
     @inlinable
     package static func trimmingWhitespace(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {

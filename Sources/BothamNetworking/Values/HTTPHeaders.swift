@@ -76,6 +76,12 @@ public struct HTTPHeaders: Sendable, Hashable {
         fields.append(Field(name: name, value: value))
     }
 
+    /// Makes room for `count` fields, so that adding that many does not grow the storage step by step (a parser
+    /// reading a response head).
+    package mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Removes every field with this name.
     public mutating func remove(_ name: HTTPFieldName) {
         fields.removeAll { $0.name == name }

@@ -34,6 +34,12 @@ package enum HTTPToken {
         !bytes.isEmpty && bytes.allSatisfy(isTokenCharacter)
     }
 
+    /// Whether `bytes` (a parser's line buffer, read in place) is a token: one or more `tchar`s.
+    @inlinable
+    package static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy(isTokenCharacter)
+    }
+
     /// A field value may hold visible characters, spaces, horizontal tabs and obs-text (bytes ≥ 0x80), but never
     /// CR, LF, NUL or another control character.
     @inlinable

@@ -193,14 +193,15 @@ struct HTTPResponseParser {
             headBytes += line.count + 2
             if line.isEmpty { return }  // tolerate stray blank lines before a status line
             try parseStatusLine()
+            headers.reserveCapacity(16)  // most heads have fewer fields: one allocation instead of five
             state = .headerLines
         case .headerLines:
             headBytes += line.count + 2
             if line.isEmpty {
                 try finishHead()
             } else {
-                let (name, value) = try parseField()
-                headers.add(HTTPFieldName(name), value)
+                let field = try parseField()
+                headers.add(field.name, field.value)
             }
         case .chunkSizeLine:
             try parseChunkSize()
@@ -220,8 +221,7 @@ struct HTTPResponseParser {
     }
 
     private mutating func parseStatusLine() throws(NativeTransportError) {
-        let prefix = Array("HTTP/1.".utf8)
-        guard line.count >= 12, Array(line[0..<7]) == prefix, line[8] == HTTPSyntax.space else {
+        guard line.count >= 12, line[0..<7].elementsEqual("HTTP/1.".utf8), line[8] == HTTPSyntax.space else {
             throw malformed("invalid status line")
         }
         switch line[7] {
@@ -240,29 +240,38 @@ struct HTTPResponseParser {
         statusCode = code
     }
 
-    private func parseField() throws(NativeTransportError) -> (String, String) {
-        guard let first = line.first, first != HTTPSyntax.space, first != HTTPSyntax.tab else {
-            throw malformed("obsolete line folding in a header field")
+    /// The current line as a header field: its name (prebuilt when servers commonly send it, ``KnownFieldNames``)
+    /// and its value without the spaces and tabs around it. Read in place: no copy of the line but the two strings.
+    private func parseField() throws(NativeTransportError) -> HTTPHeaders.Field {
+        let parsed = line.withUnsafeBufferPointer { line -> Result<HTTPHeaders.Field, NativeTransportError> in
+            guard let first = line.first, first != HTTPSyntax.space, first != HTTPSyntax.tab else {
+                return .failure(malformed("obsolete line folding in a header field"))
+            }
+            guard let colon = line.firstIndex(of: HTTPSyntax.colon), colon > 0 else {
+                return .failure(malformed("header field without a name"))
+            }
+            let nameBytes = UnsafeBufferPointer(rebasing: line[0..<colon])
+            guard HTTPToken.isToken(nameBytes) else { return .failure(malformed("invalid header field name")) }
+            var valueStart = colon + 1
+            var valueEnd = line.count
+            while valueStart < valueEnd && (line[valueStart] == HTTPSyntax.space || line[valueStart] == HTTPSyntax.tab)
+            {
+                valueStart += 1
+            }
+            while valueEnd > valueStart
+                && (line[valueEnd - 1] == HTTPSyntax.space || line[valueEnd - 1] == HTTPSyntax.tab)
+            {
+                valueEnd -= 1
+            }
+            let valueBytes = UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd])
+            guard !valueBytes.contains(where: { $0 == 0 || $0 == HTTPSyntax.cr }) else {
+                return .failure(malformed("invalid character in a header field value"))
+            }
+            let name =
+                KnownFieldNames.name(spelled: nameBytes) ?? HTTPFieldName(String(decoding: nameBytes, as: UTF8.self))
+            return .success(HTTPHeaders.Field(name: name, value: String(decoding: valueBytes, as: UTF8.self)))
         }
-        guard let colon = line.firstIndex(of: HTTPSyntax.colon), colon > 0 else {
-            throw malformed("header field without a name")
-        }
-        let nameBytes = line[0..<colon]
-        guard HTTPToken.isToken(nameBytes) else { throw malformed("invalid header field name") }
-        var valueStart = colon + 1
-        var valueEnd = line.count
-        while valueStart < valueEnd && (line[valueStart] == HTTPSyntax.space || line[valueStart] == HTTPSyntax.tab) {
-            valueStart += 1
-        }
-        while valueEnd > valueStart && (line[valueEnd - 1] == HTTPSyntax.space || line[valueEnd - 1] == HTTPSyntax.tab)
-        {
-            valueEnd -= 1
-        }
-        let valueBytes = line[valueStart..<valueEnd]
-        guard !valueBytes.contains(where: { $0 == 0 || $0 == HTTPSyntax.cr }) else {
-            throw malformed("invalid character in a header field value")
-        }
-        return (String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
+        return try parsed.get()
     }
 
     // MARK: Framing
@@ -285,14 +294,17 @@ struct HTTPResponseParser {
             maxBodyBytes = Int.max
         }
         // One pass over the fields for everything framing needs (lookups by name would scan them once each).
-        var connection: [String] = []
+        var connectionClose = false
+        var connectionKeepAlive = false
         var transferCodings: [String] = []
         var lengthValues: [String] = []
         isContentCoded = false
         for field in headers.fields {
             switch field.name.canonicalName {
             case "content-length": lengthValues.append(field.value)
-            case "connection": connection += HTTPFieldList.elements(of: field.value)
+            case "connection":
+                connectionClose = connectionClose || HTTPFieldList.contains("close", in: field.value)
+                connectionKeepAlive = connectionKeepAlive || HTTPFieldList.contains("keep-alive", in: field.value)
             case "transfer-encoding": transferCodings += HTTPFieldList.elements(of: field.value)
             case "content-encoding":
                 if HTTPFieldList.elements(of: field.value).contains(where: { $0 != "identity" }) {
@@ -301,7 +313,7 @@ struct HTTPResponseParser {
             default: continue
             }
         }
-        keepAlive = isHTTP11 ? !connection.contains("close") : connection.contains("keep-alive")
+        keepAlive = isHTTP11 ? !connectionClose : connectionKeepAlive
         if isHeadRequest || statusCode == 204 || statusCode == 304 {
             state = .complete
             return

@@ -10,6 +10,22 @@ struct HTTPFieldListTests {
         #expect(HTTPFieldList.elements(of: " , ").isEmpty)
     }
 
+    @Test("contains finds an element as elements(of:) lists it, whatever its case and the spaces around it")
+    func contains() {
+        let values = [
+            " Keep-Alive ,\tUpgrade, , close\t", "CLOSE", "closed", "close-ish, keep", "", ",", " , close",
+            "keep-alive,", "x,close,y", "clos", "\u{e9}close", "Keep-Alive",
+        ]
+        for value in values {
+            for element in ["close", "keep-alive", "upgrade"] as [StaticString] {
+                let listed = HTTPFieldList.elements(of: value).contains(element.description)
+                #expect(HTTPFieldList.contains(element, in: value) == listed, "\(element) in \(value.debugDescription)")
+            }
+        }
+        #expect(HTTPFieldList.contains("close", in: " Keep-Alive ,\tUpgrade, , close\t"))
+        #expect(!HTTPFieldList.contains("close", in: "closed"))
+    }
+
     @Test("trimming removes spaces and tabs at both ends only, of bytes and of text alike")
     func trimming() {
         let text: Substring = " \t a b\t \t"
