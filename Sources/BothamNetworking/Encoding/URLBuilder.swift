@@ -28,9 +28,18 @@ enum URLBuilder {
         return url
     }
 
+    /// Whether `path` starts with `http://` or `https://`, in any case: compared byte by byte (no character in
+    /// Unicode lower-cases to these ASCII letters but the ASCII ones, so this is what `lowercased()` would say).
     private static func isAbsoluteHTTPURL(_ path: String) -> Bool {
-        let lowered = path.prefix(8).lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+        func hasPrefix(_ prefix: StaticString) -> Bool {
+            let bytes = path.utf8
+            guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+            return zip(bytes, UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy
+            {
+                ($0.0 >= 0x41 && $0.0 <= 0x5A ? $0.0 | 0x20 : $0.0) == $0.1
+            }
+        }
+        return hasPrefix("http://") || hasPrefix("https://")
     }
 
     /// `text.trimmingCharacters(in: .whitespaces)`, without the Foundation call (about a third of a call's cost)

@@ -78,6 +78,11 @@ struct HTTPRequestURLTests {
     @Test("An absolute http(s) URL as the path is used as it is")
     func absolutePathIsUsedAsIs() {
         #expect(url("https://h.example", "https://other.example/page?n=2") == "https://other.example/page?n=2")
+        #expect(url("https://h.example", "HTTP://other.example/a") == "HTTP://other.example/a")
+        #expect(url("https://h.example", "hTtPs://other.example/b") == "hTtPs://other.example/b")
+        // Not absolute: too short, another scheme, or the scheme not at the start.
+        #expect(url("https://h.example", "http:/x") == "https://h.example/http:/x")
+        #expect(url("https://h.example", "/https://x") == "https://h.example/https://x")
     }
 
     @Test("A non-http scheme is an unsupportedURLScheme error", arguments: ["ftp://h.example", "file:///etc/passwd"])
