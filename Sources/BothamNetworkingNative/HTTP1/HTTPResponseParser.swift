@@ -109,8 +109,10 @@ struct HTTPResponseParser {
                 try appendBody(base + index, count: count - index)
                 index = count
             case .statusLine, .headerLines, .chunkSizeLine, .chunkDataEnd, .trailerLines:
-                var end = index
-                while end < count && base[end] != HTTPSyntax.lf { end += 1 }
+                let end =
+                    memchr(base + index, Int32(HTTPSyntax.lf), count - index).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? count
                 try appendLine(base + index, count: end - index)
                 if end == count { return nil }
                 index = end + 1

@@ -1,4 +1,5 @@
 import BothamNetworking
+import Foundation
 
 /// Field names servers commonly send, built once: a header line whose name is spelled exactly like one of them (in
 /// its usual capitalisation or all lower case) reuses it instead of building and lower-casing a new
@@ -26,7 +27,11 @@ enum KnownFieldNames {
     /// The prebuilt name spelled exactly as `bytes`, if there is one.
     static func name(spelled bytes: UnsafeBufferPointer<UInt8>) -> HTTPFieldName? {
         guard bytes.count < table.count else { return nil }
-        for candidate in table[bytes.count] where candidate.spelling.elementsEqual(bytes) {
+        guard let start = bytes.baseAddress else { return nil }
+        for candidate in table[bytes.count]
+        where candidate.spelling.withUnsafeBufferPointer({
+            $0.baseAddress.map { memcmp($0, start, bytes.count) == 0 } ?? false
+        }) {
             return candidate.name
         }
         return nil
