@@ -131,8 +131,55 @@
                     }
                 }
             }
+            await compareLargeBodies(session: session, delegateSession: delegateSession, client: client)
             session.finishTasksAndInvalidate()
             defaultSession.finishTasksAndInvalidate()
+        }
+
+        /// 1 MiB bodies (`--medium-url`) at 16 in flight: raw `data(for:)`, raw through a session delegate and
+        /// `BothamAPIClient` + `URLSessionHTTPClient`, the same caps as above; ratios against raw `data(for:)`.
+        private func compareLargeBodies(
+            session: URLSession, delegateSession: DelegateURLSession, client: BothamAPIClient
+        ) async {
+            guard let text = options.mediumURL, let medium = URL(string: text) else { return }
+            let raw = Variant(name: "raw-urlsession") { await Self.isOK(medium, on: session) }
+            let rawDelegate = Variant(name: "raw-urlsession with a session delegate") {
+                await delegateSession.status(of: medium) == 200
+            }
+            let path = medium.path
+            let botham = Variant(name: "botham+urlsession") {
+                if case .success(let response) = await client.GET(path) { return response.body.count == 1 << 20 }
+                return false
+            }
+            let concurrency = 16
+            let requests = max(concurrency * 3, options.requests / 10 / concurrency * concurrency)
+            var rates = [String: [Double]]()
+            var cpu = [String: [Double]]()
+            var failures = [String: Int]()
+            for run in 0..<options.runs {
+                let variants = [raw, rawDelegate, botham]
+                for offset in 0..<variants.count {
+                    let variant = variants[(offset + run) % variants.count]
+                    let (rate, cpuPerRequest, failed) = await measure(
+                        variant, requests: requests, concurrency: concurrency)
+                    rates[variant.name, default: []].append(rate)
+                    cpu[variant.name, default: []].append(cpuPerRequest)
+                    failures[variant.name, default: 0] += failed
+                }
+            }
+            let label = "1 MiB, \(concurrency) in flight"
+            guard let baseRates = rates[raw.name], let baseCPU = cpu[raw.name] else { return }
+            report.add(ResultRow(.transport, "\(raw.name) \(label)", "req/s", baseRates))
+            report.add(ResultRow(.transport, "\(raw.name) \(label)", "CPU µs/req", baseCPU))
+            for variant in [rawDelegate, botham] {
+                guard let ours = rates[variant.name], let ourCPU = cpu[variant.name] else { continue }
+                let name = "\(variant.name) \(label)"
+                report.add(ResultRow(.transport, name, "req/s", ours, against: "\(raw.name) \(label)", baseRates))
+                report.add(ResultRow(.transport, name, "CPU µs/req", ourCPU, against: "\(raw.name) \(label)", baseCPU))
+            }
+            for (name, count) in failures where count > 0 {
+                report.fail("transport \(label): \(count) \(name) requests failed")
+            }
         }
 
         /// An ephemeral session with at most `maxConnections` connections per host (`nil`: URLSession's default).

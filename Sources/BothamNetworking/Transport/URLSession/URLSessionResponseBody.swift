@@ -14,8 +14,16 @@ struct URLSessionResponseBody {
     let limit: Int?
     /// The response the body belongs to, once its head arrived.
     private(set) var response: HTTPURLResponse?
-    /// The body, when it stays in memory.
-    private(set) var data = Data()
+    /// The body, when it stays in memory: the bytes received so far.
+    var data: Data {
+        guard let pooled else { return appended }
+        return received == pooled.data.count ? pooled.data : pooled.data.prefix(Int(received))
+    }
+    /// The body received so far when it is not ``pooled``.
+    private var appended = Data()
+    /// Memory of the announced size for a large body that is not content-coded, written in place
+    /// (`BodyBufferPool`): a fresh allocation of that size costs page faults on every response.
+    private var pooled: BodyBufferPool.Body?
     /// Body bytes received for ``response`` (in ``data`` or in the file).
     private(set) var received: Int64 = 0
     /// The open body file.
@@ -30,7 +38,8 @@ struct URLSessionResponseBody {
     /// prepares the storage (not for a streamed body, which is not stored); the error when that fails.
     mutating func start(_ response: HTTPURLResponse, streamed: Bool) -> APIClientError? {
         self.response = response
-        data = Data()
+        appended = Data()
+        pooled = nil
         received = 0
         guard !streamed else { return nil }
         let expected = response.expectedContentLength
@@ -38,7 +47,12 @@ struct URLSessionResponseBody {
             return .networkError(NetworkFailure(kind: .responseTooLarge))
         }
         if let fileURL { return openFile(at: fileURL) }
-        if expected > 0 { data.reserveCapacity(Int(min(expected, Int64(limit ?? 64 << 20)))) }
+        guard expected > 0 else { return nil }
+        let capacity = Int(min(expected, Int64(limit ?? 64 << 20)))
+        if capacity == expected, response.value(forHTTPHeaderField: "Content-Encoding") == nil {
+            pooled = BodyBufferPool.shared.body(count: capacity)
+        }
+        if pooled == nil { appended.reserveCapacity(capacity) }
         return nil
     }
 
@@ -63,8 +77,18 @@ struct URLSessionResponseBody {
                 return .downloadDestinationError(
                     DownloadDestinationError(kind: .cannotWrite, url: url, reason: "\(error)"))
             }
+        } else if let pooled, Int(received) + chunk.count <= pooled.data.count {
+            chunk.withUnsafeBytes { bytes in
+                guard let start = bytes.baseAddress else { return }
+                (pooled.bytes + Int(received)).copyMemory(from: start, byteCount: bytes.count)
+            }
         } else {
-            data.append(chunk)
+            if pooled != nil {
+                // More than announced (URLSession decoded a body it did not say was coded): keep what came, append.
+                appended = data.withUnsafeBytes { Data($0) }
+                self.pooled = nil
+            }
+            appended.append(chunk)
         }
         received += Int64(chunk.count)
         return nil
@@ -73,7 +97,8 @@ struct URLSessionResponseBody {
     /// Forgets the response and its body, for a request sent again.
     mutating func reset() {
         response = nil
-        data = Data()
+        appended = Data()
+        pooled = nil
         received = 0
     }
 

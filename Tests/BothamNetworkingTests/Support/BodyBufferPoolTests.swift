@@ -1,9 +1,8 @@
-import BothamNetworking
 import BothamTestSupport
 import Foundation
 import Testing
 
-@testable import BothamNetworkingNative
+@testable import BothamNetworking
 
 @Suite("BodyBufferPool", .timeLimit(.minutes(1)))
 struct BodyBufferPoolTests {

@@ -1,4 +1,3 @@
-import BothamNetworking
 import Foundation
 
 /// Memory for large response bodies whose length is known up front, kept for reuse after the caller drops them.
@@ -10,21 +9,24 @@ import Foundation
 /// curl"). The pool keeps freed buffers, resident, up to ``maxIdleBytes`` in all, and gives them to the next body of
 /// the same size class.
 ///
+/// Both transports use it: the native parser for a body of announced length, `URLSessionHTTPClient` for a body whose
+/// `Content-Length` it knows and that is not content-coded.
+///
 /// A body gets a buffer through ``body(count:)``: a `Data` of exactly `count` bytes over pooled memory, whose
 /// deallocator gives the memory back to the pool when the last copy of the `Data` goes away (on any thread). The
-/// parser writes the body into it as it arrives; the `Data` reaches the caller only once every byte has been written,
-/// so bytes of an earlier body are never seen.
-final class BodyBufferPool: Sendable {
+/// transport writes the body into it as it arrives and hands the caller only bytes it wrote (the whole `Data` once
+/// every byte has arrived, a prefix of it otherwise), so bytes of an earlier body are never seen.
+package final class BodyBufferPool: Sendable {
     /// The pool every parser uses.
-    static let shared = BodyBufferPool(maxIdleBytes: 16 << 20)
+    package static let shared = BodyBufferPool(maxIdleBytes: 16 << 20)
 
     /// Smaller bodies are allocated normally: the allocator reuses memory of that size without faults.
-    static let minimumBytes = 256 << 10
+    package static let minimumBytes = 256 << 10
     /// Larger bodies are allocated normally: one of them would be most of the pool.
-    static let maximumBytes = 16 << 20
+    package static let maximumBytes = 16 << 20
 
     /// The most memory the pool keeps while no body uses it.
-    let maxIdleBytes: Int
+    package let maxIdleBytes: Int
 
     private struct Idle {
         /// Free buffers by capacity (a power of two).
@@ -36,7 +38,7 @@ final class BodyBufferPool: Sendable {
     // and are only touched under the lock.
     private let idle = Lock(Idle())
 
-    init(maxIdleBytes: Int) {
+    package init(maxIdleBytes: Int) {
         self.maxIdleBytes = maxIdleBytes
     }
 
@@ -47,16 +49,16 @@ final class BodyBufferPool: Sendable {
     }
 
     /// A body's pooled memory: the `Data` the caller gets and the memory under it, to write into.
-    struct Body {
+    package struct Body {
         /// `count` bytes over ``bytes``; it gives the memory back to the pool when its last copy goes away.
-        let data: Data
+        package let data: Data
         /// The memory under ``data``: valid while ``data`` (or a copy of it) lives.
-        let bytes: UnsafeMutableRawPointer
+        package let bytes: UnsafeMutableRawPointer
     }
 
     /// A body of `count` bytes over pooled memory, or `nil` when `count` is outside the pooled sizes. Its content is
     /// whatever the last body left: write every byte before anyone reads it.
-    func body(count: Int) -> Body? {
+    package func body(count: Int) -> Body? {
         guard count >= Self.minimumBytes, count <= Self.maximumBytes else { return nil }
         let capacity = Self.capacity(for: count)
         let buffer = take(capacity) ?? UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
@@ -67,10 +69,10 @@ final class BodyBufferPool: Sendable {
     }
 
     /// The bytes the pool holds idle now.
-    var idleBytes: Int { idle.withLock { $0.bytes } }
+    package var idleBytes: Int { idle.withLock { $0.bytes } }
 
     /// The size class of a body of `count` bytes: the next power of two.
-    static func capacity(for count: Int) -> Int {
+    package static func capacity(for count: Int) -> Int {
         1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
     }
 
