@@ -66,15 +66,18 @@
         let native = NativeHTTPClient(configuration: configuration)
         let request = HTTPRequest(method: .get, url: url)
         _ = try await native.send(request)  // warm up: connect once
-        try await measure("NativeHTTPClient", count: count, inFlight: inFlight) {
-            let response = try await native.send(request)
-            precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
-        }
-
-        try await withTaskExecutorPreference(native.taskExecutor) {
-            try await measure("NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight) {
+        // NATIVE_QUICK_BENCH_ONLY_API=1: only the BothamAPIClient run, for a profile of it alone (BENCHMARKS.md).
+        if ProcessInfo.processInfo.environment["NATIVE_QUICK_BENCH_ONLY_API"] == nil {
+            try await measure("NativeHTTPClient", count: count, inFlight: inFlight) {
                 let response = try await native.send(request)
                 precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+            }
+
+            try await withTaskExecutorPreference(native.taskExecutor) {
+                try await measure("NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight) {
+                    let response = try await native.send(request)
+                    precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+                }
             }
         }
 
