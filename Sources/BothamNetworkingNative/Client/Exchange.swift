@@ -557,7 +557,10 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
         if let timer { loop.cancelTimer(timer) }
         timer = nil
         guard let expiry = nextExpiry() else { return }
-        timer = loop.scheduleTimer(at: expiry) { [weak self] in self?.timerFired() }
+        // A strong reference: `finish` cancels the timer, so the loop holds the exchange only while it is unfinished
+        // and its deadline pending. A weak one would give every exchange a side table, which sends every retain and
+        // release of it down the runtime's slow path (BENCHMARKS.md, "Native against wrk and curl").
+        timer = loop.scheduleTimer(at: expiry) { self.timerFired() }
     }
 
     private func timerFired() {

@@ -132,9 +132,10 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         }
         connection.delegate = self
         let deadline = MonotonicClock.now() &+ idleTimeout
-        let timer = loop.scheduleTimer(at: deadline) { [weak self, weak connection] in
-            guard let self, let connection else { return }
-            self.dropIdle(connection)
+        // The connection is held strongly: every way out of the idle list cancels this timer (`takeFromIdle`), and a
+        // weak reference would send every retain and release of the connection down the runtime's slow path.
+        let timer = loop.scheduleTimer(at: deadline) { [weak self] in
+            self?.dropIdle(connection)
         }
         state.idle.append(IdleConnection(connection: connection, expiryTimer: timer))
     }
