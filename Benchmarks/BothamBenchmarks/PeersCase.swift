@@ -102,10 +102,21 @@
             guard outcome.exitStatus == 0, let requests, requests > 0, let rate else {
                 return Sample(failure: "wrk exited \(outcome.exitStatus): \(outcome.output.suffix(300))")
             }
-            if let failed = lines.first(where: { $0.hasPrefix("Non-2xx") || $0.hasPrefix("Socket errors") }) {
+            if let failed = lines.first(where: { $0.hasPrefix("Non-2xx") || Self.isSocketFailure($0) }) {
                 return Sample(failure: "wrk: \(failed)")
             }
             return Sample(requestsPerSecond: rate, cpuMicroseconds: outcome.cpuSeconds * 1e6 / Double(requests))
+        }
+
+        /// Whether wrk's "Socket errors: connect C, read R, write W, timeout T" line reports a failed connection, read
+        /// or write. Timeouts alone (a request slower than wrk's 2 s, which a loaded CI machine can cause) are not
+        /// failures: wrk leaves them out of its rate.
+        private static func isSocketFailure(_ line: String) -> Bool {
+            guard line.hasPrefix("Socket errors:") else { return false }
+            return line.dropFirst("Socket errors:".count).split(separator: ",").contains { field in
+                let parts = field.split(separator: " ")
+                return parts.first != "timeout" && parts.last.flatMap { Int($0) }.map { $0 > 0 } ?? true
+            }
         }
 
         /// One `curl` process GETting `url` `requests` times on one connection (a URL range, `?[1-N]`, which curl
@@ -113,7 +124,7 @@
         /// measured too and subtracted.
         private func curl(_ url: URL, requests: Int) -> Contender {
             func fetch(_ count: Int) -> PeerTool.Outcome? {
-                PeerTool.run("curl", ["-sf", "\(url.absoluteString)?[1-\(count)]"], keepOutput: false)
+                PeerTool.run("curl", ["-sf", "--fail-early", "\(url.absoluteString)?[1-\(count)]"], keepOutput: false)
             }
             return Contender(name: "curl, one process") {
                 guard let one = fetch(1), let many = fetch(requests) else {

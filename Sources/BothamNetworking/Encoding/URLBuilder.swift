@@ -28,8 +28,9 @@ enum URLBuilder {
         return url
     }
 
-    /// Whether `path` starts with `http://` or `https://`, in any case: compared byte by byte (no character in
-    /// Unicode lower-cases to these ASCII letters but the ASCII ones, so this is what `lowercased()` would say).
+    /// Whether `path` starts with `http://` or `https://`, in any ASCII case, compared byte by byte (no other
+    /// character lower-cases to these letters). A combining mark right after the `//` no longer hides the prefix, as
+    /// it did when the first eight Characters were compared: such a path is taken as an absolute URL.
     private static func isAbsoluteHTTPURL(_ path: String) -> Bool {
         func hasPrefix(_ prefix: StaticString) -> Bool {
             let bytes = path.utf8

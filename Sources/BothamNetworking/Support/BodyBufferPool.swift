@@ -17,8 +17,13 @@ import Foundation
 /// transport writes the body into it as it arrives and hands the caller only bytes it wrote (the whole `Data` once
 /// every byte has arrived, a prefix of it otherwise), so bytes of an earlier body are never seen.
 package final class BodyBufferPool: Sendable {
-    /// The pool every parser uses.
-    package static let shared = BodyBufferPool(maxIdleBytes: 16 << 20)
+    /// The pool both transports use: up to 16 MiB idle on Linux, where the page faults it saves were measured; off
+    /// (it pools nothing) elsewhere, where they were not.
+    #if os(Linux)
+        package static let shared = BodyBufferPool(maxIdleBytes: 16 << 20)
+    #else
+        package static let shared = BodyBufferPool(maxIdleBytes: 0)
+    #endif
 
     /// Smaller bodies are allocated normally: the allocator reuses memory of that size without faults.
     package static let minimumBytes = 256 << 10
@@ -52,15 +57,18 @@ package final class BodyBufferPool: Sendable {
     package struct Body {
         /// `count` bytes over ``bytes``; it gives the memory back to the pool when its last copy goes away.
         package let data: Data
-        /// The memory under ``data``: valid while ``data`` (or a copy of it) lives.
+        /// The memory under ``data``: valid while ``data`` (or a copy of it) lives. (A `Data` this large never keeps
+        /// its bytes inline, so `data` really is over this memory.)
         package let bytes: UnsafeMutableRawPointer
     }
 
-    /// A body of `count` bytes over pooled memory, or `nil` when `count` is outside the pooled sizes. Its content is
-    /// whatever the last body left: write every byte before anyone reads it.
+    /// A body of `count` bytes over pooled memory, or `nil` when `count` is outside the pooled sizes or its size class
+    /// is larger than the pool keeps. Its content is whatever the last body left: write every byte before anyone
+    /// reads it.
     package func body(count: Int) -> Body? {
         guard count >= Self.minimumBytes, count <= Self.maximumBytes else { return nil }
         let capacity = Self.capacity(for: count)
+        guard capacity <= maxIdleBytes else { return nil }
         let buffer = take(capacity) ?? UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         let data = Data(
             bytesNoCopy: buffer, count: count,
@@ -71,9 +79,12 @@ package final class BodyBufferPool: Sendable {
     /// The bytes the pool holds idle now.
     package var idleBytes: Int { idle.withLock { $0.bytes } }
 
-    /// The size class of a body of `count` bytes: the next power of two.
+    /// The size class of a body of `count` bytes (at least ``minimumBytes``): `count` rounded up to a quarter of the
+    /// largest power of two below it, so a buffer is at most 25% larger than its body.
     package static func capacity(for count: Int) -> Int {
-        1 << (Int.bitWidth - (count - 1).leadingZeroBitCount)
+        let count = max(count, minimumBytes)
+        let step = (1 << (Int.bitWidth - 1 - (count - 1).leadingZeroBitCount)) / 4
+        return (count + step - 1) / step * step
     }
 
     private func take(_ capacity: Int) -> UnsafeMutableRawPointer? {
@@ -84,13 +95,26 @@ package final class BodyBufferPool: Sendable {
         }
     }
 
+    /// Keeps a returned buffer. When the pool is full, idle buffers of other sizes make room, the largest first: the
+    /// size just returned is the likeliest to be asked for next, and one large download must not leave the pool
+    /// holding a buffer no later body fits while every 1 MiB body faults fresh memory in again. When buffers of its
+    /// own size already fill the pool, the returned one is freed.
     private func recycle(_ buffer: UnsafeMutableRawPointer, _ capacity: Int) {
-        let kept = idle.withLock { idle in
-            guard idle.bytes + capacity <= maxIdleBytes else { return false }
+        let freed = idle.withLock { idle -> [UnsafeMutableRawPointer] in
+            let sameSize = (idle.buffers[capacity]?.count ?? 0) * capacity
+            guard sameSize + capacity <= maxIdleBytes else { return [buffer] }
+            var freed: [UnsafeMutableRawPointer] = []
+            while idle.bytes + capacity > maxIdleBytes,
+                let largest = idle.buffers.keys.filter({ $0 != capacity && idle.buffers[$0]?.isEmpty == false }).max(),
+                let victim = idle.buffers[largest]?.popLast()
+            {
+                freed.append(victim)
+                idle.bytes -= largest
+            }
             idle.buffers[capacity, default: []].append(buffer)
             idle.bytes += capacity
-            return true
+            return freed
         }
-        if !kept { buffer.deallocate() }
+        for buffer in freed { buffer.deallocate() }
     }
 }

@@ -11,8 +11,9 @@ package enum HTTPFieldList {
         }
     }
 
-    /// Whether one of the comma-separated elements of `value` is `element` (ASCII, lower case), ignoring case and the
-    /// spaces and tabs around it: ``elements(of:)``'s answer without building the list.
+    /// Whether one of the comma-separated elements of `value` is `element` (ASCII, lower case), ignoring ASCII case
+    /// and the spaces and tabs around it, without building the list ``elements(of:)`` builds. (Unlike that list's
+    /// Unicode lower-casing, a non-ASCII character such as the Kelvin sign never matches an ASCII letter here.)
     @inlinable
     package static func contains(_ element: StaticString, in value: String) -> Bool {
         var value = value

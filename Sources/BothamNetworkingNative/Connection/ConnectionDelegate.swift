@@ -52,6 +52,8 @@ extension ConnectionDelegate {
     /// Every read goes through the read buffer by default.
     func directReadTarget(reserve: Int) -> UnsafeMutableRawBufferPointer? { nil }
 
-    /// Never called without a ``directReadTarget(reserve:)``.
-    func connection(_ connection: Connection, didReadDirectly count: Int) {}
+    /// Never called without a ``directReadTarget(reserve:)``, which a delegate that offers one implements with it.
+    func connection(_ connection: Connection, didReadDirectly count: Int) {
+        preconditionFailure("bytes were read into a target this delegate never offered")
+    }
 }

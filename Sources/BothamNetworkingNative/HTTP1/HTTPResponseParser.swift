@@ -81,7 +81,9 @@ struct HTTPResponseParser {
 
     /// The response, once ``isComplete``.
     var response: ParsedResponse {
-        ParsedResponse(statusCode: statusCode, headers: headers, body: body, keepAlive: keepAlive)
+        // A pooled body has its announced length from the start: only the bytes written so far are the body's.
+        let body = pooledBytes != nil && bodyCount < self.body.count ? self.body.prefix(bodyCount) : self.body
+        return ParsedResponse(statusCode: statusCode, headers: headers, body: body, keepAlive: keepAlive)
     }
 
     /// Parses `bytes`. Returns how many bytes were used once the response is complete (any rest belongs to no

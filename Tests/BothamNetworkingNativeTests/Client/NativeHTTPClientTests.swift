@@ -105,6 +105,25 @@ struct NativeHTTPClientTests {
         #expect(server.acceptedConnectionCount == 3)
     }
 
+    @Test("A large body read straight into memory arrives intact; bytes sent after it keep its connection from reuse")
+    func largeBodyThenExtraBytes() async throws {
+        let body = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        let head = Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        let server = try makeServer { request in
+            request.target == "/extra"
+                ? .raw(head + body + Data("EXTRA".utf8), close: false) : .raw(head + body, close: false)
+        }
+        defer { server.shutdown() }
+        let client = makeClient()
+        for path in ["/clean", "/clean", "/extra", "/clean"] {
+            let response = try await client.send(
+                HTTPRequest(method: .get, baseEndpoint: server.baseURL.absoluteString, path: path))
+            #expect(response.body == body, "\(path)")
+        }
+        // The two clean bodies share a connection; the one followed by extra bytes ends its connection.
+        #expect(server.acceptedConnectionCount == 2)
+    }
+
     @Test("Chunked responses are reassembled and their trailers dropped; the connection is reused")
     func chunked() async throws {
         let wire =

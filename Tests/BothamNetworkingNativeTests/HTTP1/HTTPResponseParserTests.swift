@@ -56,8 +56,7 @@ struct HTTPResponseParserTests {
     func pooledBody() throws {
         let length = 1 << 20
         let pool = BodyBufferPool(maxIdleBytes: 4 << 20)
-        var generator = SplitMix64(seed: 0xB0D1_E5)
-        let body = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let body = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) }
         let wire = Array("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n".utf8) + body
         for pieces in [[wire.count], [1, 7, 4096, 65_536], [100_000, 3]] {
             var parser = HTTPResponseParser(
@@ -110,6 +109,30 @@ struct HTTPResponseParserTests {
         let used = try tail.withUnsafeBytes { try parser.feed($0) }
         #expect(used == reserve)
         #expect(parser.response.body == Data(body))
+    }
+
+    @Test("HEAD, 204 and 304 responses announcing a large length take no pooled memory")
+    func bodilessResponsesTakeNoPooledMemory() throws {
+        let limits = HTTPParserLimits(maxHeadBytes: 4096, maxBodyBytes: 8 << 20)
+        let pool = BodyBufferPool(maxIdleBytes: 4 << 20)
+        let cases = [("HEAD", 200), ("GET", 204), ("GET", 304)]
+        for (method, status) in cases {
+            var parser = HTTPResponseParser(method: method, limits: limits, pool: pool)
+            let wire = Array("HTTP/1.1 \(status) X\r\nContent-Length: 1048576\r\n\r\n".utf8)
+            #expect(try wire.withUnsafeBytes { try parser.feed($0) } == wire.count)
+            #expect(parser.response.body.isEmpty)
+        }
+        #expect(pool.idleBytes == 0)
+    }
+
+    @Test("An unfinished pooled body shows only the bytes written so far")
+    func unfinishedPooledBody() throws {
+        let pool = BodyBufferPool(maxIdleBytes: 4 << 20)
+        var parser = HTTPResponseParser(
+            method: "GET", limits: HTTPParserLimits(maxHeadBytes: 4096, maxBodyBytes: 8 << 20), pool: pool)
+        let wire = Array("HTTP/1.1 200 OK\r\nContent-Length: 1048576\r\n\r\nabc".utf8)
+        #expect(try wire.withUnsafeBytes { try parser.feed($0) } == nil)
+        #expect(parser.response.body == Data("abc".utf8))
     }
 
     @Test("Small bodies, streamed bodies and bodies without Content-Length are never read in place")

@@ -46,6 +46,7 @@ final class NativeTLSTests {
         #expect(response.body == Data("hello over TLS".utf8))
         let big = try await client.send(url("localhost", "/big.txt"))
         #expect(big.body.count == 320_000)
+        #expect(big.body == Data(String(repeating: "0123456789abcdef", count: 20_000).utf8))
         #expect(big.headers[.contentLength] == "320000")
     }
 

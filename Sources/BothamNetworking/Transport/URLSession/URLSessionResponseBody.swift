@@ -29,9 +29,16 @@ struct URLSessionResponseBody {
     /// The open body file.
     private var file: FileHandle?
 
-    init(fileURL: URL?, limit: Int?) {
+    /// Where a large in-memory body of announced length gets its memory.
+    private let pool: BodyBufferPool
+    /// Whether the request is a HEAD: its response announces a length but brings no body.
+    private let isHeadRequest: Bool
+
+    init(fileURL: URL?, limit: Int?, isHeadRequest: Bool = false, pool: BodyBufferPool = .shared) {
         self.fileURL = fileURL
         self.limit = limit
+        self.isHeadRequest = isHeadRequest
+        self.pool = pool
     }
 
     /// A new response starts: its body replaces any before. Checks the announced size against the limit and
@@ -49,8 +56,10 @@ struct URLSessionResponseBody {
         if let fileURL { return openFile(at: fileURL) }
         guard expected > 0 else { return nil }
         let capacity = Int(min(expected, Int64(limit ?? 64 << 20)))
-        if capacity == expected, response.value(forHTTPHeaderField: "Content-Encoding") == nil {
-            pooled = BodyBufferPool.shared.body(count: capacity)
+        if capacity == expected, !isHeadRequest, response.statusCode != 204, response.statusCode != 304,
+            response.value(forHTTPHeaderField: "Content-Encoding") == nil
+        {
+            pooled = pool.body(count: capacity)
         }
         if pooled == nil { appended.reserveCapacity(capacity) }
         return nil

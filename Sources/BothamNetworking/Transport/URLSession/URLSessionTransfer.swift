@@ -109,7 +109,9 @@ final class URLSessionTransfer: Sendable {
             State(
                 hops: URLSessionRedirectHops(first: first),
                 segments: segments,
-                body: URLSessionResponseBody(fileURL: bodyFileURL, limit: configuration.limits.bodyLimit(for: request))
+                body: URLSessionResponseBody(
+                    fileURL: bodyFileURL, limit: configuration.limits.bodyLimit(for: request),
+                    isHeadRequest: request.method == .head)
             )
         )
     }
