@@ -25,7 +25,7 @@
             let pipe = Pipe()
             process.standardOutput = keepOutput ? pipe : FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            let cpuBefore = childrenCPUSeconds()
+            let cpuBefore = ResourceUsage.now(of: RUSAGE_CHILDREN).cpuSeconds
             let stopwatch = Stopwatch()
             do {
                 try process.run()
@@ -37,7 +37,7 @@
             let wall = stopwatch.seconds
             return Outcome(
                 output: String(decoding: data, as: UTF8.self), exitStatus: process.terminationStatus,
-                wallSeconds: wall, cpuSeconds: childrenCPUSeconds() - cpuBefore)
+                wallSeconds: wall, cpuSeconds: ResourceUsage.now(of: RUSAGE_CHILDREN).cpuSeconds - cpuBefore)
         }
 
         /// Whether `executable` is on `PATH`.
@@ -46,14 +46,6 @@
         private static func lookUp(_ executable: String) -> String? {
             let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             return directories.map { "\($0)/\(executable)" }.first { access($0, X_OK) == 0 }
-        }
-
-        /// User plus system CPU seconds of this process's children that have ended and been waited for.
-        private static func childrenCPUSeconds() -> Double {
-            var usage = rusage()
-            getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-            func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-            return seconds(usage.ru_utime) + seconds(usage.ru_stime)
         }
     }
 
