@@ -18,17 +18,8 @@
         /// Connections (wrk's `-c`) and calls in flight (ours).
         static let connections = 16
 
-        /// One measurement: requests per second, CPU µs per request, or why it failed.
-        private struct Sample {
-            var requestsPerSecond = 0.0
-            var cpuMicroseconds = 0.0
-            var failure: String?
-        }
-
-        private struct Contender {
-            let name: String
-            let measure: () async -> Sample
-        }
+        private typealias Sample = Contenders.Sample
+        private typealias Contender = Contenders.Contender
 
         func run() async {
             guard let smallText = options.url, let small = URL(string: smallText) else {
@@ -154,36 +145,8 @@
             }
         }
 
-        /// Measures every contender `runs` times, the order rotated per run; the first is the baseline.
         private func compare(label: String, _ contenders: [Contender]) async {
-            var rates = [String: [Double]]()
-            var cpu = [String: [Double]]()
-            for run in 0..<options.runs {
-                for offset in 0..<contenders.count {
-                    let contender = contenders[(offset + run) % contenders.count]
-                    let sample = await contender.measure()
-                    if let failure = sample.failure {
-                        report.fail("peers\(label): \(contender.name): \(failure)")
-                        continue
-                    }
-                    rates[contender.name, default: []].append(sample.requestsPerSecond)
-                    cpu[contender.name, default: []].append(sample.cpuMicroseconds)
-                }
-            }
-            guard let baseline = contenders.first, let baseRates = rates[baseline.name],
-                let baseCPU = cpu[baseline.name]
-            else { return }
-            let baseName = "\(baseline.name)\(label)"
-            report.add(ResultRow(.peers, baseName, "req/s", baseRates))
-            report.add(ResultRow(.peers, baseName, "CPU µs/req", baseCPU))
-            for contender in contenders.dropFirst() {
-                guard let ours = rates[contender.name], let ourCPU = cpu[contender.name],
-                    ours.count == baseRates.count
-                else { continue }
-                let name = "\(contender.name)\(label)"
-                report.add(ResultRow(.peers, name, "req/s", ours, against: baseName, baseRates))
-                report.add(ResultRow(.peers, name, "CPU µs/req", ourCPU, against: baseName, baseCPU))
-            }
+            await Contenders.compare(contenders, runs: options.runs, label: label, benchCase: .peers, report: report)
         }
     }
 #endif

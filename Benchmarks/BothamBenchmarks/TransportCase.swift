@@ -153,33 +153,17 @@
             }
             let concurrency = 16
             let requests = max(concurrency * 3, options.requests / 10 / concurrency * concurrency)
-            var rates = [String: [Double]]()
-            var cpu = [String: [Double]]()
-            var failures = [String: Int]()
-            for run in 0..<options.runs {
-                let variants = [raw, rawDelegate, botham]
-                for offset in 0..<variants.count {
-                    let variant = variants[(offset + run) % variants.count]
-                    let (rate, cpuPerRequest, failed) = await measure(
-                        variant, requests: requests, concurrency: concurrency)
-                    rates[variant.name, default: []].append(rate)
-                    cpu[variant.name, default: []].append(cpuPerRequest)
-                    failures[variant.name, default: 0] += failed
+            let contenders = [raw, rawDelegate, botham].map { variant in
+                Contenders.Contender(name: variant.name) {
+                    let (rate, cpu, failed) = await measure(variant, requests: requests, concurrency: concurrency)
+                    return Contenders.Sample(
+                        requestsPerSecond: rate, cpuMicroseconds: cpu,
+                        failure: failed > 0 ? "\(failed) of \(requests) requests failed" : nil)
                 }
             }
-            let label = "1 MiB, \(concurrency) in flight"
-            guard let baseRates = rates[raw.name], let baseCPU = cpu[raw.name] else { return }
-            report.add(ResultRow(.transport, "\(raw.name) \(label)", "req/s", baseRates))
-            report.add(ResultRow(.transport, "\(raw.name) \(label)", "CPU µs/req", baseCPU))
-            for variant in [rawDelegate, botham] {
-                guard let ours = rates[variant.name], let ourCPU = cpu[variant.name] else { continue }
-                let name = "\(variant.name) \(label)"
-                report.add(ResultRow(.transport, name, "req/s", ours, against: "\(raw.name) \(label)", baseRates))
-                report.add(ResultRow(.transport, name, "CPU µs/req", ourCPU, against: "\(raw.name) \(label)", baseCPU))
-            }
-            for (name, count) in failures where count > 0 {
-                report.fail("transport \(label): \(count) \(name) requests failed")
-            }
+            await Contenders.compare(
+                contenders, runs: options.runs, label: " 1 MiB, \(concurrency) in flight", benchCase: .transport,
+                report: report)
         }
 
         /// An ephemeral session with at most `maxConnections` connections per host (`nil`: URLSession's default).
