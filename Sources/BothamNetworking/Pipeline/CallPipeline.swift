@@ -14,7 +14,12 @@
 /// (`prepared()`, without adding the transport's fields again) only when an interceptor changed it, before the first
 /// network interceptor and before the transport. A request changed there records it
 /// (`HTTPRequest.changedAfterPreparation`), which tells the transport to add and change nothing.
-struct CallPipeline: Sendable {
+///
+/// One object per call, immutable: the onion's positions, the call's frames and the timeout's child task each hold
+/// one reference to it instead of a copy of its fourteen references (a copy of the former struct retained and
+/// released every one of them, about a third of the chain's retain/release traffic with 8 interceptors; BENCHMARKS.md,
+/// "Chain overhead, round 3").
+final class CallPipeline: Sendable {
     let requestInterceptors: InterceptorSnapshot<any BothamRequestInterceptor>
     let responseInterceptors: InterceptorSnapshot<any BothamResponseInterceptor>
     let interceptors: InterceptorSnapshot<any HTTPInterceptor>
@@ -24,6 +29,24 @@ struct CallPipeline: Sendable {
     /// The transport's own header fields, when it has any (looked up once per client).
     let transportFields: (any TransportHeaderDefaults)?
     let settings: CallSettings
+
+    init(
+        requestInterceptors: InterceptorSnapshot<any BothamRequestInterceptor>,
+        responseInterceptors: InterceptorSnapshot<any BothamResponseInterceptor>,
+        interceptors: InterceptorSnapshot<any HTTPInterceptor>,
+        networkInterceptors: InterceptorSnapshot<any HTTPInterceptor>,
+        transport: any HTTPClient,
+        transportFields: (any TransportHeaderDefaults)?,
+        settings: CallSettings
+    ) {
+        self.requestInterceptors = requestInterceptors
+        self.responseInterceptors = responseInterceptors
+        self.interceptors = interceptors
+        self.networkInterceptors = networkInterceptors
+        self.transport = transport
+        self.transportFields = transportFields
+        self.settings = settings
+    }
 
     private enum AttemptOutcome {
         case done(Result<HTTPResponse, APIClientError>, request: HTTPRequest?)
@@ -36,10 +59,10 @@ struct CallPipeline: Sendable {
         // cancelled, and it ends (observers included) with `.timeout` instead of `.cancelled`.
         let deadline = CallDeadline()
         return await withTaskGroup(of: Result<HTTPResponse, APIClientError>?.self) { group in
-            group.addTask { await run(original, timedOut: { deadline.hasExpired }) }
+            group.addTask { await self.run(original, timedOut: { deadline.hasExpired }) }
             group.addTask {
                 do {
-                    try await settings.clock.sleep(for: callTimeout)
+                    try await self.settings.clock.sleep(for: callTimeout)
                 } catch {
                     return nil  // the call ended first, or the caller was cancelled
                 }
