@@ -68,10 +68,20 @@ enum URLBuilder {
     /// ASCII text, where bytes and Characters agree, is scanned by bytes, and comes back uncopied when it has neither.
     private static func split(_ text: String) -> (path: String, query: String?, fragment: String?) {
         let bytes = text.utf8
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return splitCharacters(text) }
-        guard let mark = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
-            return (text, nil, nil)
+        // One pass over the bytes (in place when they are contiguous, as a native string's are): whether all are
+        // ASCII, and the offset of the first `?` or `#`.
+        func scan(_ buffer: some Collection<UInt8>) -> (isASCII: Bool, mark: Int?) {
+            var mark: Int?
+            for (offset, byte) in buffer.enumerated() {
+                if byte >= 0x80 { return (false, nil) }
+                if mark == nil, byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { mark = offset }
+            }
+            return (true, mark)
         }
+        let found = bytes.withContiguousStorageIfAvailable { scan($0) } ?? scan(bytes)
+        guard found.isASCII else { return splitCharacters(text) }
+        guard let offset = found.mark else { return (text, nil, nil) }
+        let mark = bytes.index(bytes.startIndex, offsetBy: offset)
         var rest = text[...]
         var fragment: String?
         if let hash = bytes[mark...].firstIndex(of: UInt8(ascii: "#")) {

@@ -10,12 +10,12 @@ package enum URLEncoding {
     /// Escapes a path written by the user: characters a path may hold (unreserved, sub-delims, `:` `@` `/`) and
     /// existing `%XX` escapes stay as written; everything else (spaces, non-ASCII, a lone `%`) is percent-encoded.
     static func escapePath(_ text: String) -> String {
-        escapeKeepingValidEscapes(text) { isUnreserved($0) || isSubDelimiter($0) || ":@/".utf8.contains($0) }
+        escapeKeepingValidEscapes(text, allowed: isPathByte)
     }
 
     /// Escapes a query or fragment written by the user, keeping its `&` and `=` structure and valid `%XX` escapes.
     static func escapeQueryOrFragment(_ text: String) -> String {
-        escapeKeepingValidEscapes(text) { isUnreserved($0) || isSubDelimiter($0) || ":@/?".utf8.contains($0) }
+        escapeKeepingValidEscapes(text) { isPathByte($0) || $0 == UInt8(ascii: "?") }
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
@@ -29,8 +29,25 @@ package enum URLEncoding {
         }
     }
 
-    private static func isSubDelimiter(_ byte: UInt8) -> Bool {
-        "!$&'()*+,;=".utf8.contains(byte)
+    /// What a path may hold unescaped (RFC 3986 §3.3's `pchar` and `/`, `%` aside): the unreserved characters, the
+    /// sub-delimiters `! $ & ' ( ) * + , ; =`, `:`, `@` and `/`. One switch, which compiles to range and bit-mask
+    /// tests, not a search of a string per byte (it runs on every byte of every path).
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="):
+            return true
+        case UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+            return true
+        default:
+            return false
+        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
@@ -62,7 +79,9 @@ package enum URLEncoding {
 
     private static func escapeKeepingValidEscapes(_ text: String, allowed: (UInt8) -> Bool) -> String {
         // The common case, text that needs no escape (`%` is never allowed, so it takes the long way), is not copied.
-        if text.utf8.allSatisfy(allowed) { return text }
+        let needsNoEscape =
+            text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(allowed) } ?? text.utf8.allSatisfy(allowed)
+        if needsNoEscape { return text }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)

@@ -25,7 +25,9 @@ package enum HTTPToken {
     /// (a protocol-witness call per byte, about 60,000 instructions per response head; BENCHMARKS.md, 2026-12-01).
     @inlinable
     package static func isToken(_ bytes: String.UTF8View) -> Bool {
-        !bytes.isEmpty && bytes.allSatisfy(isTokenCharacter)
+        // A native string's bytes are contiguous: scanning the buffer skips the UTF8View's per-byte index checks.
+        if let isToken = bytes.withContiguousStorageIfAvailable({ isToken($0) }) { return isToken }
+        return !bytes.isEmpty && bytes.allSatisfy(isTokenCharacter)
     }
 
     /// Whether `bytes` (a slice of a parser's line buffer) is a token: one or more `tchar`s.
