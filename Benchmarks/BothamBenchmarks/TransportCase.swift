@@ -130,10 +130,27 @@
                         )
                     }
                 }
+                addDelegateRatios(of: results[botham.name], to: results[rawDelegate.name], label: label)
             }
             await compareLargeBodies(session: session, delegateSession: delegateSession, client: client)
             session.finishTasksAndInvalidate()
             defaultSession.finishTasksAndInvalidate()
+        }
+
+        /// `botham+urlsession` against raw URLSession through a session delegate, the path every Linux transport that
+        /// decides redirects itself takes (#19 target 2 is set against it), run by run as the other ratios.
+        private func addDelegateRatios(of ours: Measurement?, to delegate: Measurement?, label: String) {
+            guard let ours, let delegate else { return }
+            let baseline = "raw-urlsession with a session delegate \(label)"
+            let name = "botham+urlsession \(label), against the delegate"
+            report.add(
+                ResultRow(
+                    .transport, name, "req/s", ours.requestsPerSecond, against: baseline, delegate.requestsPerSecond)
+            )
+            report.add(
+                ResultRow(
+                    .transport, name, "CPU µs/req", ours.cpuMicroseconds, against: baseline, delegate.cpuMicroseconds)
+            )
         }
 
         /// 1 MiB bodies (`--medium-url`) at 16 in flight: raw `data(for:)`, raw through a session delegate and
