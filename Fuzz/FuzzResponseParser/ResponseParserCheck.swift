@@ -10,9 +10,13 @@ import FuzzSupport
 /// - a response has a final status code (200–999), token header names, header values without CR, LF or NUL, and a
 ///   body within the limit (empty for HEAD, 204 and 304);
 /// - it uses no more bytes than it was given; errors are only `malformedResponse`, `responseTooLarge` or
-///   `closedByPeer` (the bytes ended mid-response).
+///   `closedByPeer` (the bytes ended mid-response);
+/// - with a limit that admits pooled bodies (`BodyBufferPool`, from 256 KiB), reading a body of announced length
+///   in place, as a cleartext connection does, ends exactly as feeding every byte does.
 enum ResponseParserCheck {
     static let maxBodyBytes = 16 * 1024
+    /// A body limit above `BodyBufferPool.minimumBytes`, so an announced length there takes a pooled body.
+    static let pooledBodyLimit = 1 << 20
 
     static func run(_ input: [UInt8]) {
         guard let first = input.first else { return }
@@ -24,6 +28,12 @@ enum ResponseParserCheck {
         let single = parse(bytes, method: method, pieceSize: 1)
         fuzzExpect(whole == chosen, "pieces of \(pieceSize) bytes: \(chosen) but in one piece: \(whole)")
         fuzzExpect(whole == single, "byte by byte: \(single) but in one piece: \(whole)")
+        let fed = HTTPResponseParserReplay.parse(
+            bytes, method: method, pieceSize: pieceSize, maxBodyBytes: pooledBodyLimit)
+        let readInPlace = HTTPResponseParserReplay.parse(
+            bytes, method: method, pieceSize: pieceSize, maxBodyBytes: pooledBodyLimit, readsDirectly: true,
+            directReadReserve: 16)
+        fuzzExpect(fed == readInPlace, "read in place: \(readInPlace) but fed: \(fed)")
         switch whole {
         case .response(let response, let used):
             fuzzExpect(used <= bytes.count, "used \(used) of \(bytes.count) bytes")

@@ -27,12 +27,19 @@ package enum HTTPResponseParserReplay {
 
     /// Parses `bytes` as the response to a `method` request, fed in pieces of `pieceSize` bytes (at least 1), with
     /// head and body limits.
+    ///
+    /// With `readsDirectly`, each piece goes first, as far as it fits, into the parser's
+    /// ``HTTPResponseParser/directBodyTarget(reserve:)`` when it offers one (a pooled body of announced length, as a
+    /// cleartext connection reads it in place), keeping back `directReadReserve` bytes as the connection does; the rest
+    /// of the piece is fed as usual.
     package static func parse(
         _ bytes: [UInt8],
         method: String = "GET",
         pieceSize: Int,
         maxHeadBytes: Int = 4096,
-        maxBodyBytes: Int = 64 * 1024
+        maxBodyBytes: Int = 64 * 1024,
+        readsDirectly: Bool = false,
+        directReadReserve: Int = 4096
     ) -> Outcome {
         var parser = HTTPResponseParser(
             method: method,
@@ -43,6 +50,13 @@ package enum HTTPResponseParserReplay {
         do {
             while offset < bytes.count {
                 let end = min(bytes.count, offset + step)
+                if readsDirectly, let target = parser.directBodyTarget(reserve: max(1, directReadReserve)) {
+                    let count = min(target.count, end - offset)
+                    bytes[offset..<offset + count].withUnsafeBytes { target.copyMemory(from: $0) }
+                    parser.didReceiveBodyDirectly(count)
+                    offset += count
+                    if offset == end { continue }
+                }
                 let fed = bytes[offset..<end].withUnsafeBytes { piece in
                     Result { () throws(NativeTransportError) -> Int? in try parser.feed(piece) }
                 }

@@ -111,6 +111,37 @@ struct HTTPResponseParserTests {
         #expect(parser.response.body == Data(body))
     }
 
+    @Test("A pooled body read in place ends exactly as the same bytes fed, however the reads split it")
+    func readInPlaceMatchesFeeding() {
+        let length = BodyBufferPool.minimumBytes + 12_345
+        let body = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n".utf8)
+        let limit = 1 << 20
+        var generator = SplitMix64(seed: 19)
+        // Whole, with bytes of a next response after it, and cut short (the stream ends mid-body).
+        let inputs = [head + body, head + body + Array("HTTP/1.1 200".utf8), head + body.dropLast(5_000)]
+        for (index, bytes) in inputs.enumerated() {
+            let fed = HTTPResponseParserReplay.parse(bytes, pieceSize: 65_536, maxBodyBytes: limit)
+            for _ in 0..<6 {
+                let pieceSize = Int(generator.next() % 150_000) + 1
+                let reserve = Int(generator.next() % 8_192) + 1
+                let readInPlace = HTTPResponseParserReplay.parse(
+                    bytes, pieceSize: pieceSize, maxBodyBytes: limit, readsDirectly: true, directReadReserve: reserve)
+                #expect(readInPlace == fed, "input \(index), pieces of \(pieceSize), reserve \(reserve)")
+            }
+            if index < 2 {
+                guard case .response(let summary, let used) = fed else {
+                    Issue.record("input \(index): \(fed)")
+                    continue
+                }
+                #expect(used == head.count + length)
+                #expect(summary.body == body)
+            } else {
+                #expect(fed == .failed(.closedByPeer))
+            }
+        }
+    }
+
     @Test("HEAD, 204 and 304 responses announcing a large length take no pooled memory")
     func bodilessResponsesTakeNoPooledMemory() throws {
         let limits = HTTPParserLimits(maxHeadBytes: 4096, maxBodyBytes: 8 << 20)
