@@ -153,6 +153,9 @@
             )
         }
 
+        /// How many 1 MiB bodies are in flight at once in ``compareLargeBodies(session:delegateSession:client:)``.
+        static let largeBodyConcurrency = 16
+
         /// 1 MiB bodies (`--medium-url`) at 16 in flight: raw `data(for:)`, raw through a session delegate and
         /// `BothamAPIClient` + `URLSessionHTTPClient`, the same caps as above; ratios against raw `data(for:)`.
         private func compareLargeBodies(
@@ -168,7 +171,7 @@
                 if case .success(let response) = await client.GET(path) { return response.body.count == 1 << 20 }
                 return false
             }
-            let concurrency = 16
+            let concurrency = Self.largeBodyConcurrency
             let requests = max(concurrency * 3, options.requests / 10 / concurrency * concurrency)
             let contenders = [raw, rawDelegate, botham].map { variant in
                 Contenders.Contender(name: variant.name) {

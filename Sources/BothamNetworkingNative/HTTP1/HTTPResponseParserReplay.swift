@@ -27,47 +27,71 @@ package enum HTTPResponseParserReplay {
 
     /// Parses `bytes` as the response to a `method` request, fed in pieces of `pieceSize` bytes (at least 1), with
     /// head and body limits.
-    ///
-    /// With `readsDirectly`, each piece goes first, as far as it fits, into the parser's
-    /// ``HTTPResponseParser/directBodyTarget(reserve:)`` when it offers one (a pooled body of announced length, as a
-    /// cleartext connection reads it in place), keeping back `directReadReserve` bytes as the connection does; the rest
-    /// of the piece is fed as usual.
     package static func parse(
         _ bytes: [UInt8],
         method: String = "GET",
         pieceSize: Int,
         maxHeadBytes: Int = 4096,
-        maxBodyBytes: Int = 64 * 1024,
-        readsDirectly: Bool = false,
-        directReadReserve: Int = 4096
+        maxBodyBytes: Int = 64 * 1024
     ) -> Outcome {
-        var parser = HTTPResponseParser(
-            method: method,
-            limits: HTTPParserLimits(maxHeadBytes: maxHeadBytes, maxBodyBytes: maxBodyBytes)
-        )
+        replay(
+            bytes, method: method, pieceSize: pieceSize,
+            limits: HTTPParserLimits(maxHeadBytes: maxHeadBytes, maxBodyBytes: maxBodyBytes),
+            reserve: nil, pool: .shared
+        ).outcome
+    }
+
+    /// ``parse(_:method:pieceSize:maxHeadBytes:maxBodyBytes:)`` reading bodies in place as a cleartext connection
+    /// does: each piece goes first, as far as it fits, into the parser's
+    /// ``HTTPResponseParser/directBodyTarget(reserve:)`` when it offers one (a body of announced length in memory
+    /// from `pool`), which keeps back the last `reserve` bytes of the body for `feed`; the rest of the piece is fed
+    /// as usual. Also returns how many bytes went in place, so a caller can tell the path was taken (a pool that
+    /// pools nothing, as off Linux, offers no target).
+    package static func parseReadingInPlace(
+        _ bytes: [UInt8],
+        method: String = "GET",
+        pieceSize: Int,
+        maxHeadBytes: Int = 4096,
+        maxBodyBytes: Int,
+        reserve: Int = 4096,
+        pool: BodyBufferPool = .shared
+    ) -> (outcome: Outcome, bytesReadInPlace: Int) {
+        replay(
+            bytes, method: method, pieceSize: pieceSize,
+            limits: HTTPParserLimits(maxHeadBytes: maxHeadBytes, maxBodyBytes: maxBodyBytes),
+            reserve: max(1, reserve), pool: pool)
+    }
+
+    /// Feeds `bytes` in pieces; with a `reserve`, reads bodies in place first.
+    private static func replay(
+        _ bytes: [UInt8], method: String, pieceSize: Int, limits: HTTPParserLimits, reserve: Int?, pool: BodyBufferPool
+    ) -> (outcome: Outcome, bytesReadInPlace: Int) {
+        var parser = HTTPResponseParser(method: method, limits: limits, pool: pool)
         let step = max(1, pieceSize)
         var offset = 0
+        var inPlace = 0
         do {
             while offset < bytes.count {
                 let end = min(bytes.count, offset + step)
-                if readsDirectly, let target = parser.directBodyTarget(reserve: max(1, directReadReserve)) {
+                if let reserve, let target = parser.directBodyTarget(reserve: reserve) {
                     let count = min(target.count, end - offset)
                     bytes[offset..<offset + count].withUnsafeBytes { target.copyMemory(from: $0) }
                     parser.didReceiveBodyDirectly(count)
                     offset += count
+                    inPlace += count
                     if offset == end { continue }
                 }
                 let fed = bytes[offset..<end].withUnsafeBytes { piece in
                     Result { () throws(NativeTransportError) -> Int? in try parser.feed(piece) }
                 }
                 let used = try fed.get()
-                if let used { return .response(summary(of: parser.response), used: offset + used) }
+                if let used { return (.response(summary(of: parser.response), used: offset + used), inPlace) }
                 offset = end
             }
-            guard try parser.finishAtEndOfStream() else { return .nothing }
-            return .response(summary(of: parser.response), used: bytes.count)
+            guard try parser.finishAtEndOfStream() else { return (.nothing, inPlace) }
+            return (.response(summary(of: parser.response), used: bytes.count), inPlace)
         } catch {
-            return .failed(error.code)
+            return (.failed(error.code), inPlace)
         }
     }
 
