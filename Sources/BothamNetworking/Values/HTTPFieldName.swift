@@ -47,8 +47,11 @@ public struct HTTPFieldName: Sendable {
 
 extension HTTPFieldName: Hashable {
     /// Field names are equal when they match ignoring ASCII case.
+    ///
+    /// Names of different lengths are told apart by their byte counts alone (constant time for native strings), so a
+    /// lookup among a response's fields compares text only with the names as long as the one it looks for.
     public static func == (lhs: HTTPFieldName, rhs: HTTPFieldName) -> Bool {
-        lhs.canonicalName == rhs.canonicalName
+        lhs.canonicalName.utf8.count == rhs.canonicalName.utf8.count && lhs.canonicalName == rhs.canonicalName
     }
 
     /// Hashes the lower-cased name.

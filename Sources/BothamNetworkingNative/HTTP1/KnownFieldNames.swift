@@ -24,6 +24,10 @@ enum KnownFieldNames {
         return table
     }()
 
+    /// Every prebuilt name, in both spellings. Each is a token (`KnownFieldNamesTests.allAreTokens`), which the
+    /// parser relies on to skip checking a known name's bytes.
+    static var all: [HTTPFieldName] { table.flatMap { $0.map(\.name) } }
+
     /// The prebuilt name spelled exactly as `bytes`, if there is one.
     static func name(spelled bytes: UnsafeBufferPointer<UInt8>) -> HTTPFieldName? {
         guard bytes.count < table.count else { return nil }

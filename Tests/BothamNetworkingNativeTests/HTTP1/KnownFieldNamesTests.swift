@@ -19,6 +19,21 @@ struct KnownFieldNamesTests {
         }
     }
 
+    @Test("Every prebuilt name is a valid token, so the parser need not check a known name's bytes")
+    func allAreTokens() {
+        #expect(KnownFieldNames.all.count == 72)
+        for name in KnownFieldNames.all {
+            #expect(name.isValid, "\(name)")
+        }
+    }
+
+    @Test("An invalid name is still rejected, next to the prebuilt ones")
+    func invalidNameNextToKnownOnes() {
+        var parser = HTTPResponseParser(method: "GET", limits: HTTPParserLimits(maxHeadBytes: 4096, maxBodyBytes: 64))
+        let wire = Array("HTTP/1.1 200 OK\r\nServer: x\r\nContent Type: a\r\n\r\n".utf8)
+        #expect(throws: NativeTransportError.self) { try wire.withUnsafeBytes { try parser.feed($0) } }
+    }
+
     @Test("Other spellings and unknown names are not prebuilt; the parser builds them as before")
     func otherNames() throws {
         for spelling in ["CONTENT-TYPE", "Content-type", "X-Custom", "", "Content-Typ", "Content-Types"] {
