@@ -12,6 +12,18 @@ struct HTTPHeadersTests {
         #expect(headers["CONTENT-TYPE"] == "application/json")
     }
 
+    @Test("Names compare as strings do: ASCII names of other lengths differ, canonically equal Unicode names match")
+    func nameEquality() {
+        #expect(HTTPFieldName("X-Id") != HTTPFieldName("X-Ids"))
+        #expect(HTTPFieldName("X-Id") == HTTPFieldName("x-ID"))
+        // "é" precomposed (2 UTF-8 bytes) and "e" + a combining acute accent (3 bytes) are the same string.
+        let precomposed = HTTPFieldName("caf\u{E9}")
+        let decomposed = HTTPFieldName("cafe\u{301}")
+        #expect(precomposed == decomposed)
+        #expect(precomposed.hashValue == decomposed.hashValue)
+        #expect(HTTPFieldName("cafe") != decomposed)
+    }
+
     @Test("Fields keep their order and repeats")
     func keepsOrderAndRepeats() {
         var headers: HTTPHeaders = ["B": "1"]
