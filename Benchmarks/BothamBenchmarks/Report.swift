@@ -72,11 +72,17 @@
         static func markdown(_ row: ResultRow) -> String {
             var ratio = ""
             if let summary = row.ratio, let baseline = row.baseline {
-                ratio = "\(format(summary.median))x [\(format(summary.min))–\(format(summary.max))] vs \(baseline)"
+                ratio = "\(format(summary, unit: "x")) vs \(baseline)"
                 if row.noise != nil { ratio += " (NOISY)" }
             }
             return "| \(row.benchCase) | \(row.variant) | \(row.metric) | \(format(row.value.median)) | "
                 + "\(format(row.value.min)) | \(format(row.value.max)) | \(ratio) |"
+        }
+
+        /// A summary as `median<unit> [min–max]`, each value multiplied by `scale` first: `1.02x [0.98–1.05]`,
+        /// `4.53 µs [4.36–8.57]`.
+        static func format(_ summary: Summary, unit: String = "", scale: Double = 1) -> String {
+            "\(format(summary.median * scale))\(unit) [\(format(summary.min * scale))–\(format(summary.max * scale))]"
         }
 
         static func format(_ value: Double) -> String {

@@ -34,8 +34,7 @@
                 }
                 report.check(
                     "botham+native on its loop req/s ≥ \(Report.format(target))x \(peer), \(label)",
-                    measured:
-                        "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
+                    measured: Report.format(ratio, unit: "x"),
                     met: ratio.median >= target
                 )
             }
@@ -44,7 +43,7 @@
             {
                 report.check(
                     "botham+native on its loop CPU/request ≤ 18 µs, small JSON, \(connections)",
-                    measured: "\(Report.format(cpu.median)) µs [\(Report.format(cpu.min))–\(Report.format(cpu.max))]",
+                    measured: Report.format(cpu, unit: " µs"),
                     met: cpu.median <= 18
                 )
             }
@@ -57,8 +56,7 @@
                 let ratio = rate.ratio.map { " (\(Report.format($0.median))x stream.body)" } ?? ""
                 report.check(
                     "botham+native stream.events ≥ 200k events/s",
-                    measured: "\(Report.format(rate.value.median)) [\(Report.format(rate.value.min))–"
-                        + "\(Report.format(rate.value.max))]\(ratio)",
+                    measured: Report.format(rate.value) + ratio,
                     met: rate.value.median >= 200_000
                 )
             }
@@ -72,8 +70,7 @@
                 }
                 report.check(
                     "botham+native event arrival→reader median < 1 ms",
-                    measured: "\(Report.format(latency.value.median)) µs [\(Report.format(latency.value.min))–"
-                        + "\(Report.format(latency.value.max))]\(p99 ?? "")",
+                    measured: Report.format(latency.value, unit: " µs") + (p99 ?? ""),
                     met: latency.value.median < 1000
                 )
             }
@@ -85,15 +82,14 @@
             if label == "16 in flight", let ratio = report.row(.transport, variant, "req/s")?.ratio {
                 report.check(
                     "\(name) req/s ≥ 8x raw URLSession, \(label)",
-                    measured:
-                        "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]",
+                    measured: Report.format(ratio, unit: "x"),
                     met: ratio.median >= 8
                 )
             }
             if let cpu = report.row(.transport, variant, "CPU µs/req")?.value {
                 report.check(
                     "\(name) CPU/request ≤ 60 µs, \(label)",
-                    measured: "\(Report.format(cpu.median)) µs [\(Report.format(cpu.min))–\(Report.format(cpu.max))]",
+                    measured: Report.format(cpu, unit: " µs"),
                     met: cpu.median <= 60
                 )
             }
@@ -106,8 +102,7 @@
             else { return }
             report.check(
                 "native CPU while waiting on a slow server < 0.05 s",
-                measured:
-                    "\(Report.format(row.value.median)) s [\(Report.format(row.value.min))–\(Report.format(row.value.max))]",
+                measured: Report.format(row.value, unit: " s"),
                 met: row.value.median < 0.05
             )
         }
@@ -119,8 +114,7 @@
             guard let cpu = report.row(.chain, "botham+8", "CPU ns/call")?.value else { return }
             report.check(
                 "chain CPU/call, 8 interceptors ≤ 2 µs",
-                measured: "\(Report.format(cpu.median / 1000)) µs [\(Report.format(cpu.min / 1000))–"
-                    + "\(Report.format(cpu.max / 1000))]",
+                measured: Report.format(cpu, unit: " µs", scale: 1e-3),
                 met: cpu.median <= 2000
             )
             if let allocations = report.row(.chain, "botham+8", "allocs/call")?.value.median {
@@ -151,14 +145,14 @@
             if let ratio = report.row(.transport, variant, "req/s")?.ratio {
                 report.check(
                     "req/s ≥ 0.95x raw URLSession through a session delegate, \(label)",
-                    measured: format(ratio),
+                    measured: Report.format(ratio, unit: "x"),
                     met: ratio.median >= 0.95
                 )
             }
             if let ratio = report.row(.transport, variant, "CPU µs/req")?.ratio {
                 report.check(
                     "CPU/request ≤ 1.05x raw URLSession through a session delegate, \(label)",
-                    measured: format(ratio),
+                    measured: Report.format(ratio, unit: "x"),
                     met: ratio.median <= 1.05
                 )
             }
@@ -170,14 +164,9 @@
             guard let ratio = report.row(.transport, "botham+urlsession \(label)", "CPU µs/req")?.ratio else { return }
             report.check(
                 "CPU/request ≤ 1.1x raw URLSession data(for:), \(label)",
-                measured: format(ratio),
+                measured: Report.format(ratio, unit: "x"),
                 met: ratio.median <= 1.1
             )
-        }
-
-        /// A ratio as `1.02x [0.98–1.05]`: the median and the range of the per-run ratios.
-        private static func format(_ ratio: Summary) -> String {
-            "\(Report.format(ratio.median))x [\(Report.format(ratio.min))–\(Report.format(ratio.max))]"
         }
     }
 
