@@ -29,25 +29,24 @@ package enum URLEncoding {
         }
     }
 
-    /// What a path may hold unescaped (RFC 3986 §3.3's `pchar` and `/`, `%` aside): the unreserved characters, the
-    /// sub-delimiters `! $ & ' ( ) * + , ; =`, `:`, `@` and `/`. One switch, which compiles to range and bit-mask
-    /// tests, not a search of a string per byte (it runs on every byte of every path).
-    private static func isPathByte(_ byte: UInt8) -> Bool {
+    /// The sub-delimiters of RFC 3986 §2.2: `! $ & ' ( ) * + , ; =`. A switch, like ``isUnreserved(_:)``: it runs on
+    /// every byte of every path, where a search of a string per byte cost more than the rest of the escaping.
+    private static func isSubDelimiter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            return true
         case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
             UInt8(ascii: "="):
             return true
-        case UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
-            return true
         default:
             return false
         }
+    }
+
+    /// What a path may hold unescaped (RFC 3986 §3.3's `pchar` and `/`, `%` aside): the unreserved characters, the
+    /// sub-delimiters, `:`, `@` and `/`.
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+            || byte == UInt8(ascii: "/")
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
