@@ -12,28 +12,24 @@ public struct HTTPFieldName: Sendable {
     public let rawName: String
     /// The lower-cased name used for comparison.
     public let canonicalName: String
-    /// Whether the name is all ASCII: two such names of different byte counts cannot be equal, which lets `==` skip
-    /// comparing their text (names with other characters may be equal with different byte counts, as `"é"` and
-    /// `"e\u{301}"` are).
-    private let isASCII: Bool
 
     /// Creates a field name. Invalid names (empty, or characters outside RFC 9110's `tchar`) are rejected by the
     /// client with ``APIClientError/invalidRequest(reason:)`` before anything is sent.
     public init(_ name: String) {
         rawName = name
-        (canonicalName, isASCII) = Self.lowercased(name)
+        canonicalName = Self.lowercased(name)
     }
 
     /// `name.lowercased()`, several times cheaper for the ASCII names every header has: a name without capitals is
-    /// shared as it is, one with capitals has only its bytes `A`–`Z` changed. Also says whether `name` is ASCII.
-    private static func lowercased(_ name: String) -> (String, isASCII: Bool) {
+    /// shared as it is, one with capitals has only its bytes `A`–`Z` changed.
+    private static func lowercased(_ name: String) -> String {
         var hasCapital = false
         for byte in name.utf8 {
-            if byte >= 0x80 { return (name.lowercased(), false) }
+            if byte >= 0x80 { return name.lowercased() }
             if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { hasCapital = true }
         }
-        guard hasCapital else { return (name, true) }
-        let lowered = String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
+        guard hasCapital else { return name }
+        return String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
             var count = 0
             for byte in name.utf8 {
                 buffer[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
@@ -41,7 +37,6 @@ public struct HTTPFieldName: Sendable {
             }
             return count
         }
-        return (lowered, true)
     }
 
     /// Whether the name is a valid RFC 9110 token.
@@ -52,12 +47,8 @@ public struct HTTPFieldName: Sendable {
 
 extension HTTPFieldName: Hashable {
     /// Field names are equal when they match ignoring ASCII case.
-    ///
-    /// ASCII names of different lengths are told apart by their byte counts alone, so a lookup among a response's
-    /// fields compares text only with the names as long as the one it looks for.
     public static func == (lhs: HTTPFieldName, rhs: HTTPFieldName) -> Bool {
-        if lhs.isASCII && rhs.isASCII && lhs.canonicalName.utf8.count != rhs.canonicalName.utf8.count { return false }
-        return lhs.canonicalName == rhs.canonicalName
+        lhs.canonicalName == rhs.canonicalName
     }
 
     /// Hashes the lower-cased name.

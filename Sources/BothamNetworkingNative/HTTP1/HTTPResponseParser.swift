@@ -307,7 +307,9 @@ struct HTTPResponseParser {
         var lengthValues: [String] = []
         isContentCoded = false
         // Names are told apart by length first: most fields (`Date`, `Server`, `Content-Type`, …) then take no
-        // string comparison at all (25 per response before, BENCHMARKS.md).
+        // string comparison at all (25 per response before, BENCHMARKS.md). Exact here, not in general: every name
+        // reaching this point is an ASCII token (checked in parseField, or prebuilt), and only non-ASCII strings can
+        // be equal with different byte counts.
         for field in headers.fields {
             let name = field.name.canonicalName
             switch name.utf8.count {
