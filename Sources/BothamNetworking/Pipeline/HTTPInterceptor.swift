@@ -37,7 +37,7 @@
 ///   unless it is the scheme's default), `Content-Length` or `Transfer-Encoding`, and `Connection`, and nothing
 ///   else: the fields a transport would add of its own (`User-Agent`, `Accept-Encoding`, …) are added at
 ///   preparation, and a request carrying `Authorization` or changed by an interceptor is never fetched in byte
-///   ranges (`TransportWireHeaderTests`, `SignedRequestSegmentTests`).
+///   ranges.
 ///
 /// The interceptors after this one (later in the list, and the global ones) see what this one passes to `next`,
 /// and may change it again; a changed request is prepared again before the transport sends it. A logger meant to
@@ -45,9 +45,6 @@
 /// whatever the order they are added in. Every attempt goes through the onion again, so a retried call is signed again on
 /// each send. Redirects are followed inside the transport, after every interceptor. <doc:SigningRequests> builds a
 /// signer on this.
-///
-/// Proved by `TransportBoundaryTests`, `WhatAnInterceptorSeesTests` and `SigningRecipeTests` (which verifies
-/// signatures from what `MockWebServer` received, on both transports).
 ///
 /// Errors thrown here end the attempt: an ``APIClientError`` as it is, a `CancellationError` as
 /// ``APIClientError/cancelled``, anything else as ``APIClientError/interceptorError(underlying:)``.

@@ -9,7 +9,7 @@ extension NativeHTTPClient {
     /// the calling tasks over ``NativeHTTPClient/taskExecutors``. Each loop is a thread of its own (a 64 KiB read
     /// buffer, and it sleeps in `epoll_wait` while nothing is in flight); loops are shared process-wide, so the
     /// process runs as many loop threads as the largest count any client asked for, started on first use and kept
-    /// for the life of the process (`NativeHTTPClientLifecycleTests`).
+    /// for the life of the process.
     ///
     /// ```swift
     /// var configuration = NativeHTTPClient.Configuration()

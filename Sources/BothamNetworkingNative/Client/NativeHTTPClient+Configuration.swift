@@ -16,7 +16,7 @@ extension NativeHTTPClient {
         /// It is the client's total, whatever its ``eventLoops``: the cap is split across the loops (each loop's pool
         /// may open its share, the first loops taking the remainder: 8 over 3 loops is 3, 3 and 2), and a client uses
         /// no more loops than this cap. A call waits for a connection of its own loop, so calls that all run on one
-        /// loop get that loop's share (`NativeEventLoopsTests` counts the connections the server accepted).
+        /// loop get that loop's share.
         public var maxConnectionsPerHost = 8
         /// How many event loops the client's calls run on (``NativeHTTPClient/EventLoopCount/one``: one thread for
         /// every client of the process, as it has always been). ``NativeHTTPClient/EventLoopCount/perCore`` or

@@ -31,7 +31,7 @@ import Foundation
 /// (about zero for an answer from the DNS cache, none for an IP literal), the connect from the first Happy Eyeballs
 /// attempt to the winner, the TLS handshake, the request sent, the wait for the first byte and the body (none for a
 /// streamed body, handed over at its head), and whether the connection was reused (then it has no lookup, connect or
-/// handshake) (`NativeTimingsTests`, `NativeTLSTests`).
+/// handshake).
 ///
 /// ## Lifecycle
 ///
@@ -39,8 +39,7 @@ import Foundation
 /// client that needs it and kept for the life of the process (it sleeps in `epoll_wait` when nothing is in flight);
 /// a client owns only its pools of kept-alive connections, and closes them when its last reference goes. A call in
 /// flight holds its client, so it finishes first. Keep one client per configuration for as long as you call a
-/// service, to reuse its connections; dropping it releases every descriptor it held
-/// (`NativeHTTPClientLifecycleTests` checks the sockets in `/proc/self/fd` and the loop threads the clients run on).
+/// service, to reuse its connections; dropping it releases every descriptor it held.
 ///
 /// ## Event loops
 ///
@@ -51,7 +50,7 @@ import Foundation
 /// task prefers one of ``taskExecutors``) uses that loop's pool and stays on its thread, and any other call goes
 /// to the loop with the fewest of this client's calls from other tasks in flight (a streamed body counts until it
 /// ends; the first loop on a tie, so that one caller at a time keeps reusing one connection). ``Configuration/maxConnectionsPerHost`` stays the total: it is split across the
-/// loops, and a client uses no more loops than that cap (`NativeEventLoopsTests`).
+/// loops, and a client uses no more loops than that cap.
 public final class NativeHTTPClient: HTTPClient {
     /// The settings this client was made with.
     public let configuration: Configuration
@@ -104,7 +103,7 @@ public final class NativeHTTPClient: HTTPClient {
     /// loop could be started.
     ///
     /// A call made from a task that prefers one of them uses that loop's own pool of connections and runs on its
-    /// thread from start to end (`NativeEventLoopsTests`). Spread the calling tasks over them to use every loop;
+    /// thread from start to end. Spread the calling tasks over them to use every loop;
     /// calls from any other task go to the loop with the fewest of this client's calls from other tasks in flight.
     /// There are ``Configuration/eventLoops`` of them, fewer when ``Configuration/maxConnectionsPerHost`` is smaller (each
     /// loop needs a share of the cap).

@@ -11,7 +11,7 @@ import Foundation
 /// The hosts reached without a proxy, written as curl reads `no_proxy`: a comma-separated list of host names,
 /// domains, IP addresses and CIDR ranges, or `*` for every host.
 ///
-/// curl's rules, which this follows (`NoProxyRulesTests` is the table):
+/// curl's rules, which this follows:
 /// - `example.com` and `.example.com` both match `example.com` and every name under it (`api.example.com`), never
 ///   `notexample.com` or `example.com.org`. Matching ignores case and a trailing dot.
 /// - An IP address matches that address only (`::1` without brackets), and a CIDR range (`10.0.0.0/8`,

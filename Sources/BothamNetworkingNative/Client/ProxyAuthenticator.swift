@@ -15,8 +15,7 @@
 /// can answer one). The call is then tried once more with the credentials returned (`Proxy-Authorization: Basic`,
 /// to the proxy only, never to the origin); if the proxy refuses those too, or the authenticator returns `nil`, the
 /// call fails with `NetworkFailure.Kind.proxyAuthenticationRequired` carrying a ``NativeProxyError``: at most one
-/// answered retry per request sent (each redirect hop is one), so a wrong answer never loops
-/// (`ProxyAuthenticatorTests`).
+/// answered retry per request sent (each redirect hop is one), so a wrong answer never loops.
 ///
 /// Credentials that a proxy accepted are remembered by the client for that proxy and sent up front on later calls
 /// (so a kept-alive tunnel is reused and the authenticator is not asked again); if the proxy later refuses them,

@@ -24,8 +24,8 @@ enum KnownFieldNames {
         return table
     }()
 
-    /// Every prebuilt name, in both spellings. Each is a token (`KnownFieldNamesTests.allAreTokens`), which the
-    /// parser relies on to skip checking a known name's bytes.
+    /// Every prebuilt name, in both spellings. Each is a token, which the parser relies on to skip checking a known
+    /// name's bytes.
     static var all: [HTTPFieldName] { table.flatMap { $0.map(\.name) } }
 
     /// The prebuilt name spelled exactly as `bytes`, if there is one.

@@ -30,7 +30,7 @@ import Foundation
 ///   it asked for (nothing sleeps).
 ///
 /// Every run binds an `HTTPCallContext` (its own, or the one given) as `HTTPCallContext.current`, so interceptors
-/// that keep per-call state find it, and every attempt of a run shares it. Pinned by `InterceptorHarnessTests`.
+/// that keep per-call state find it, and every attempt of a run shares it.
 public struct InterceptorHarness: Sendable {
     /// Where an onion interceptor sits.
     public enum Placement: Sendable, Hashable {

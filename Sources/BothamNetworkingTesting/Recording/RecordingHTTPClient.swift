@@ -50,10 +50,6 @@ import Foundation
 /// add their exchange and a reader never sees half a file. ``RecordingOptions/timing`` replays the recorded
 /// durations when you ask, and ``RecordingOptions/replaysProgress`` reports a replayed answer's upload and download
 /// progress, paced by those durations when timing replay is on.
-///
-/// Pinned by `RecordingHTTPClientTests`, `RecordingStreamedBodyTests`, `RecordingProgressTests` and, against a real
-/// httpbin on both transports, `HTTPBinRecordReplayTests` and `HTTPBinReplayOfflineTests` (replayed with httpbin
-/// stopped).
 public final class RecordingHTTPClient: HTTPClient {
     /// Whether to record, replay, or replay what is there and record the rest.
     public enum Mode: Sendable, Hashable {

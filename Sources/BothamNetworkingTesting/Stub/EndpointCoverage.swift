@@ -18,7 +18,7 @@ import BothamNetworking
 /// ```
 ///
 /// A request counts for every declaration that matches it (a concrete endpoint and a pattern alike); requests no
-/// declaration matches are not counted. Safe to share between concurrent tests. Proved by `EndpointCoverageTests`.
+/// declaration matches are not counted. Safe to share between concurrent tests.
 public final class EndpointCoverage: Sendable, CustomStringConvertible {
     private struct Declaration {
         let name: String

@@ -10,8 +10,7 @@ extension RequestMatcher {
     /// stubClient.stub(.endpoint(TodosAPI.list(userId: 1)), with: .response(statusCode: 503))
     /// ```
     ///
-    /// An endpoint whose parameters cannot be encoded matches nothing, and its description says why. Pinned by
-    /// `EndpointStubTests`.
+    /// An endpoint whose parameters cannot be encoded matches nothing, and its description says why.
     public static func endpoint<Convertible: EndpointConvertible>(_ endpoint: Convertible) -> RequestMatcher {
         let endpoint = endpoint.endpoint
         do {

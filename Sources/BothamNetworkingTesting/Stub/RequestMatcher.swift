@@ -39,8 +39,6 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// - The query is ignored (the one in the path and `HTTPRequest.parameters` alike): add ``query(_:_:)``.
     /// - The request's own path is compared as written (`/files/a%20b`); the URL's path is compared
     ///   percent-decoded (`/v1/files/a b`), as `URL.path` gives it.
-    ///
-    /// Pinned by `StubDocumentedBehaviourTests`.
     public static func path(_ path: String) -> RequestMatcher {
         RequestMatcher("path \(path)") { request in
             let ownPath = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first

@@ -17,8 +17,6 @@ import Foundation
 /// - ``releaseOne()`` lets the longest-held request go, ``releaseAll()`` every held one and every later one.
 /// - A held request whose task is cancelled stops waiting and ends with `APIClientError.cancelled`.
 /// - Every wait is bounded: ``waitUntilHeld(_:timeout:)`` throws ``Timeout`` when not enough requests arrive.
-///
-/// Pinned by `StubGateTests`.
 public final class StubGate: Sendable {
     /// ``StubGate/waitUntilHeld(_:timeout:)`` ran out before enough requests were held.
     public struct Timeout: Error, Sendable, CustomStringConvertible {

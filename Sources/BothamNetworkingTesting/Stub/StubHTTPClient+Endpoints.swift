@@ -30,8 +30,6 @@ extension StubHTTPClient {
     /// - **Checked now:** the endpoint's own decoding must read the answer back — as the same value, when it is
     ///   `Equatable` — or the stub is refused with an ``EndpointStubError``, here rather than in the call under test.
     ///
-    /// Proved by `EndpointStubTests`.
-    ///
     /// - Throws: ``EndpointStubError``, or the encoder's own error (`EncodingError`, `ResponseEncodingError`).
     public func stub<Convertible: EndpointConvertible>(
         _ endpoint: Convertible,

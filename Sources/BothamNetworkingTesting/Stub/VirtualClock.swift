@@ -27,8 +27,6 @@ import Foundation
 /// - Every sleep asked for is recorded in ``sleeps`` (as the duration from the time it was asked), zero and past
 ///   deadlines included; those return at once.
 /// - A sleeping task that is cancelled stops sleeping with `CancellationError`.
-///
-/// Pinned by `VirtualClockTests` and `VirtualClockCallTests`.
 public final class VirtualClock: HTTPClock {
     /// What a sleep does.
     public enum Sleeping: Sendable, Hashable {

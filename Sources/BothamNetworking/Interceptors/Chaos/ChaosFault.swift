@@ -9,8 +9,7 @@
 /// | ``status(_:)`` | a response with that status and no body; nothing is sent | a dispatcher answering `503` |
 ///
 /// A failure the chaos interceptor makes carries a ``ChaosFaultError`` as its ``NetworkFailure/underlying`` error, so
-/// logs can tell a rehearsed fault from a real one. Proved by `ChaosFaultTests` and, against both transports,
-/// `TransportChaosTests`.
+/// logs can tell a rehearsed fault from a real one. Each fault fails the same way on both transports.
 public enum ChaosFault: Sendable, Hashable, CustomStringConvertible {
     /// Wait this long (on the call's clock, as retries do), then send the request. A delay
     /// that reaches the request's own timeout (``HTTPRequest/timeout``) waits that timeout and fails with

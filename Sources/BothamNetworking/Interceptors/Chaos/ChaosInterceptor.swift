@@ -23,8 +23,6 @@
 ///   test's `VirtualClock` decides when they end.
 /// - **Observable:** `onFault` hears each fault as it is injected, to log it; failures it makes carry a
 ///   ``ChaosFaultError``.
-///
-/// Proved by `ChaosScheduleTests`, `ChaosFaultTests` and, on both transports, `TransportChaosTests`.
 public final class ChaosInterceptor: Sendable {
     private let cursor: Lock<ChaosCursor>
     private let matches: @Sendable (HTTPRequest) -> Bool

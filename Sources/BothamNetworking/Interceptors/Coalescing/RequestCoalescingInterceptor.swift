@@ -63,9 +63,7 @@
 ///   they overlap; an exchange that has ended is never joined.
 /// - Call observers (``HTTPCallObserver``) hear every call once, each with its own result.
 ///
-/// Proved by `RequestCoalescingTests` and `RequestCoalescingEligibilityTests` (over a test transport that holds the
-/// exchange) and, on both transports against `MockWebServer`, by `TransportCoalescingTests`. The DocC article
-/// <doc:Coalescing> has the whole story.
+/// The DocC article <doc:Coalescing> has the whole story.
 public struct RequestCoalescingInterceptor: HTTPInterceptor {
     /// The methods coalesced by default: `GET` and `HEAD`.
     public static let defaultMethods: Set<HTTPMethod> = [.get, .head]

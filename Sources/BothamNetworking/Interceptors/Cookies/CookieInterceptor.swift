@@ -23,9 +23,7 @@ import Foundation
 ///   jar is the one source of `Cookie` and both transports behave alike. Do not give a session that has a jar a
 ///   cookie storage of its own: FoundationNetworking would replace the jar's `Cookie` field with the stored cookies.
 ///
-/// Cookie expiry is measured on the call's clock (``HTTPCallContext/clock``).
-///
-/// Proved on both transports by `TransportCookieTests` (MockWebServer) and the interop `/cookies` tests (httpbin).
+/// Cookie expiry is measured on the call's clock (``HTTPCallContext/clock``). It works the same on both transports.
 public struct CookieInterceptor: HTTPInterceptor {
     /// The jar cookies are read from and stored in.
     public let jar: CookieJar

@@ -10,7 +10,7 @@ import Foundation
 /// apiClient.interceptors.append(CookieInterceptor(jar: jar))
 /// ```
 ///
-/// The rules are RFC 6265bis's (proved by `CookieParsingTests`, `CookieMatchingTests` and `CookieJarTests`):
+/// The rules are RFC 6265bis's:
 /// - `Max-Age` wins over `Expires`; both are capped at 400 days; a cookie without either is a session cookie.
 /// - `Domain` (leading dot ignored) must domain-match the host, and may not be a public suffix
 ///   (``PublicSuffixList``) unless it is the host itself, which then gets a host-only cookie; without `Domain` the

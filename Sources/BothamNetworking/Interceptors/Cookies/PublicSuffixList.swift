@@ -11,8 +11,6 @@ import Foundation
 /// `!` exceptions (`!www.ck`: not a suffix despite the wildcard); a name no rule covers has its last label as its
 /// suffix (the implicit `*` rule). Rules are compared with the host as the URL holds it, so the list's Unicode
 /// (IDN) rules match no punycode host: such names fall back to the implicit rule.
-///
-/// Proved by `PublicSuffixListTests`.
 public struct PublicSuffixList: Sendable, Hashable {
     private var rules: Set<String> = []
     private var wildcards: Set<String> = []

@@ -13,7 +13,7 @@
 /// - A call joins the trace of the context provider's answer (read once, at the call's first attempt), or starts
 ///   a new one with random ids (``TraceIDSource``). Its span gets a new id, a child of the provider's span.
 /// - Each attempt gets a new span id, a child of the call's span, in the same trace: the `traceparent` a retry sends
-///   has the trace id of the first attempt and a parent id of its own (`TracingInterceptorTests`).
+///   has the trace id of the first attempt and a parent id of its own.
 /// - A request that already has a `traceparent` field keeps it, and its `tracestate`, untouched: the spans are
 ///   still reported, with the interceptor's ids.
 /// - ``install(on:)`` registers both roles: the interceptor in ``BothamAPIClient/interceptors`` (add it before a

@@ -23,8 +23,7 @@
 ///
 /// A request that states its own rule (``HTTPRequest/accepting(_:)``, ``Endpoint/accepting(_:)``) replaces this
 /// interceptor's status codes, as it replaces the configuration's, and the ``acceptableContentTypes`` still apply:
-/// `.accepting(.successfulStatusCodes.adding(304))` lets a `304` through, a wrong content type is still refused
-/// (`ValidationInterceptorTests`).
+/// `.accepting(.successfulStatusCodes.adding(304))` lets a `304` through, a wrong content type is still refused.
 public struct ValidationInterceptor: BothamResponseInterceptor {
     /// Acceptable status codes.
     public let acceptableStatusCodes: [ClosedRange<Int>]

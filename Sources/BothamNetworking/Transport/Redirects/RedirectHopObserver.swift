@@ -27,8 +27,7 @@ import Foundation
 /// end the call with ``APIClientError/invalidRequest(reason:)`` before the hop is sent. Do not add credentials back
 /// to a hop that left the origin. `handler` runs on the transport's thread (`URLSessionHTTPClient`'s delegate
 /// queue, under the call's lock; `NativeHTTPClient`'s calling task): keep it short, and do not cancel the call from
-/// it. Proved on both transports by `TransportRedirectHopObserverTests` (every hop seen, a field added, an invalid
-/// one refused) and `TransportCookieTests`.
+/// it. Both transports call it for every redirect they follow.
 public final class RedirectHopObserver: Sendable {
     /// The observer of the call the current task is running, or `nil`.
     @TaskLocal public static var current: RedirectHopObserver?

@@ -24,22 +24,15 @@
 ///   connection has no lookup, connect or handshake (``reusedConnection`` is `true`). Through a proxy, ``connect``
 ///   is the connection to the proxy, and the tunnel (`CONNECT` or SOCKS5) lies between it and ``tlsHandshake``.
 /// - `URLSessionHTTPClient` sees neither the lookup, the connection nor the request being sent: FoundationNetworking
-///   on Linux never calls `urlSession(_:task:didFinishCollecting:)` (the test
-///   `URLSessionTaskMetricsProbeTests` pins that), so it reports what its own delegate callbacks show, the same
-///   on every platform: ``waiting`` from the start of the hop (a redirect it follows starts a new one) to the
-///   response head, and ``bodyReceived`` from there to the end of the body.
+///   on Linux never calls `urlSession(_:task:didFinishCollecting:)`, so it reports what its own delegate callbacks
+///   show, the same on every platform: ``waiting`` from the start of the hop (a redirect it follows starts a new
+///   one) to the response head, and ``bodyReceived`` from there to the end of the body.
 /// - A streamed response is handed over at its head, so its timings end with ``waiting``.
 /// - Transports of your own (and `StubHTTPClient`) report none: ``HTTPResponse/timings`` is then `nil`.
 ///
 /// Read it as ``HTTPResponse/timings``; ``CallMetrics/timings`` collects it for every attempt of a call,
 /// ``LoggingInterceptor`` shows it (``description``) at ``LoggingInterceptor/Detail/headers``, and a HAR recording
 /// of `RecordingHTTPClient` fills its `timings` from it.
-///
-/// Proved by `NativeTimingsTests` and `NativeTLSTests` (every phase present and ordered over http and https, a slow
-/// lookup, a cache hit, a slow head in ``waiting``, a slow handshake in ``tlsHandshake``, a reused connection with no
-/// lookup, connect or handshake), `HTTPProxyTests` (through a proxy, the tunnel between connect and TLS),
-/// `TransportTimingsTests` (what each transport reports, on both),
-/// `MetricsInterceptorTimingsTests` and `LoggingInterceptorTimingsTests`.
 public struct HTTPTimings: Sendable, Hashable {
     /// One phase: when it began and when it ended, from the start of the exchange.
     public struct Phase: Sendable, Hashable {
