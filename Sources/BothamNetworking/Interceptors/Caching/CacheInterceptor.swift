@@ -10,8 +10,7 @@ import Foundation
 /// print(response.cacheStatus ?? .miss)   // .miss, then .hit while fresh, .revalidated after a 304
 /// ```
 ///
-/// What it does, each rule proved by the test named after its RFC section in `RFC9111StorageTests`,
-/// `RFC9111FreshnessTests`, `RFC9111ValidationTests`, `RFC9111HeadTests` and `RFC5861Tests`:
+/// What it does:
 ///
 /// - **Which requests**: `GET` requests whose body goes to memory, a file or a stream, and `HEAD` requests. A
 ///   request carrying its own `If-None-Match`, `If-Modified-Since`, `If-Match`, `If-Unmodified-Since`, `If-Range` or
@@ -19,7 +18,7 @@ import Foundation
 ///   with ``HTTPRequest/accepting(_:)``). Other methods are sent as they are; a successful unsafe one (`POST`,
 ///   `PUT`, `PATCH`, `DELETE`, …) removes the stored responses of its URL and of its same-origin `Location` and
 ///   `Content-Location` (§4.4).
-/// - **`HEAD`** (RFC 9110 §9.3.2, RFC 9111 §4.3.5, `RFC9111HeadTests`): a `HEAD` is answered from the stored `GET`
+/// - **`HEAD`** (RFC 9110 §9.3.2, RFC 9111 §4.3.5): a `HEAD` is answered from the stored `GET`
 ///   response of its URL by the same rules as a `GET` — its status and fields (`Content-Length` included) with an
 ///   empty body — and validated with a conditional `HEAD` when stale. A `HEAD` response is never stored; its `200`
 ///   updates the stored `GET` response's fields when every validator it carries (`ETag`, `Last-Modified`) and its

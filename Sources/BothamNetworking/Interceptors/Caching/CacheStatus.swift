@@ -11,7 +11,7 @@
 /// | ``miss`` | `BothamNetworking; fwd=uri-miss; fwd-status=200; stored` (`fwd` is `uri-miss`, `vary-miss`, `stale`, `request` or `bypass`; `stored` only when it was) |
 ///
 /// A `504` answering an `only-if-cached` request that nothing stored could satisfy is a ``miss`` with
-/// `detail=only-if-cached`. Proved by `CacheStatusTests`.
+/// `detail=only-if-cached`.
 public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
     /// A fresh stored response, served without contacting the server.
     case hit

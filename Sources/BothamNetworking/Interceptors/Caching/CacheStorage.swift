@@ -13,15 +13,14 @@ public struct CacheStorage: Sendable {
     let store: any CacheStore
 
     /// An in-memory store holding at most `maxBytes` (bodies and header fields), the least recently used entry
-    /// evicted first; an entry larger than the bound is not stored (`MemoryCacheStoreTests`).
+    /// evicted first; an entry larger than the bound is not stored.
     public static func memory(maxBytes: Int) -> CacheStorage {
         CacheStorage(store: MemoryCacheStore(maxBytes: maxBytes))
     }
 
     /// A store in `directory` (created when needed) holding at most `maxBytes`: one file per entry, written
     /// atomically (a temporary file renamed into place), read back after a restart; a corrupt or truncated file is
-    /// a miss and is deleted, and bodies are checked against a SHA-256 as they are read (`DiskCacheStoreTests`,
-    /// `DiskCacheCrashTests`).
+    /// a miss and is deleted, and bodies are checked against a SHA-256 as they are read.
     public static func disk(directory: URL, maxBytes: Int) -> CacheStorage {
         CacheStorage(store: DiskCacheStore(directory: directory, maxBytes: maxBytes))
     }

@@ -4,11 +4,11 @@ import Foundation
 /// first; it survives restarts and is shared by the stores (of one process or several) opened on the folder.
 ///
 /// - **Atomic writes**: an entry is written to a temporary file in the folder and renamed over the entry's file, so
-///   a reader sees the old entry or the whole new one, never part of one, even when the writer is killed
-///   (`DiskCacheCrashTests`). Temporary files left by a killed writer are deleted when a store next opens the folder
-///   (those older than a minute).
+///   a reader sees the old entry or the whole new one, never part of one, even when the writer is killed.
+///   Temporary files left by a killed writer are deleted when a store next opens the folder (those older than a
+///   minute).
 /// - **Checked reads**: a file whose size, head checksum or body checksum does not match (truncated, corrupted,
-///   written by something else) is a miss and is deleted (`DiskCacheStoreTests`).
+///   written by something else) is a miss and is deleted.
 /// - **Names**: `<SHA-256 of the URL>-<SHA-256 of the key>.entry` (hex prefixes), so no credential or URL is
 ///   visible in a file name and invalidating a URL removes every partition's entry.
 /// - **Bound**: the store counts the files it knows (listed when it first opens the folder, plus its own writes)
