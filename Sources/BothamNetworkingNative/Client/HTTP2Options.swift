@@ -8,8 +8,7 @@ extension NativeHTTPClient {
     /// within ``settingsTimeout`` is closed with SETTINGS_TIMEOUT and its calls fail. With
     /// ``keepAlivePingInterval`` set, a connection with calls in flight that has heard nothing for that long sends
     /// a PING; no answer within ``pingTimeout`` means the connection is dead (a NAT that forgot it, a peer that
-    /// vanished): it is closed and its calls fail with `connectionLost` rather than wait for their own timeouts
-    /// (`NativeHTTP2KeepAliveTests`).
+    /// vanished): it is closed and its calls fail with `connectionLost` rather than wait for their own timeouts.
     ///
     /// ```swift
     /// var configuration = NativeHTTPClient.Configuration()
@@ -26,14 +25,14 @@ extension NativeHTTPClient {
         /// finds every stream of every connection in use waits for one to end, or opens another connection while
         /// there are fewer than this. Connections the server is closing (GOAWAY) do not count. Raise it for a
         /// server whose `SETTINGS_MAX_CONCURRENT_STREAMS` is below the calls you keep in flight; the total stays
-        /// within ``Configuration/maxConnectionsPerHost`` (`NativeHTTP2ClientTests`).
+        /// within ``Configuration/maxConnectionsPerHost``.
         public var maxConnectionsPerOrigin = 1
         /// How long the server may take to acknowledge our SETTINGS (10 s).
         public var settingsTimeout = Duration.seconds(10)
         /// The request fields this redactor hides go as never-indexed literals (RFC 7541 §7.1.3): never stored in
         /// HPACK's tables, here or in any intermediary, so a compression side channel cannot probe them. The
         /// default redactor's: `Authorization`, `Proxy-Authorization`, `Cookie`, API keys, and names containing
-        /// `token`, `secret`, `password`, `signature` (`HTTP2RequestFieldsTests`).
+        /// `token`, `secret`, `password`, `signature`.
         public var neverIndexed = Redactor()
 
         /// The defaults.

@@ -25,8 +25,8 @@ extension URLSessionHTTPClient {
         /// Segments are never used for a request that may be signed, because a signature over its fields would not
         /// cover the `Range` a segment adds: one that carries `Authorization` or `Proxy-Authorization`, or one an
         /// `HTTPInterceptor` (in `interceptors` or `networkInterceptors`) changed after preparation, is fetched in
-        /// one task, exactly as the innermost interceptor saw it (`SignedRequestSegmentTests`). Its memory then grows
-        /// with the body as described above.
+        /// one task, exactly as the innermost interceptor saw it. Its memory then grows with the body as described
+        /// above.
         public var downloadSegmentBytes: Int64?
 
         /// Creates settings.

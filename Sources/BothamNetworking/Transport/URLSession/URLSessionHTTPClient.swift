@@ -35,8 +35,7 @@ import Foundation
 /// - URLSession's errors are mapped as documented in `URLErrorMapping`.
 /// - ``HTTPResponse/timings`` holds ``HTTPTimings/waiting`` (from the start of the last hop to its response head)
 ///   and ``HTTPTimings/bodyReceived``, as its delegate callbacks show them; no lookup, connect, TLS or send phase
-///   and no ``HTTPTimings/reusedConnection``, since FoundationNetworking never delivers task metrics
-///   (`URLSessionTaskMetricsProbeTests`, `TransportTimingsTests`).
+///   and no ``HTTPTimings/reusedConnection``, since FoundationNetworking never delivers task metrics.
 /// - A file body (``HTTPBody/file(_:contentType:)``, large multipart bodies) is uploaded from its file, never loaded
 ///   into memory; a 307/308 sends it again from the file. A ``HTTPRequest/responseDestination`` of
 ///   ``ResponseBodyDestination/file(_:options:)`` has the body written to that file as it arrives (the response's
@@ -89,7 +88,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// keep cookies of its own instead, turn all three back on: `httpShouldSetCookies`, an `httpCookieAcceptPolicy`
     /// that accepts them (`.always`) and an `httpCookieStorage`. The stored `Cookie` field is then added at
     /// preparation, so interceptors see it, but FoundationNetworking replaces a request's own `Cookie` field with the
-    /// stored cookies whenever it holds any for the URL (`TransportWireHeaderTests`).
+    /// stored cookies whenever it holds any for the URL.
     public static func defaultSessionConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
