@@ -1,5 +1,7 @@
 import Foundation
 
+// Scalar by scalar because a comparison of `Character`s would not see a combining mark after a quote, `;`, `=` or
+// backslash: found by `Fuzz/FuzzContentDisposition`.
 /// The one reader of header-field parameters (RFC 9110 §5.6.6): `value; name=token; name="quoted \" string"`, as
 /// `Content-Type` (``MediaType``) and `Content-Disposition` (RFC 6266, `SuggestedFilename`) carry them.
 ///
@@ -7,8 +9,8 @@ import Foundation
 /// parameter whose name (lower-cased) runs to the first `=` and whose value is a token or a quoted string (RFC 9110
 /// §5.6.4: the quotes are removed and each quoted-pair `\x` becomes `x`). White space around names and values is
 /// ignored, a part without `=` is skipped, and whatever follows a closing quote is dropped. It reads Unicode
-/// scalar by scalar, so a quote, `;`, `=` or backslash followed by a combining mark still counts (a comparison of
-/// `Character`s would not see it: found by `Fuzz/FuzzContentDisposition`), and every input gives an answer.
+/// scalar by scalar, so a quote, `;`, `=` or backslash followed by a combining mark still counts, and every input
+/// gives an answer.
 enum FieldParameters {
     /// One parameter: its lower-cased name and its value, unquoted.
     struct Parameter: Sendable, Hashable {

@@ -1,3 +1,7 @@
+// One object per call, immutable: the onion's positions, the call's frames and the timeout's child task each hold
+// one reference to it instead of a copy of its fourteen references (a copy of the former struct retained and
+// released every one of them, about a third of the chain's retain/release traffic with 8 interceptors; BENCHMARKS.md,
+// "Chain overhead, round 3").
 /// Runs one call: the retry loop around one attempt, with a snapshot of every interceptor list.
 ///
 /// Per attempt, in order: request interceptors (local, then global) on the *original* request; preparation
@@ -14,11 +18,6 @@
 /// (`prepared()`, without adding the transport's fields again) only when an interceptor changed it, before the first
 /// network interceptor and before the transport. A request changed there records it
 /// (`HTTPRequest.changedAfterPreparation`), which tells the transport to add and change nothing.
-///
-/// One object per call, immutable: the onion's positions, the call's frames and the timeout's child task each hold
-/// one reference to it instead of a copy of its fourteen references (a copy of the former struct retained and
-/// released every one of them, about a third of the chain's retain/release traffic with 8 interceptors; BENCHMARKS.md,
-/// "Chain overhead, round 3").
 final class CallPipeline: Sendable {
     let requestInterceptors: InterceptorSnapshot<any BothamRequestInterceptor>
     let responseInterceptors: InterceptorSnapshot<any BothamResponseInterceptor>
@@ -83,12 +82,12 @@ final class CallPipeline: Sendable {
         case retry
     }
 
+    // Memory: this frame, the attempt's and the onion's are alive for as long as the transport is, for every call in
+    // flight, so what runs between attempts (the retrier, the checks, the sleep) is in
+    // `step(after:of:context:budget:)`, whose locals exist only while it runs (BENCHMARKS.md, "Memory per concurrent
+    // call").
     /// Runs the call; a call cancelled once `timedOut` says its deadline passed (the caller's timer cancelled it)
     /// ends, for its observers too, with ``APIClientError/timeout``.
-    ///
-    /// Memory: this frame, the attempt's and the onion's are alive for as long as the transport is, for every call in
-    /// flight, so what runs between attempts (the retrier, the checks, the sleep) is in ``step(after:of:context:budget:)``,
-    /// whose locals exist only while it runs (BENCHMARKS.md, "Memory per concurrent call").
     func run(
         _ original: HTTPRequest, timedOut: (@Sendable () -> Bool)?
     ) async -> Result<HTTPResponse, APIClientError> {

@@ -1,13 +1,14 @@
 import Foundation
 
+// Why: a 1 MiB body read into a fresh allocation costs more in page faults than in copying: the C allocator hands
+// memory of that size back to the kernel when it is freed (on Linux, glibc unmaps or trims it), so the next body
+// touches fresh pages, each one faulted in, zeroed and charged to the process's memory cgroup. Measured on loopback
+// with 16 calls of 1 MiB in flight, faults were about half of the client's CPU (BENCHMARKS.md, "Native against wrk
+// and curl").
 /// Memory for large response bodies whose length is known up front, kept for reuse after the caller drops them.
 ///
-/// A 1 MiB body read into a fresh allocation costs more in page faults than in copying: the C allocator hands memory
-/// of that size back to the kernel when it is freed (on Linux, glibc unmaps or trims it), so the next body touches
-/// fresh pages, each one faulted in, zeroed and charged to the process's memory cgroup. Measured on loopback with 16
-/// calls of 1 MiB in flight, faults were about half of the client's CPU (BENCHMARKS.md, "Native against wrk and
-/// curl"). The pool keeps freed buffers, resident, up to ``maxIdleBytes`` in all, and gives them to the next body of
-/// the same size class.
+/// The pool keeps freed buffers, resident, up to ``maxIdleBytes`` in all, and gives them to the next body of the
+/// same size class.
 ///
 /// Both transports use it: the native parser for a body of announced length, `URLSessionHTTPClient` for a body whose
 /// `Content-Length` it knows and that is not content-coded.

@@ -29,11 +29,10 @@ package enum SuggestedFilename {
         return fallback
     }
 
+    // Done scalar by scalar: a `/` or a `.` followed by a combining mark is one `Character`, which a comparison of
+    // characters would not see (found by `Fuzz/FuzzContentDisposition`, as were leading dots that trimming the
+    // white space before them exposed).
     /// `name` reduced to a safe file name, or `nil` when nothing usable is left.
-    ///
-    /// Done scalar by scalar: a `/` or a `.` followed by a combining mark is one `Character`, which a comparison of
-    /// characters would not see (found by `Fuzz/FuzzContentDisposition`, as were leading dots that trimming the
-    /// white space before them exposed).
     package static func sanitized(_ name: String) -> String? {
         let components = name.unicodeScalars.split(whereSeparator: { $0 == "/" || $0 == "\\" })
         var scalars = components.last.map(Array.init) ?? []

@@ -18,11 +18,10 @@ package enum HTTPToken {
         }
     }
 
+    // One overload per kind of bytes the package checks, each compiled for its concrete type: a generic
+    // `some Collection<UInt8>` left the native response parser, in another module, calling the unspecialized body
+    // (a protocol-witness call per byte, about 60,000 instructions per response head; BENCHMARKS.md, 2026-12-01).
     /// Whether `bytes` is a token: one or more `tchar`s (a method, a header field name, a parameter name).
-    ///
-    /// One overload per kind of bytes the package checks, each compiled for its concrete type: a generic
-    /// `some Collection<UInt8>` left the native response parser, in another module, calling the unspecialized body
-    /// (a protocol-witness call per byte, about 60,000 instructions per response head; BENCHMARKS.md, 2026-12-01).
     @inlinable
     package static func isToken(_ bytes: String.UTF8View) -> Bool {
         // A native string's bytes are contiguous: scanning the buffer skips the UTF8View's per-byte index checks.

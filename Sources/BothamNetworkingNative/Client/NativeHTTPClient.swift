@@ -22,9 +22,8 @@ import Foundation
 /// `TransportLimits.maxFileResponseBytes`, none by default); no `Accept-Encoding` is offered for it, and a coded body
 /// that comes anyway is stored as sent, its `Content-Encoding` kept. Other response bodies are held in memory
 /// (bounded by `TransportLimits.maxResponseBytes`). Time limits are ``Configuration/limits``: connecting, idle time
-/// and the whole attempt, sub-second values included. A 1 GiB transfer each way peaks at about 30 MiB
-/// (`scripts/transfer-memory.sh`). Upload and download progress goes to `TransferProgressReporter.current`, reported
-/// on the loop thread.
+/// and the whole attempt, sub-second values included. A 1 GiB transfer each way peaks at about 30 MiB. Upload and
+/// download progress goes to `TransferProgressReporter.current`, reported on the loop thread.
 ///
 /// Every response carries the `HTTPTimings` of its exchange (the last hop of a redirected call) in
 /// `HTTPResponse.timings`, measured on the loop's monotonic clock with a few clock reads per exchange: the lookup

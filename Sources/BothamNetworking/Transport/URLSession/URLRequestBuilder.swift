@@ -37,12 +37,13 @@ enum URLRequestBuilder {
 
 #if canImport(FoundationNetworking)
     extension URLRequestBuilder {
+        // Why one pass: called per field, `addValue` copies the whole dictionary and lowercases every name already
+        // in it (about 45,000 instructions for the five fields the transport adds to a request; BENCHMARKS.md,
+        // 2026-12-01). Its value check drops nothing here: the request is prepared, so no value holds the NUL, CR or
+        // LF it refuses.
         /// The header dictionary swift-corelibs-foundation builds when `addValue(_:forHTTPHeaderField:)` is called
         /// once per field, built in one pass: each name capitalized as it stores it (`accept-encoding` becomes
-        /// `Accept-Encoding`), the values of one name joined with `,` in order. Called per field, `addValue` copies
-        /// the whole dictionary and lowercases every name already in it (about 45,000 instructions for the five fields
-        /// the transport adds to a request; BENCHMARKS.md, 2026-12-01). Its value check drops nothing here: the
-        /// request is prepared, so no value holds the NUL, CR or LF it refuses. `nil` for no fields, as `addValue`
+        /// `Accept-Encoding`), the values of one name joined with `,` in order. `nil` for no fields, as `addValue`
         /// never called leaves the request's fields.
         static func headerFields(of headers: HTTPHeaders) -> [String: String]? {
             guard !headers.isEmpty else { return nil }

@@ -4,14 +4,13 @@ import Foundation
     import FoundationNetworking
 #endif
 
+// Why: FoundationNetworking keeps a few hundred bytes of bookkeeping per received chunk (a dispatch timer source
+// re-created for every chunk) until the task's work item on its queue ends, which on a fast connection is the end
+// of the task — about 30 MiB per GiB — so one task for a 1 GiB body cannot stay within a small memory budget, and a
+// task cannot be stopped promptly mid-body either. Tasks that each end by themselves bound it
+// (scripts/transfer-memory.sh measures it).
 /// A large response body going to a file, fetched by ``URLSessionHTTPClient`` in byte ranges of at most
 /// ``segmentBytes``, one URLSession task each.
-///
-/// Why: FoundationNetworking keeps a few hundred bytes of bookkeeping per received chunk (a dispatch timer source
-/// re-created for every chunk) until the task's work item on its queue ends, which on a fast connection is the end
-/// of the task — about 30 MiB per GiB — so one task for a 1 GiB body cannot stay within a small memory budget, and a
-/// task cannot be stopped promptly mid-body either. Tasks that each end by themselves bound it
-/// (`scripts/transfer-memory.sh` measures it).
 ///
 /// Only for a request nobody may have signed (``segmentBytes(for:configured:)``): a signature over the request's
 /// fields would not cover the `Range` a segment adds, so a request with `Authorization` or `Proxy-Authorization`, or

@@ -40,7 +40,7 @@ import Foundation
 ///   into memory; a 307/308 sends it again from the file. A ``HTTPRequest/responseDestination`` of
 ///   ``ResponseBodyDestination/file(_:options:)`` has the body written to that file as it arrives (the response's
 ///   ``HTTPResponse/bodyFileURL``), and the file removed when the request fails. Memory stays bounded either way
-///   (a 1 GiB transfer each way peaks below 64 MiB; `scripts/transfer-memory.sh`). A large body going to a file
+///   (a 1 GiB transfer each way peaks below 64 MiB). A large body going to a file
 ///   comes in segments of ``Configuration/downloadSegmentBytes`` (`Range` requests guarded by `If-Range`) when the
 ///   server offers byte ranges, because FoundationNetworking holds on to bookkeeping for every received chunk until
 ///   a task ends. The session's delegate queue holds URLSession back when received chunks pile up in it.
