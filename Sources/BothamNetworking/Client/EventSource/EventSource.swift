@@ -121,7 +121,7 @@ public struct EventSource: AsyncSequence, Sendable {
             let delay = policy.delay(
                 afterFailures: failures, reconnectionTime: reconnectionTime ?? policy.defaultReconnectionTime)
             do {
-                try await clock.sleep(for: delay)
+                if let sleep = policy.sleep { try await sleep(delay) } else { try await clock.sleep(for: delay) }
             } catch {
                 throw .cancelled
             }

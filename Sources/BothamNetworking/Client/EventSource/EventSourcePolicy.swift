@@ -30,6 +30,8 @@ public struct EventSourcePolicy: Sendable {
     public var random: RandomSource
     /// The last event ID to start from (sent as `Last-Event-ID` on the first connection when not empty).
     public var lastEventID: String
+    /// Waits in place of the call's clock: set only through the deprecated `sleeper` spelling.
+    var sleep: (@Sendable (Duration) async throws -> Void)?
 
     /// Creates a policy; every value has a default.
     public init(

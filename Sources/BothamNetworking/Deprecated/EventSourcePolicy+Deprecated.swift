@@ -1,0 +1,35 @@
+// The release before the one clock of a call gave EventSourcePolicy a sleeper of its own (#34: a removed member
+// keeps a deprecated shim for at least one minor version).
+
+extension EventSourcePolicy {
+    /// How the source waits between connections.
+    @available(*, deprecated, message: "an EventSource waits on BothamAPIClient.Configuration.clock")
+    public var sleeper: RetrySleeper {
+        get { sleep.map(RetrySleeper.init) ?? .continuous }
+        set { sleep = newValue.sleep }
+    }
+
+    /// Creates a policy that waits through `sleeper` instead of the call's clock.
+    @available(*, deprecated, message: "an EventSource waits on BothamAPIClient.Configuration.clock")
+    public init(
+        defaultReconnectionTime: Duration = .seconds(3),
+        maxReconnectionDelay: Duration = .seconds(60),
+        maxConsecutiveFailures: Int = 8,
+        retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+        jitter: RetryJitter = .proportional(0.2),
+        random: RandomSource = .system,
+        sleeper: RetrySleeper,
+        lastEventID: String = ""
+    ) {
+        self.init(
+            defaultReconnectionTime: defaultReconnectionTime,
+            maxReconnectionDelay: maxReconnectionDelay,
+            maxConsecutiveFailures: maxConsecutiveFailures,
+            retryableStatusCodes: retryableStatusCodes,
+            jitter: jitter,
+            random: random,
+            lastEventID: lastEventID
+        )
+        self.sleep = sleeper.sleep
+    }
+}
