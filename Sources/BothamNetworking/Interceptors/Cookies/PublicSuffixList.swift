@@ -9,8 +9,8 @@ import Foundation
 ///
 /// Rules follow the list's format: one per line, `//` comments, `*.` wildcards (`*.ck`: every label under `ck`) and
 /// `!` exceptions (`!www.ck`: not a suffix despite the wildcard); a name no rule covers has its last label as its
-/// suffix (the implicit `*` rule). Rules are compared with the host as the URL holds it, so the list's Unicode
-/// (IDN) rules match no punycode host: such names fall back to the implicit rule.
+/// suffix (the implicit `*` rule). A rule with Unicode (IDN) labels matches both its Unicode form and the Punycode
+/// form hosts carry.
 public struct PublicSuffixList: Sendable, Hashable {
     private var rules: Set<String> = []
     private var wildcards: Set<String> = []
