@@ -25,7 +25,7 @@ struct ReadmeIsCompiledTests {
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().compactMap {
             $0.components(separatedBy: "```").first
         }
-        #expect(blocks.count >= 10)
+        #expect(blocks.count >= 5)
         for block in blocks where !block.hasPrefix("// Package.swift") {
             let lines = Self.normalized(block).joined(separator: "\n")
             #expect(

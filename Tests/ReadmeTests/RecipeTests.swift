@@ -397,3 +397,55 @@ struct RecipeTests {
         #expect(manifest.header(.contentType) == "application/vnd.oci.image.manifest.v1+json")
     }
 }
+
+@Suite("The README's streaming recipe", .timeLimit(.minutes(1)))
+struct StreamingRecipeTests {
+    private struct SentChat: Decodable {
+        let stream: Bool
+        let messages: [[String: String]]
+    }
+
+    private static func chunk(_ text: String) -> MockServerSentEvent {
+        MockServerSentEvent(data: #"{"choices":[{"delta":{"content":"\#(text)"}}]}"#)
+    }
+
+    @Test("streamAnswer posts the prompt as JSON and joins the deltas up to [DONE]")
+    func completeAnswer() async throws {
+        let stubClient = StubHTTPClient()
+        stubClient.stub(
+            .method(.post) && .path("/v1/chat/completions"),
+            with: .serverSentEvents([Self.chunk("Hel"), Self.chunk("lo"), MockServerSentEvent(data: "[DONE]")]))
+        let apiClient = BothamAPIClient(baseEndpoint: "https://llm.example.com", httpClient: stubClient)
+
+        #expect(try await streamAnswer(to: "hi", apiClient: apiClient) == "Hello")
+        let sent = try #require(stubClient.receivedRequests.first)
+        let body = try JSONDecoder().decode(SentChat.self, from: try #require(try sent.bodyData()))
+        #expect(body.stream)
+        #expect(body.messages == [["role": "user", "content": "hi"]])
+    }
+
+    @Test("streamAnswer reports a stream that ends before [DONE] as an error carrying the partial answer")
+    func streamEndingBeforeDoneIsAnError() async throws {
+        let stubClient = StubHTTPClient()
+        stubClient.stub(with: .serverSentEvents([Self.chunk("Hel"), Self.chunk("lo")]))
+        let apiClient = BothamAPIClient(baseEndpoint: "https://llm.example.com", httpClient: stubClient)
+
+        do {
+            let answer = try await streamAnswer(to: "hi", apiClient: apiClient)
+            Issue.record("a stream without [DONE] returned \(answer)")
+        } catch let error as IncompleteAnswer {
+            #expect(error.partial == "Hello")
+        }
+    }
+
+    @Test("streamAnswer passes on a dropped connection as the transport's error")
+    func droppedStreamThrows() async throws {
+        let stubClient = StubHTTPClient()
+        stubClient.stub(
+            with: .serverSentEvents(
+                [Self.chunk("Hel")], end: .failure(.networkError(NetworkFailure(kind: .connectionLost)))))
+        let apiClient = BothamAPIClient(baseEndpoint: "https://llm.example.com", httpClient: stubClient)
+
+        await #expect(throws: APIClientError.self) { try await streamAnswer(to: "hi", apiClient: apiClient) }
+    }
+}
