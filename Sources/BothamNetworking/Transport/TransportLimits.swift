@@ -27,7 +27,9 @@
 /// - ``maxFileResponseBytes`` (none): a body written to a file (``HTTPRequest/responseDestination``), which is never
 ///   held in memory. Ends like ``maxResponseBytes``, the partial file removed.
 ///
-/// Streamed bodies have no size limit: back-pressure keeps their memory bounded.
+/// Streamed bodies have no size limit: back-pressure keeps their memory bounded. The one exception is
+/// ``URLSessionHTTPClient`` on Linux, whose back-pressure would stall every other call of the process: there, while
+/// another call is in flight, a stream's unread bytes are bounded by ``maxResponseBytes`` instead.
 ///
 /// ``HTTPRequest/timeout``, when set, replaces both ``attemptTimeout`` and ``idleTimeout`` for that request (so a
 /// streamed body may go that long between chunks); ``maxAttemptTimeout`` still caps it.

@@ -14,12 +14,16 @@ import Foundation
 /// control slow the server down. Memory held in queued chunks stays below about `highWater` chunks (libcurl hands
 /// over at most 16 KiB at a time).
 ///
+/// The queue of a streaming call's own session can also hold URLSession while the stream's reader is behind
+/// (``holdWhile(_:)``), for as long as ``URLSessionThreadGate`` allows: never while another call needs URLSession's
+/// thread.
+///
 /// A wait never deadlocks: URLSession's thread may be needed by the very operation the queue is running (cancelling
 /// or resuming a task synchronises with it), so the transport runs such calls with the gate open
-/// (``withGateOpen(_:)``), and no wait lasts longer than ``stallLimit`` in any case.
+/// (``withGateOpen(_:)``), which also stops every stream's hold; no other wait lasts longer than ``stallLimit``.
 ///
-/// `@unchecked Sendable`: `OperationQueue` is thread-safe, and the two stored counters are read and written only
-/// while `condition` is locked.
+/// `@unchecked Sendable`: `OperationQueue` is thread-safe, the two stored counters are read and written only
+/// while `condition` is locked, and the hold's condition is behind a ``Lock``.
 final class URLSessionDelegateQueue: OperationQueue, @unchecked Sendable {
     /// Queued operations at which URLSession waits…
     static let highWater = 128
@@ -28,21 +32,22 @@ final class URLSessionDelegateQueue: OperationQueue, @unchecked Sendable {
     /// The longest one wait lasts.
     static let stallLimit: TimeInterval = 0.02
 
-    /// Whether URLSession waits for as long as the queue is full, not just ``stallLimit``: for the session of one
-    /// streaming call, whose delegate callbacks wait for the caller to read (see ``URLSessionBodyStreamer``), so a
-    /// slow reader holds libcurl back entirely. Those callbacks never need URLSession's thread, and the calls that do
-    /// run with the gate open, so the wait cannot deadlock.
-    private let holdsUntilDrained: Bool
-
     private let condition = NSCondition()
     private var queued = 0
     private var openers = 0
+    /// While this is true, URLSession waits before it queues more (a streaming call whose reader is behind).
+    private let holdCondition = Lock<(@Sendable () -> Bool)?>(nil)
 
-    init(holdsUntilDrained: Bool = false) {
-        self.holdsUntilDrained = holdsUntilDrained
+    override init() {
         super.init()
         maxConcurrentOperationCount = 1
         name = "BothamNetworking.URLSessionHTTPClient.delegate"
+    }
+
+    /// Makes URLSession wait before it queues more while `condition` is true and ``URLSessionThreadGate`` allows:
+    /// for the session of one streaming call, whose reader is behind.
+    func holdWhile(_ condition: @escaping @Sendable () -> Bool) {
+        holdCondition.withLock { $0 = condition }
     }
 
     /// URLSession's way of queueing delegate callbacks: counted, and held while too many are queued.
@@ -72,19 +77,26 @@ final class URLSessionDelegateQueue: OperationQueue, @unchecked Sendable {
             openers -= 1
             condition.unlock()
         }
-        return try body()
+        return try URLSessionThreadGate.shared.whileNeeded(body)
+    }
+
+    private var isOpen: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return openers > 0
     }
 
     private func admit() {
         let isOwnThread = OperationQueue.current === self
+        if !isOwnThread, let holds = holdCondition.withLock({ $0 }) {
+            URLSessionThreadGate.shared.hold { !isOpen && holds() }
+        }
         condition.lock()
         defer { condition.unlock() }
         if !isOwnThread, queued >= Self.highWater {
             let deadline = Date(timeIntervalSinceNow: Self.stallLimit)
             while queued > Self.lowWater, openers == 0 {
-                let until = holdsUntilDrained ? Date(timeIntervalSinceNow: Self.stallLimit) : deadline
-                let signalled = condition.wait(until: until)
-                if !signalled && !holdsUntilDrained { break }
+                if !condition.wait(until: deadline) { break }
             }
         }
         queued += 1

@@ -100,7 +100,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        URLSessionThreadGate.shared.whileNeeded { session.finishTasksAndInvalidate() }
     }
 
     /// Sends `request` and returns the response; see the type's documentation for the guarantees.
@@ -111,15 +111,19 @@ public final class URLSessionHTTPClient: HTTPClient {
         return try await send(request, in: session, delegate: delegate, delegateQueue: delegateQueue)
     }
 
-    /// A streaming call runs in a session of its own, sharing this one's configuration: its delegate queue waits for
-    /// the caller to read (back-pressure) without holding any other call, and the session is invalidated when the
-    /// call ends. (Connections are therefore not reused between streaming calls.)
+    /// A streaming call runs in a session of its own, sharing this one's configuration: its delegate queue holds
+    /// URLSession back while the caller is behind (as far as ``URLSessionThreadGate`` allows), never holding another
+    /// call's callbacks, and the session is invalidated when the call ends. (Connections are therefore not reused
+    /// between streaming calls.)
     private func stream(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         let delegate = URLSessionDelegateHandler()
-        let delegateQueue = URLSessionDelegateQueue(holdsUntilDrained: true)
-        let session = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: delegateQueue)
+        let delegateQueue = URLSessionDelegateQueue()
+        let configuration = session.configuration
+        let session = URLSessionThreadGate.shared.whileNeeded {
+            URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+        }
         return try await send(request, in: session, delegate: delegate, delegateQueue: delegateQueue) {
-            session.finishTasksAndInvalidate()
+            URLSessionThreadGate.shared.whileNeeded { session.finishTasksAndInvalidate() }
         }
     }
 
@@ -154,6 +158,10 @@ public final class URLSessionHTTPClient: HTTPClient {
             onEnd: onEnd,
             retaining: sent.body
         )
+        if request.responseDestination == .stream {
+            // The streaming call's own queue (see `stream(_:)`): it holds nobody else's callbacks.
+            delegateQueue.holdWhile { [weak transfer] in transfer?.streamCallerIsBehind ?? false }
+        }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 guard transfer.install(continuation) else { return }

@@ -88,7 +88,9 @@ final class URLSessionTransfer: Sendable {
         self.sentBody = sentBody
         let timeouts = URLSessionTimeouts(deadline: deadline, idleTimeout: configuration.limits.idleLimit(for: request))
         self.timeouts = timeouts
-        streamer = request.responseDestination == .stream ? URLSessionBodyStreamer(timeouts: timeouts) : nil
+        streamer =
+            request.responseDestination == .stream
+            ? URLSessionBodyStreamer(timeouts: timeouts, unreadLimit: configuration.limits.maxResponseBytes) : nil
         self.requestBodySize = requestBodySize
         self.progress = progress
         self.hopObserver = hopObserver
@@ -105,6 +107,8 @@ final class URLSessionTransfer: Sendable {
         )
         let first = URLSessionHop(request: firstRequest, bodyFile: firstHop.bodyFile)
         self.firstHop = first
+        // The call needs URLSession's thread until it ends (``finish(_:)`` gives it up).
+        URLSessionThreadGate.shared.acquire()
         state = Lock(
             State(
                 hops: URLSessionRedirectHops(first: first),
@@ -170,6 +174,12 @@ final class URLSessionTransfer: Sendable {
         if case .failure(let error) = outcome { streamer?.end(error) } else { streamer?.end(nil) }
         continuation?.resume(returning: outcome)
         onEnd?()
+        URLSessionThreadGate.shared.release()
+    }
+
+    /// Whether URLSession should wait before it queues more of this call's callbacks: a streaming caller is behind.
+    var streamCallerIsBehind: Bool {
+        streamer?.callerIsBehind ?? false
     }
 
     /// Hands a streaming call's head to the caller, with the body to come as a stream; the attempt's time limit
@@ -236,7 +246,7 @@ final class URLSessionTransfer: Sendable {
     /// body file as they come.
     func didReceive(_ data: Data) {
         if let streamer, streamer.hasDeliveredHead {
-            streamer.deliver(data)
+            if let failure = streamer.deliver(data) { finish(.failure(failure)) }
             return
         }
         timeouts.noteActivity()
