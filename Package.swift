@@ -11,7 +11,6 @@ let package = Package(
         .library(name: "BothamNetworkingTesting", targets: ["BothamNetworkingTesting"]),
         .library(name: "BothamNetworkingNative", targets: ["BothamNetworkingNative"]),
         .library(name: "BothamNetworkingConformance", targets: ["BothamNetworkingConformance"]),
-        .executable(name: "BothamBenchmarks", targets: ["BothamBenchmarks"]),
     ],
     targets: [
         .target(name: "BothamNetworking"),
@@ -31,24 +30,6 @@ let package = Package(
         .target(
             name: "BothamNetworkingNative",
             dependencies: ["BothamNetworking", "BothamHTTP2Wire", "CBothamOpenSSL", "CBothamZlib", "CBothamNativeShims"]
-        ),
-        .executableTarget(
-            name: "NativeQuickBench",
-            dependencies: ["BothamNetworking", "BothamNetworkingNative"],
-            path: "Benchmarks/NativeQuickBench"
-        ),
-        // Benchmarks: built in release by scripts/bench.sh, never part of `swift test` (see BENCHMARKS.md).
-        .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
-        .executableTarget(
-            name: "BothamBenchmarks",
-            dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamNetworkingNative", "CMallocCounter"],
-            path: "Benchmarks/BothamBenchmarks"
-        ),
-        // Peak memory of a 1 GiB download to a file and upload from a file: scripts/transfer-memory.sh.
-        .executableTarget(
-            name: "TransferMemory",
-            dependencies: ["BothamNetworking", "BothamNetworkingNative"],
-            path: "Benchmarks/TransferMemory"
         ),
         // Helpers shared by the test targets (seeded generator, recorder, timing scale); not a product.
         .target(

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs BothamBenchmarks (release build) against a private nginx on loopback. See BENCHMARKS.md.
+# Runs BothamBenchmarks (a release build of the Benchmarks/ package) against a private nginx on loopback.
+# See BENCHMARKS.md.
 #
 # Usage: scripts/bench.sh [--install] [--quick] [--size-mib N] [--sse-events N] [BothamBenchmarks options...]
 #   --install       apt-get install -y nginx-light wrk when nginx or wrk is missing
@@ -43,13 +44,13 @@ if [ -z "$nginx_bin" ] || ! command -v wrk >/dev/null; then
     fi
 fi
 
-echo "== build (release)"
+echo "== build (release; the benchmarks' own package, Benchmarks/Package.swift, into Benchmarks/.build)"
 mkdir -p .build
-if ! nice swift build -c release --product BothamBenchmarks >.build/bench-build.log 2>&1; then
+if ! nice swift build -c release --package-path Benchmarks --product BothamBenchmarks >.build/bench-build.log 2>&1; then
     grep -E "error|warning:" .build/bench-build.log | sort -u
     exit 1
 fi
-binary="$(swift build -c release --show-bin-path)/BothamBenchmarks"
+binary="$(swift build -c release --package-path Benchmarks --show-bin-path)/BothamBenchmarks"
 
 work="$(mktemp -d /tmp/botham-bench.XXXXXX)"
 cleanup() {

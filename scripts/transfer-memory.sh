@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Peak memory of a 1 GiB download to a file, a 1 GiB upload from a file and a 1 GiB response body streamed and read
 # chunk by chunk (`apiClient.stream`), through BothamAPIClient with the default URLSessionHTTPClient and with
-# NativeHTTPClient (the TransferMemory executable), measured with /usr/bin/time -v.
+# NativeHTTPClient (the TransferMemory executable of the Benchmarks/ package), measured with /usr/bin/time -v.
 #
 #   scripts/transfer-memory.sh            # 1 GiB each way; fails when a peak RSS exceeds LIMIT_MIB (64), or a
 #                                         # streamed one STREAM_LIMIT_MIB (32) for a transport in STREAM_GATED
@@ -43,9 +43,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "Building TransferMemory (release)…" >&2
-(cd "$ROOT" && nice swift build -c release --product TransferMemory 2>&1 | grep -E "error|warning:" >&2 || true)
-BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/TransferMemory"
+echo "Building TransferMemory (release, in the Benchmarks/ package)…" >&2
+(cd "$ROOT/Benchmarks" && nice swift build -c release --product TransferMemory 2>&1 | grep -E "error|warning:" >&2 \
+    || true)
+BIN="$(cd "$ROOT/Benchmarks" && swift build -c release --show-bin-path)/TransferMemory"
 [[ -x "$BIN" ]] || die "TransferMemory was not built"
 
 echo "Creating a ${SIZE_MIB} MiB random file…" >&2

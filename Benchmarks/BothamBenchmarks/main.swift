@@ -5,8 +5,8 @@
     import Foundation
 
     // BothamBenchmarks: speed and memory of BothamNetworking against baselines measured in the same run.
-    // Build in release (`swift build -c release --product BothamBenchmarks`); run through scripts/bench.sh, which starts
-    // the loopback servers. See BENCHMARKS.md.
+    // A package of its own (Benchmarks/Package.swift): build in release (`swift build -c release` in Benchmarks/); run
+    // through scripts/bench.sh, which builds it and starts the loopback servers. See BENCHMARKS.md.
 
     /// Runs the benchmark (or a child mode) and returns the exit status.
     func main(_ arguments: [String]) async -> Int32 {

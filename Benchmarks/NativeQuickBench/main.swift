@@ -3,8 +3,8 @@
 #if os(Linux)
     // Sequential GETs with NativeHTTPClient and with URLSession, in one process, for a quick comparison.
     //
-    //     swift build -c release --product NativeQuickBench
-    //     .build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native] [in-flight] [h2]
+    //     swift build -c release --package-path Benchmarks --product NativeQuickBench
+    //     Benchmarks/.build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native] [in-flight] [h2]
     //
     // Prints requests per second (wall clock) and CPU microseconds per request (getrusage, user + system, the whole
     // process: the client's threads, not the server's). `in-flight` (default 1) runs that many sequential workers at

@@ -6,6 +6,7 @@
     // TRANSFER_MEMORY_TRANSPORT=native), and prints the peak resident set size. Used by scripts/transfer-memory.sh to
     // show that a 1 GiB transfer stays within a bounded amount of memory.
     //
+    //     cd Benchmarks
     //     swift run -c release TransferMemory download http://127.0.0.1:8080/big.bin /tmp/big.copy
     //     swift run -c release TransferMemory upload http://127.0.0.1:8081/upload /tmp/big.bin
     //     swift run -c release TransferMemory stream http://127.0.0.1:8080/big.bin - | sha256sum
@@ -23,19 +24,25 @@
         import Darwin
     #endif
 
+    // `@unchecked Sendable`: `count` and `last` are read and written only while `lock` is held. (The library's own
+    // lock is `package` API, which a program outside its package cannot use.)
     /// Counts progress reports and keeps the last one.
-    final class ProgressSummary: Sendable {
-        private let state = Lock<(count: Int, last: TransferProgress?)>((0, nil))
+    final class ProgressSummary: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        private var last: TransferProgress?
 
         func record(_ progress: TransferProgress) {
-            state.withLock { state in
-                state.count += 1
-                state.last = progress
-            }
+            lock.lock()
+            defer { lock.unlock() }
+            count += 1
+            last = progress
         }
 
         var description: String {
-            state.withLock { "\($0.count) reports, last \($0.last.map(String.init(describing:)) ?? "none")" }
+            lock.lock()
+            defer { lock.unlock() }
+            return "\(count) reports, last \(last.map(String.init(describing:)) ?? "none")"
         }
     }
 
