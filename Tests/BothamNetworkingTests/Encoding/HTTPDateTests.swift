@@ -21,6 +21,39 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse("Friday, 31-Dec-69 23:59:59 GMT") == Date(timeIntervalSince1970: 3_155_759_999))
     }
 
+    @Test("read for a message received at a time, a two-digit year is at most 50 years after it (RFC 9110 §5.6.7)")
+    func twoDigitYearsAfterReceipt() {
+        let in2023 = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
+        #expect(HTTPDate.parse("Tuesday, 14-Nov-23 22:13:20 GMT", receivedAt: in2023) == in2023)
+        #expect(
+            HTTPDate.parse("Sunday, 01-Jan-73 00:00:00 GMT", receivedAt: in2023)
+                == HTTPDate.parse("Sun, 01 Jan 2073 00:00:00 GMT"))
+        #expect(
+            HTTPDate.parse("Tuesday, 01-Jan-74 00:00:00 GMT", receivedAt: in2023)
+                == HTTPDate.parse("Tue, 01 Jan 1974 00:00:00 GMT"))
+        let in2099 = Date(timeIntervalSince1970: 4_070_908_800)  // Thu, 01 Jan 2099 00:00:00 GMT
+        #expect(
+            HTTPDate.parse("Saturday, 01-Jan-01 00:00:00 GMT", receivedAt: in2099)
+                == HTTPDate.parse("Sat, 01 Jan 2101 00:00:00 GMT"))
+        #expect(
+            HTTPDate.parse("Tue, 29 Feb 2000 12:00:00 GMT", receivedAt: in2023)
+                == Date(timeIntervalSince1970: 951_825_600))
+    }
+
+    @Test("imfFixdate writes RFC 9110's preferred form, which parses back to the same second")
+    func imfFixdate() {
+        #expect(HTTPDate.imfFixdate(Self.expected) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.imfFixdate(Date(timeIntervalSince1970: 0)) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.imfFixdate(Date(timeIntervalSince1970: -0.5)) == "Wed, 31 Dec 1969 23:59:59 GMT")
+        #expect(HTTPDate.imfFixdate(Date(timeIntervalSince1970: 951_825_600.9)) == "Tue, 29 Feb 2000 12:00:00 GMT")
+        // Every 1000 days, 1 h and 7 s from 1601 to 9999: every day of the week, month and hour, leap years too.
+        let mismatches = stride(from: -11_644_473_600, through: 253_402_300_799, by: 86_403_607).filter { seconds in
+            let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+            return HTTPDate.parse(HTTPDate.imfFixdate(date)) != date
+        }
+        #expect(mismatches.isEmpty)
+    }
+
     @Test("the last instant of 9999 and a leap day parse; an impossible day does not")
     func calendarEdges() {
         #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT") == Date(timeIntervalSince1970: 253_402_300_799))
