@@ -18,6 +18,9 @@ enum CacheDecision: Sendable, Equatable {
     ///   extensions); otherwise the request's `max-stale` (§5.2.1.2) or the response's `stale-while-revalidate`
     ///   (RFC 5861 §3) may let it be served. `proxy-revalidate` and `s-maxage` apply to shared caches only and are
     ///   ignored (§5.2.2.8, §5.2.2.10).
+    /// - A request directive whose delta-seconds cannot be read (`max-age=soon`, two different `min-fresh` values)
+    ///   is taken at its strictest: `max-age` and `min-fresh` ask for validation, `max-stale` accepts nothing stale
+    ///   (only a bare `max-stale` accepts any staleness).
     init(entry: CacheControl, freshness: CacheFreshness, request: CacheControl) {
         if request.has("no-cache") {
             self = .validate(forward: "request")
@@ -27,11 +30,11 @@ enum CacheDecision: Sendable, Equatable {
             self = .validate(forward: "stale")
             return
         }
-        if let maxAge = request.seconds("max-age"), freshness.age > maxAge {
+        if !Self.isMet(request.deltaSeconds("max-age"), by: { freshness.age <= $0 }) {
             self = .validate(forward: "request")
             return
         }
-        if let minFresh = request.seconds("min-fresh"), freshness.remaining < minFresh {
+        if !Self.isMet(request.deltaSeconds("min-fresh"), by: { freshness.remaining >= $0 }) {
             self = .validate(forward: "request")
             return
         }
@@ -43,7 +46,13 @@ enum CacheDecision: Sendable, Equatable {
             self = .validate(forward: "stale")
             return
         }
-        if request.has("max-stale"), freshness.staleness <= (request.seconds("max-stale") ?? .infinity) {
+        let maxStale: Double? =
+            switch request.deltaSeconds("max-stale") {
+            case .bare: .infinity
+            case .value(let seconds): seconds
+            case .absent, .invalid: nil
+            }
+        if let maxStale, freshness.staleness <= maxStale {
             self = .staleAccepted
             return
         }
@@ -52,6 +61,16 @@ enum CacheDecision: Sendable, Equatable {
             return
         }
         self = .validate(forward: "stale")
+    }
+
+    /// Whether the stored response meets a request's limit `directive`: always when it is absent, by `check` of its
+    /// value, never when it cannot be read.
+    private static func isMet(_ directive: CacheControl.DeltaSeconds, by check: (Double) -> Bool) -> Bool {
+        switch directive {
+        case .absent: true
+        case .value(let limit): check(limit)
+        case .bare, .invalid: false
+        }
     }
 
     /// Whether a stored response may be served when the server failed (RFC 5861 §4: within the response's or the

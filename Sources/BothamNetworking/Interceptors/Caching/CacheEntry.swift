@@ -72,7 +72,7 @@ extension CacheEntry {
             vary: CacheVary(response: response.headers, request: requestHeaders),
             requestTime: requestTime.timeIntervalSince1970, responseTime: responseTime.timeIntervalSince1970,
             bodyLength: bodyLength, bodySHA256: bodySHA256)
-        head.headers = CacheHeaders.storable(response.headers)
+        head.headers = CacheHeaders.dated(CacheHeaders.storable(response.headers), receivedAt: responseTime)
         return head
     }
 }
@@ -90,6 +90,16 @@ enum CacheHeaders {
             for name in HTTPFieldList.elements(of: value) { excluded.insert(HTTPFieldName(name)) }
         }
         return HTTPHeaders(headers.fields.filter { !excluded.contains($0.name) })
+    }
+
+    /// `headers` with a `Date` field of `receivedAt` (IMF-fixdate) when they have none: RFC 9110 §6.6.1 asks a
+    /// recipient with a clock that caches a response without `Date` to record when it was received and add the
+    /// field. The freshness arithmetic reads the same time (§4.2.3's `response_time`).
+    static func dated(_ headers: HTTPHeaders, receivedAt: Date) -> HTTPHeaders {
+        guard !headers.contains(CachedResponseHead.date) else { return headers }
+        var dated = headers
+        dated.add(CachedResponseHead.date, HTTPDate.imfFixdate(receivedAt))
+        return dated
     }
 
     /// `stored` updated with the fields of a `304` (§3.2, §4.3.4): each field of `update` replaces the stored

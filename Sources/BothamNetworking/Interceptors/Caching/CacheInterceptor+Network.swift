@@ -50,7 +50,10 @@ extension CacheInterceptor {
         }
         let isStored = store(response, key: key, request: request, requestTime: requestTime, responseTime: responseTime)
         if !isStored, stored != nil, response.statusCode < 500 { storage.store.remove(key) }
-        return response.adding(CacheStatusField.miss(forward: forward, status: response.statusCode, stored: isStored))
+        // A stored response reaches the caller with the `Date` it was stored with, as every later hit does.
+        let returned =
+            isStored ? response.withHeaders(CacheHeaders.dated(response.headers, receivedAt: responseTime)) : response
+        return returned.adding(CacheStatusField.miss(forward: forward, status: response.statusCode, stored: isStored))
     }
 
     /// Stores `response` when §3 allows; returns whether it did.
@@ -80,7 +83,10 @@ extension CacheInterceptor {
             return nil
         }
         var head = entry.head
-        head.headers = CacheHeaders.merging(entry.parsed.headers, with: notModified.headers)
+        // A 304 without `Date` is dated at its receipt (RFC 9110 §6.6.1), so the stored `Date` moves with the
+        // response time.
+        head.headers = CacheHeaders.merging(
+            entry.parsed.headers, with: CacheHeaders.dated(notModified.headers, receivedAt: responseTime))
         head.requestTime = requestTime.timeIntervalSince1970
         head.responseTime = responseTime.timeIntervalSince1970
         guard let updated = storage.store.update(head, for: key) else { return nil }
@@ -111,7 +117,7 @@ extension CacheInterceptor {
             return false
         }
         var head = entry.head
-        head.headers = CacheHeaders.merging(stored, with: received)
+        head.headers = CacheHeaders.merging(stored, with: CacheHeaders.dated(received, receivedAt: responseTime))
         head.requestTime = requestTime.timeIntervalSince1970
         head.responseTime = responseTime.timeIntervalSince1970
         return storage.store.update(head, for: key) != nil

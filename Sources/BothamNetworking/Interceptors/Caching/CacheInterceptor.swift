@@ -38,7 +38,10 @@ import Foundation
 ///   ``CacheStatus``); ages by §4.2.3 from `Date`, `Age` and the request and response times read from the call's
 ///   clock (``HTTPCallContext/clock``: the client's ``BothamAPIClient/Configuration/clock``, so a test advances a
 ///   virtual clock to make a response stale).
-///   A served stored response gets an `Age` field (§4.2.3).
+///   A served stored response gets an `Age` field (§4.2.3). A response stored without `Date`, and a `304` that
+///   updates one, get a `Date` of their receipt time (RFC 9110 §6.6.1). `Age` is the first member of its list (§5.1);
+///   a `max-age` that is malformed or given twice with different values, and `Expires` fields that disagree, mean
+///   stale (§4.2.1); a two-digit year is at most 50 years after receipt (RFC 9110 §5.6.7).
 /// - **Request directives** (§5.2.1): `max-age`, `max-stale`, `min-fresh`, `no-cache`, `no-store`,
 ///   `only-if-cached` (a `504` when nothing stored can be used, which validation turns into
 ///   ``APIClientError/httpResponseError(_:)`` unless the request accepts it), and `stale-if-error`.

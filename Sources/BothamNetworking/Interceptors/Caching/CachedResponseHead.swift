@@ -37,10 +37,12 @@ struct CachedResponseHead: Sendable {
         self.control = control
         responseTime = head.responseTime
         responseURL = head.responseURL.flatMap { URL(string: $0) }
-        let dateValue = headers[Self.date].flatMap(HTTPDate.parse)?.timeIntervalSince1970
+        // Dates are read as received at the response time (RFC 9110 §5.6.7: a two-digit year is at most 50 years
+        // ahead of it).
+        let received = Date(timeIntervalSince1970: head.responseTime)
+        let dateValue = headers[Self.date].flatMap { HTTPDate.parse($0, receivedAt: received) }?.timeIntervalSince1970
         let freshness = Self.freshnessLifetime(
-            headers: headers, control: control, statusCode: head.statusCode, dateValue: dateValue,
-            responseTime: head.responseTime)
+            headers: headers, control: control, statusCode: head.statusCode, dateValue: dateValue, received: received)
         lifetime = freshness.lifetime
         isHeuristic = freshness.isHeuristic
         correctedInitialAge = Self.correctedInitialAge(
@@ -54,17 +56,22 @@ struct CachedResponseHead: Sendable {
     /// §4.2.1's `freshness_lifetime`, in its order (`s-maxage` is for shared caches only), and whether it is a
     /// §4.2.2 heuristic.
     private static func freshnessLifetime(
-        headers: HTTPHeaders, control: CacheControl, statusCode: Int, dateValue: Double?, responseTime: Double
+        headers: HTTPHeaders, control: CacheControl, statusCode: Int, dateValue: Double?, received: Date
     ) -> (lifetime: Double, isHeuristic: Bool) {
+        let responseTime = received.timeIntervalSince1970
         if let maxAge = control.seconds("max-age") { return (maxAge, false) }
         if control.isInvalidSeconds("max-age") { return (0, false) }
-        if let expiresText = headers[Self.expires] {
-            // An invalid date, `0` included, means already expired (§5.3).
-            guard let expiresValue = HTTPDate.parse(expiresText)?.timeIntervalSince1970 else { return (0, false) }
+        let expires = headers.values(for: Self.expires)
+        if !expires.isEmpty {
+            // An invalid date, `0` included, means already expired (§5.3); so do `Expires` fields that disagree
+            // (§4.2.1 allows reading them as stale, as `CacheControl` reads a repeated `max-age`).
+            let dates = Set(expires.map { HTTPDate.parse($0, receivedAt: received)?.timeIntervalSince1970 })
+            guard dates.count == 1, let expiresValue = dates.first ?? nil else { return (0, false) }
             return (max(0, expiresValue - (dateValue ?? responseTime)), false)
         }
         if CacheFreshness.heuristicallyCacheable.contains(statusCode),
-            let modified = headers[Self.lastModified].flatMap(HTTPDate.parse)?.timeIntervalSince1970
+            let modified = headers[Self.lastModified].flatMap({ HTTPDate.parse($0, receivedAt: received) })?
+                .timeIntervalSince1970
         {
             // §4.2.2: only without explicit freshness; 10% of the time since last modified, capped.
             let sinceModified = max(0, (dateValue ?? responseTime) - modified)
@@ -77,16 +84,18 @@ struct CachedResponseHead: Sendable {
     private static func correctedInitialAge(
         headers: HTTPHeaders, dateValue: Double?, requestTime: Double, responseTime: Double
     ) -> Double {
-        // An `Age` that is not a non-negative integer is ignored (§5.1); one too large to represent is 2^31
-        // (§1.2.2), so that no age is infinite.
-        let ageValue =
-            headers[Self.age].flatMap { text -> Double? in
-                let trimmed = text.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-                return min(Double(trimmed) ?? CacheFreshness.maximumDeltaSeconds, CacheFreshness.maximumDeltaSeconds)
-            } ?? 0
+        let ageValue = Self.ageValue(headers) ?? 0
         let apparentAge = max(0, responseTime - (dateValue ?? responseTime))
         let responseDelay = max(0, responseTime - requestTime)
         return max(apparentAge, ageValue + responseDelay)
+    }
+
+    /// §5.1's `Age`: the first member of the list its fields make (a list where a single value belongs is read as its
+    /// first member, over one field or several); `nil` when that member is not a non-negative integer (the field is
+    /// then ignored). A value too large to represent is 2^31 (§1.2.2), so that no age is infinite.
+    static func ageValue(_ headers: HTTPHeaders) -> Double? {
+        let members = headers.values(for: age).lazy.flatMap { $0.utf8.split(separator: UInt8(ascii: ",")) }
+            .map { HTTPFieldList.trimmingWhitespace($0) }
+        return members.first { !$0.isEmpty }.flatMap(CacheControl.parseDeltaSeconds)
     }
 }
