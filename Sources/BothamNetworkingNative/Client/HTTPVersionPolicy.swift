@@ -4,7 +4,8 @@ extension NativeHTTPClient {
     /// Over TLS the version is negotiated with ALPN in the handshake; in clear text HTTP/2 is spoken only with
     /// prior knowledge (``http2PriorKnowledge``: no `Upgrade: h2c` round trip, RFC 9113 §3.3). Over HTTP/2 every
     /// call to one origin shares one connection, each call on a stream of its own, up to the server's
-    /// `SETTINGS_MAX_CONCURRENT_STREAMS` at once (further calls wait for a stream to end). A plain `http` request
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` at once (further calls wait for a stream to end), from the first call on:
+    /// with ``preferHTTP2``, calls that start while the first connection awaits ALPN's answer wait for it. A plain `http` request
     /// through an HTTP proxy always goes as HTTP/1.1 (the proxy speaks it); `https` through a tunnel negotiates
     /// with the origin.
     ///

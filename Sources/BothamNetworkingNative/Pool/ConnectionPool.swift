@@ -20,9 +20,12 @@ protocol ConnectionPoolClient: AnyObject {
 /// A connection that turns out to speak HTTP/2 becomes an ``HTTP2Session`` (``adoptHTTP2(_:firstClient:)``): from
 /// then on the route's calls share it, one stream each, up to the server's concurrent-stream limit, and wait for a
 /// stream to end beyond it rather than open more connections (one connection per origin, as RFC 9113 §9.1 asks,
-/// unless `HTTP2Options.maxConnectionsPerOrigin` allows more). Over TLS, what an origin speaks is known only once
-/// ALPN has answered: until the first connection has, concurrent calls open connections as HTTP/1.1 calls do (up to
-/// the cap), each of which may become a session of its own; the spares close when idle.
+/// unless `HTTP2Options.maxConnectionsPerOrigin` allows more). A connection whose version is known before it
+/// connects (cleartext prior knowledge, or TLS offering `h2` alone) counts as HTTP/2 from the start. Over TLS offering
+/// both, what an origin speaks is known only once ALPN has answered: the first connection opened while it is unknown
+/// is the route's *probe*, and calls that come meanwhile wait for it instead of opening connections of their own;
+/// when it answers `h2` they share its session, when it answers `http/1.1` (or fails) they open connections as
+/// HTTP/1.1 calls do.
 /// A session that received GOAWAY takes no new streams and a new connection is opened for the next call; an unused
 /// session closes after `idleTimeout`.
 ///
@@ -52,6 +55,10 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         /// Whether the origin speaks HTTP/2 (a session was made, or cleartext prior knowledge): calls wait for a
         /// stream of the one connection rather than opening more.
         var speaksHTTP2 = false
+        /// Whether an ALPN answer has told what the origin speaks.
+        var versionKnown = false
+        /// The connection whose ALPN answer will tell, while it connects: other calls wait for it.
+        var probe: ObjectIdentifier?
     }
 
     private let loop: EventLoop
@@ -95,6 +102,12 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         }
         if state.speaksHTTP2 && state.open.count - state.draining.count >= connectSettings.http2MaxConnections {
             // Sessions at their stream limit, or the connections that will be sessions: wait for a stream.
+            state.waiters.append(client)
+            return
+        }
+        if state.probe != nil {
+            // What the origin speaks is about to be known: wait for it rather than open a connection that may be
+            // one too many.
             state.waiters.append(client)
             return
         }
@@ -146,6 +159,8 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         guard let state = origins[connection.route], state.open.remove(ObjectIdentifier(connection)) != nil else {
             return
         }
+        // A probe that failed told nothing: the next connection probes again.
+        if state.probe == ObjectIdentifier(connection) { state.probe = nil }
         serveWaiters(connection.route, state: state)
     }
 
@@ -167,6 +182,8 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         let session = HTTP2Session(connection: connection, pool: self, loop: loop)
         state.sessions.append(session)
         state.speaksHTTP2 = true
+        state.versionKnown = true
+        if state.probe == ObjectIdentifier(connection) { state.probe = nil }
         assignStream(of: session, to: firstClient, first: true)
         serveWaiters(from: session, state: state)
     }
@@ -175,9 +192,13 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
     /// route no longer wait for an HTTP/2 stream, they open connections as HTTP/1.1 calls do (a server behind a load
     /// balancer may answer either way).
     func connectionSpeaksHTTP1(_ connection: Connection) {
-        guard let state = origins[connection.route], state.speaksHTTP2, !connectSettings.cleartextHTTP2 else { return }
-        state.speaksHTTP2 = false
-        serveWaiters(connection.route, state: state)
+        guard let state = origins[connection.route] else { return }
+        let wasProbe = state.probe == ObjectIdentifier(connection)
+        if wasProbe { state.probe = nil }
+        if connection.route.origin.isTLS { state.versionKnown = true }
+        let wasHTTP2 = state.speaksHTTP2 && !connectSettings.cleartextHTTP2
+        if wasHTTP2 { state.speaksHTTP2 = false }
+        if wasProbe || wasHTTP2 { serveWaiters(connection.route, state: state) }
     }
 
     /// A stream of `session` ended: waiters get one, or an unused session starts its idle timer.
@@ -242,13 +263,21 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
 
     private func makeConnection(_ route: ConnectionRoute, state: OriginState) -> Connection {
         connectionsOpened += 1
-        if connectSettings.cleartextHTTP2 && !route.origin.isTLS && !route.forwardsToHTTPProxy {
+        let isTLS = route.origin.isTLS
+        if connectSettings.cleartextHTTP2 && !isTLS && !route.forwardsToHTTPProxy {
             state.speaksHTTP2 = true
         }
-        let tlsContext = route.origin.isTLS ? state.tlsContext : nil
+        if isTLS && connectSettings.tlsOffersHTTP2 && !connectSettings.tlsOffersHTTP1 {
+            // ALPN offers `h2` alone: the connection speaks HTTP/2 or fails.
+            state.speaksHTTP2 = true
+        }
+        let tlsContext = isTLS ? state.tlsContext : nil
         let connection = Connection(
             route: route, loop: loop, tlsContext: tlsContext, connectSettings: connectSettings)
         state.open.insert(ObjectIdentifier(connection))
+        if isTLS && connectSettings.tlsOffersHTTP2 && !state.versionKnown && !state.speaksHTTP2 {
+            state.probe = ObjectIdentifier(connection)
+        }
         return connection
     }
 
@@ -283,6 +312,8 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
             if state.speaksHTTP2 && state.open.count - state.draining.count >= connectSettings.http2MaxConnections {
                 return
             }
+            // A probe is connecting: the others wait for its answer.
+            if state.probe != nil { return }
             let client = state.waiters.removeFirst()
             let connection = makeConnection(route, state: state)
             client.assign(connection, reused: false)

@@ -94,6 +94,7 @@ final class NginxTLSServer: Sendable {
             events { worker_connections 64; }
             http {
               access_log off;
+              log_format connections '$connection';
               client_body_temp_path \(dir)/tmp;
               proxy_temp_path \(dir)/tmp;
               fastcgi_temp_path \(dir)/tmp;
@@ -107,6 +108,7 @@ final class NginxTLSServer: Sendable {
               }
               server {
                 listen 127.0.0.1:\(http2Port) ssl http2;
+                access_log \(dir)/logs/http2-connections.log connections;
                 ssl_certificate \(dir)/server.pem;
                 ssl_certificate_key \(dir)/server.key;
                 root \(dir)/html;
@@ -143,6 +145,14 @@ final class NginxTLSServer: Sendable {
     }
 
     /// Stops nginx (by its process id) and removes the folder.
+    /// The serial numbers of the connections that carried the requests served on ``http2Port`` so far (nginx's
+    /// `$connection`, one log line per request).
+    func http2PortConnections() -> Set<String> {
+        let log = directory.appendingPathComponent("logs/http2-connections.log")
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return Set(text.split(separator: "\n").map(String.init))
+    }
+
     func stop() {
         if process.isRunning {
             process.terminate()

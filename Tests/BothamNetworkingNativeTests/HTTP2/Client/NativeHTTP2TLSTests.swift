@@ -57,6 +57,52 @@ final class NativeHTTP2TLSTests {
         #expect(await client.openedConnectionCount() == 1)
     }
 
+    /// Sends `count` requests at once from a client that has made none yet.
+    private func concurrentFirstCalls(
+        _ count: Int, with client: NativeHTTPClient, port: Int
+    ) async -> [Result<HTTPResponse, APIClientError>] {
+        let request = request(port: port)
+        return await withTaskGroup(of: Result<HTTPResponse, APIClientError>.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    do throws(APIClientError) {
+                        return .success(try await client.send(request))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            var results: [Result<HTTPResponse, APIClientError>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+    }
+
+    @Test(
+        "concurrent first calls to an HTTP/2 origin share one connection (RFC 9113 §9.1)",
+        arguments: [NativeHTTPClient.HTTPVersionPolicy.preferHTTP2, .http2Only])
+    func coldStartOpensOneConnection(version: NativeHTTPClient.HTTPVersionPolicy) async throws {
+        let client = client(version)
+        let results = await concurrentFirstCalls(64, with: client, port: server.http2Port)
+
+        for result in results {
+            #expect((try? result.get().protocolVersion) == .http2, "\(result)")
+        }
+        #expect(server.http2PortConnections().count == 1, "nginx saw \(server.http2PortConnections())")
+        #expect(await client.openedConnectionCount() == 1)
+    }
+
+    @Test("concurrent first calls with preferHTTP2 to an HTTP/1.1 server wait for the first answer, then all succeed")
+    func coldStartAgainstHTTP1() async throws {
+        let client = client(.preferHTTP2)
+        let results = await concurrentFirstCalls(8, with: client, port: server.port)
+
+        for result in results {
+            #expect((try? result.get().protocolVersion) == .http1_1, "\(result)")
+        }
+        #expect(await client.openedConnectionCount() > 1)
+    }
+
     @Test("preferHTTP2 falls back to HTTP/1.1 with a server that offers only it")
     func preferHTTP2FallsBack() async throws {
         let response = try await client(.preferHTTP2).send(request(port: server.port))
