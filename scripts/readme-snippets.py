@@ -20,7 +20,9 @@ docc = "Sources/BothamNetworking/BothamNetworking.docc"
 ARTICLES = [
     "SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md", "Caching.md",
     "RunningTheConformanceSuite.md", "ChaosTesting.md", "TestingYourAPIClient.md",
-    "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md",
+    "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md", "RequestsAndBodies.md",
+    "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
+    "ChoosingATransport.md",
 ]
 # The catalog of an article that is not BothamNetworking's (the last two are those modules' landing pages).
 CATALOGS = {

@@ -11,7 +11,9 @@ struct ArticlesAreCompiledTests {
     private static let articles = [
         "SigningRequests.md", "PerServiceClientRecipes.md", "Tracing.md", "Coalescing.md", "Caching.md",
         "RunningTheConformanceSuite.md", "ChaosTesting.md", "TestingYourAPIClient.md",
-        "BothamNetworkingConformance.md", "BothamNetworkingTesting.md",
+        "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md", "RequestsAndBodies.md",
+        "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
+        "ChoosingATransport.md",
     ]
     /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py); the
     /// last two are the landing pages of those modules.
@@ -19,6 +21,7 @@ struct ArticlesAreCompiledTests {
         "RunningTheConformanceSuite.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
         "BothamNetworkingConformance.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
         "BothamNetworkingTesting.md": "Sources/BothamNetworkingTesting/BothamNetworkingTesting.docc",
+        "UsingHTTP2.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
     ]
 
     /// The lines that count: imports (conditional ones included) move to the top of the generated file.
