@@ -3,8 +3,9 @@ import Foundation
 /// One event of a `text/event-stream` (WHATWG HTML, "Server-sent events").
 ///
 /// ```swift
-/// for try await event in try await apiClient.stream(.get, "/chat/completions").events {
-///     guard event.type == "message" else { continue }
+/// let body: JSONValue = ["model": "small", "stream": true, "messages": [["role": "user", "content": "Hello"]]]
+/// for try await event in try await apiClient.stream(.post, "/chat/completions", body: .json(body)).events {
+///     guard event.type == "message", event.data != "[DONE]" else { continue }
 ///     let delta = try event.decoded(as: ChatDelta.self)
 /// }
 /// ```

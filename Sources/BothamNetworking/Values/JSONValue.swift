@@ -61,6 +61,16 @@ public enum JSONValue: Sendable, Hashable {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
+
+    /// The element of an array at `index`, or `nil` when this is not an array or `index` is out of range.
+    ///
+    /// ```swift
+    /// let content = body["messages"]?[1]?["content"]
+    /// ```
+    public subscript(index: Int) -> JSONValue? {
+        guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
 }
 
 extension JSONValue: ExpressibleByDictionaryLiteral {
