@@ -22,7 +22,7 @@ ARTICLES = [
     "RunningTheConformanceSuite.md", "ChaosTesting.md", "TestingYourAPIClient.md",
     "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md", "RequestsAndBodies.md",
     "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
-    "ChoosingATransport.md",
+    "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
 ]
 # The catalog of an article that is not BothamNetworking's (the last two are those modules' landing pages).
 CATALOGS = {

@@ -13,7 +13,7 @@ struct ArticlesAreCompiledTests {
         "RunningTheConformanceSuite.md", "ChaosTesting.md", "TestingYourAPIClient.md",
         "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md", "RequestsAndBodies.md",
         "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
-        "ChoosingATransport.md",
+        "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
     ]
     /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py); the
     /// last two are the landing pages of those modules.
