@@ -23,6 +23,7 @@ ARTICLES = [
     "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md", "RequestsAndBodies.md",
     "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
     "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
+    "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md",
 ]
 # The catalog of an article that is not BothamNetworking's (the last two are those modules' landing pages).
 CATALOGS = {
@@ -30,6 +31,9 @@ CATALOGS = {
     "BothamNetworkingConformance.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
     "BothamNetworkingTesting.md": "Sources/BothamNetworkingTesting/BothamNetworkingTesting.docc",
     "UsingHTTP2.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
+    "BothamNetworkingNative.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
+    "RealNetworks.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
+    "UsingProxies.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
 }
 
 declaration = re.compile(r"^(//|((struct|enum|final class|class|func|extension|protocol|@Test|import)\b))")

@@ -14,6 +14,7 @@ struct ArticlesAreCompiledTests {
         "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md", "RequestsAndBodies.md",
         "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
         "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
+        "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md",
     ]
     /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py); the
     /// last two are the landing pages of those modules.
@@ -22,6 +23,9 @@ struct ArticlesAreCompiledTests {
         "BothamNetworkingConformance.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
         "BothamNetworkingTesting.md": "Sources/BothamNetworkingTesting/BothamNetworkingTesting.docc",
         "UsingHTTP2.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
+        "BothamNetworkingNative.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
+        "RealNetworks.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
+        "UsingProxies.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
     ]
 
     /// The lines that count: imports (conditional ones included) move to the top of the generated file.
