@@ -60,6 +60,25 @@ struct RFC9111FieldParsingTests {
         #expect(cache.sent.count == 2)
     }
 
+    @Test("§6.6.1 a HEAD's 200 without Date that freshens a stored response dates it at its receipt")
+    func headWithoutDateIsDated() async throws {
+        let cache = CacheHarness()
+        cache.stub.stub(
+            .path("/item"),
+            with: .text("v1", headers: ["Cache-Control": "max-age=10", "ETag": #""a""#, "Content-Length": "2"]),
+            .response(headers: ["Cache-Control": "max-age=100", "ETag": #""a""#, "Content-Length": "2"]))
+        _ = try await cache.get()
+        await cache.clock.advance(by: .seconds(20))
+        let freshenedAt = cache.date()
+        #expect(try await cache.head().cacheStatus == .miss)
+        // max-age=100 from the HEAD's receipt, not from the first response.
+        await cache.clock.advance(by: .seconds(99))
+        let hit = try await cache.get()
+        #expect(hit.cacheStatus == .hit)
+        #expect(hit.headers.values(for: "Date") == [freshenedAt])
+        #expect(cache.sent.map(\.method) == [.get, .head])
+    }
+
     @Test(
         "§5.6.7 Date in each HTTP-date form counts for the apparent age",
         arguments: [
