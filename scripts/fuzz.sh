@@ -3,13 +3,16 @@
 #
 #   scripts/fuzz.sh [seconds-per-target] [--update-corpus] [--no-asan] [Target ...]
 #
+# - The fuzz targets are in Package.swift only when BOTHAM_FUZZ=1, which this script sets (plain `swift build` and
+#   `swift test` never build them).
 # - Builds with `-sanitize=fuzzer,address` (libFuzzer plus AddressSanitizer; `--no-asan` for fuzzer only) into
 #   .build/fuzz, in release, linked with lld (gold fails on these links), so plain `swift build` is not disturbed.
 # - Each target starts from its committed corpus, Fuzz/Corpus/<Target>/, copied to a temporary folder; new inputs
 #   stay there unless --update-corpus is given (they are then merged back, minimised, with `-merge=1`).
 # - Prints the executions per target (libFuzzer's `stat::number_of_executed_units`).
 # - Exits non-zero when any target crashes, fails a property, leaks or times out; the input is kept in
-#   .build/fuzz-artifacts/<Target>/ (replay it with `swift run <Target> <file>` or the fuzz binary itself).
+#   .build/fuzz-artifacts/<Target>/ (replay it with `BOTHAM_FUZZ=1 swift run <Target> <file>` or the fuzz binary
+#   itself).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -22,7 +25,7 @@ for argument in "$@"; do
     case "$argument" in
         --update-corpus) update_corpus=1 ;;
         --no-asan) sanitizers="fuzzer" ;;
-        -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
         [0-9]*) seconds="$argument" ;;
         *) selected+=("$argument") ;;
     esac
@@ -38,6 +41,7 @@ if [ "$(uname -s)" != "Linux" ]; then
     exit 0
 fi
 
+export BOTHAM_FUZZ=1
 scratch=.build/fuzz
 artifacts=.build/fuzz-artifacts
 build_flags=(-c release --scratch-path "$scratch" -Xswiftc "-sanitize=$sanitizers" -Xswiftc -DBOTHAM_LIBFUZZER

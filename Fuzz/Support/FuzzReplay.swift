@@ -2,7 +2,7 @@ import Foundation
 
 /// The entry point of a fuzz target in a plain (non-libFuzzer) build: runs `check` on every file named on the
 /// command line, or on every file in a named folder, so a corpus or a crash input can be replayed with
-/// `swift run FuzzX Fuzz/Corpus/FuzzX`.
+/// `BOTHAM_FUZZ=1 swift run FuzzX Fuzz/Corpus/FuzzX`.
 public enum FuzzReplay {
     /// Replays the inputs named by `arguments` through `check` and returns how many ran.
     @discardableResult
