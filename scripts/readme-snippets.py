@@ -25,7 +25,7 @@ ARTICLES = [
     "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
     "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md",
 ]
-# The catalog of an article that is not BothamNetworking's (the last two are those modules' landing pages).
+# The catalog of an article that is not BothamNetworking's (those modules' landing pages included).
 CATALOGS = {
     "RunningTheConformanceSuite.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
     "BothamNetworkingConformance.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",

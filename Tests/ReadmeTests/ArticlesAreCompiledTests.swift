@@ -16,8 +16,8 @@ struct ArticlesAreCompiledTests {
         "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
         "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md",
     ]
-    /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py); the
-    /// last two are the landing pages of those modules.
+    /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py), the
+    /// landing pages of those modules included.
     private static let catalogs = [
         "RunningTheConformanceSuite.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
         "BothamNetworkingConformance.md": "Sources/BothamNetworkingConformance/BothamNetworkingConformance.docc",
