@@ -131,6 +131,16 @@ def main():
         for line in added + retagged:
             stale.append(f"{module}: + {line}")
         print(f"api: {module}: {len(current)} lines, {len(removed)} gone or changed, {len(added)} new")
+    # A dump whose module is no longer a library product: deleted by --update, a breaking change otherwise.
+    for path in sorted(glob.glob(os.path.join(API_DIR, "*.api"))):
+        module = os.path.basename(path).removesuffix(".api")
+        if module in modules:
+            continue
+        if update:
+            os.remove(path)
+            print(f"api: {os.path.relpath(path, ROOT)}: removed, {module} is no longer a library product")
+        else:
+            broken.append(f"{module}: the whole module ({os.path.relpath(path, ROOT)}) is no longer a library product")
     if update:
         return 0
     for title, lines in (
