@@ -1,6 +1,15 @@
 #!/usr/bin/env python3
 """Fails when the package uses a standard-library, concurrency or Synchronization API that is newer on an Apple
-platform than the minimum Package.swift declares, without a guard.
+platform than the minimum Package.swift declares, without a guard, in code the compiler check does not compile.
+
+Two checks share the work:
+- scripts/availability-compile.py (the compiler) covers the library targets under Sources/ as they compile on Linux:
+  every use the compiler resolves, unlabelled members and inferred types included, and BothamHTTP2Wire type-checked
+  for each Apple platform for real.
+- this script (name patterns) covers what the compiler check never compiles: code in `#if` branches not taken on
+  Linux (`#if canImport(Darwin)`, `#if !os(Linux)`, `#elseif os(iOS)`, ...; a condition it cannot decide counts as
+  not taken), and every file under Tests, Playgrounds, Benchmarks and Fuzz.
+Neither sees Foundation, Dispatch or Darwin API: their Linux modules carry no Apple availability.
 
 The toolchain's own `.swiftinterface` files for Swift, _Concurrency and Synchronization carry the Apple platforms'
 `@available` annotations even on Linux (`@available(macOS 15.0, iOS 18.0, ...)`), so the check runs here.
@@ -21,6 +30,7 @@ guard even there, so the Apple build stays honest.
 Usage: scripts/availability-check.py [--verbose]; exit 1 with one line per unguarded use.
 """
 import pathlib
+import platform as host
 import re
 import subprocess
 import sys
@@ -255,10 +265,72 @@ def guarded(lines, index, versions):
     return False
 
 
+# Which modules `canImport` finds on Linux: the toolchain's and the package's own.
+linux_modules = {path.name.split(".")[0] for path in toolchain_lib().iterdir()} | {"SwiftGlibc"}
+linux_modules |= {path.name for path in (root / "Sources").iterdir() if path.is_dir()}
+compiled_targets = {path.name for path in (root / "Sources").iterdir() if path.is_dir() and any(path.rglob("*.swift"))}
+
+
+def linux_value(condition):
+    """True or False: whether an `#if` condition holds when compiled on Linux; None when it cannot be told."""
+    def atom(match):
+        kind, argument = match.group(1), match.group(2).strip()
+        if kind == "os":
+            return str(argument == "Linux")
+        if kind == "canImport":
+            return str(argument.split(",")[0].strip() in linux_modules)
+        if kind == "arch":
+            return str(argument == host.machine())
+        if kind in ("compiler", "swift", "hasFeature", "hasAttribute"):
+            return "True"
+        return "False"  # targetEnvironment(...)
+    text = re.sub(r"\b(os|canImport|arch|compiler|swift|hasFeature|hasAttribute|targetEnvironment)\(([^)]*)\)", atom,
+                  condition.split("//")[0])
+    text = text.replace("&&", " and ").replace("||", " or ").replace("!", " not ")
+    if re.search(r"\b(?!True\b|False\b|and\b|or\b|not\b)[A-Za-z_]\w*", text):
+        return None  # a custom flag (DEBUG, ...)
+    try:
+        return bool(eval(text, {"__builtins__": {}}))
+    except SyntaxError:
+        return None
+
+
+def compiled_on_linux(lines):
+    """Per line, whether the Linux compile of a library target sees it: not inside an `#if` branch that is not taken
+    on Linux, or that cannot be told."""
+    result, stack = [], []  # per open #if: [parent compiled, a branch taken, every condition known, this one compiled]
+    for line in lines:
+        stripped = line.strip()
+        directive = re.match(r"#(if|elseif|else|endif)\b(.*)", stripped)
+        compiled = stack[-1][3] if stack else True
+        if directive:
+            kind, condition = directive.group(1), directive.group(2)
+            if kind == "if":
+                value = linux_value(condition)
+                stack.append([compiled, value is True, value is not None, compiled and value is True])
+            elif kind in ("elseif", "else") and stack:
+                frame = stack[-1]
+                value = True if kind == "else" else linux_value(condition)
+                frame[2] = frame[2] and value is not None
+                frame[3] = frame[0] and frame[2] and not frame[1] and value is True
+                frame[1] = frame[1] or value is True
+            elif kind == "endif" and stack:
+                stack.pop()
+            result.append(True)
+            continue
+        result.append(compiled)
+    return result
+
+
 problems = []
 for path in sources:
     lines = path.read_text().splitlines()
+    relative = path.relative_to(root).parts
+    library = len(relative) > 2 and relative[0] == "Sources" and relative[1] in compiled_targets
+    compiled = compiled_on_linux(lines) if library else [False] * len(lines)
     for index, line in enumerate(lines):
+        if compiled[index]:
+            continue
         code = line.split("//")[0] if "://" not in line else line
         if code.strip().startswith(("///", "//", "*")):
             continue
