@@ -29,9 +29,9 @@ What neither sees, and scripts/availability-check.py (a name-pattern check) stil
 compiled on Linux (`#if canImport(Darwin)`, `#if !os(Linux)`, ...), and the test, playground, benchmark and fuzz
 sources. Foundation, Dispatch and Darwin APIs carry no Apple availability here: only a Mac checks those.
 
-Time (2 cores, with other builds running): 6 min 10 s on a fresh clone (3 min 50 s of CPU: the standard library
-built from its interfaces for each Apple platform and for the marked Linux one, and a debug build of the library
-targets); 50 s when run again (the built interfaces are cached under .build/availability; the library targets are
+Time on a fresh clone (2 cores): 2 min (3 min of CPU: the standard library built from its interfaces for each Apple
+platform and for the marked Linux one, and a debug build of the library targets), 6 min while other builds ran;
+about 50 s when run again (the built interfaces are cached under .build/availability; the library targets are
 always recompiled, so that every warning is printed again).
 
 Usage: python3 scripts/availability-compile.py [apple|deprecations]   (both when no argument is given)
