@@ -35,6 +35,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from availability_scopes import scope_covers  # noqa: E402  (the one scope walk of both checks)
+
 root = pathlib.Path(__file__).resolve().parent.parent
 verbose = "--verbose" in sys.argv
 
@@ -228,41 +231,14 @@ def covers(text, versions):
     return False
 
 
-def indentation(line):
-    return len(line) - len(line.lstrip(" "))
-
-
 def guarded(lines, index, versions):
     """The use is on a line marked `// availability:`, or an enclosing scope (a line of smaller indentation above it:
     an `if #available`, a `guard #available` before it in its scope, or a declaration with an `@available` attribute
     on it or on the lines just above it) covers `versions`. The code is formatted by swift-format, so indentation
     shows the scopes."""
-    if "// availability:" in lines[index] or covers(lines[index], versions):
+    if "// availability:" in lines[index]:
         return True
-    attribute = index - 1
-    while attribute >= 0 and lines[attribute].lstrip().startswith(("@", "///")):
-        if covers(lines[attribute], versions):
-            return True
-        attribute -= 1
-    level = indentation(lines[index])
-    for previous in range(index - 1, -1, -1):
-        line = lines[previous]
-        if not line.strip():
-            continue
-        if line.lstrip().startswith("guard #available") and indentation(line) <= level and covers(line, versions):
-            return True
-        if indentation(line) < level:
-            level = indentation(line)
-            if covers(line, versions):
-                return True
-            attribute = previous - 1
-            while attribute >= 0 and lines[attribute].lstrip().startswith("@"):
-                if covers(lines[attribute], versions):
-                    return True
-                attribute -= 1
-            if level == 0:
-                break
-    return False
+    return scope_covers(lines, index, lambda line: covers(line, versions))
 
 
 # Which modules `canImport` finds on Linux: the toolchain's and the package's own.
