@@ -29,4 +29,13 @@ struct RetryAfterFuzzFindingsTests {
         #expect(RetryAfter.httpDate("Sunday, 06-Nov-94 08:49:37 GMT") == expected)
         #expect(RetryAfter.httpDate("Sun Nov  6 08:49:37 1994") == expected)
     }
+
+    @Test("a two-digit year is read as at most 50 years after the response arrived (RFC 9110 §5.6.7)")
+    func twoDigitYears() {
+        // Received in 2023: "74" is 2074 at the latest, so 1974 (in the past: no delay); "73" is 2073.
+        let received = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(RetryAfter.delay(from: "Sunday, 06-Nov-74 08:49:37 GMT", now: received) == .zero)
+        let delay = RetryAfter.delay(from: "Monday, 06-Nov-73 08:49:37 GMT", now: received)
+        #expect(delay.map { $0 > .seconds(40 * 365 * 86_400) } == true, "\(String(describing: delay))")
+    }
 }
