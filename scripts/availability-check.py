@@ -22,9 +22,9 @@ What it finds, per API newer than the declared minimum (on any of macOS, iOS, tv
 Members without labels (`.withLock {`) are too ambiguous to match by name and are not checked. Names the package
 declares itself are skipped.
 
-A use is guarded when an `if #available(` / `guard #available(` or an `@available(` attribute for a version at least
-as new appears on the same line or in the 40 lines before it within the same file, or when the line ends with the
-comment `// availability: <reason>`. Code under `#if os(Linux)` / `#if canImport(Glibc)` is not exempt: keep the
+A use is guarded when an enclosing scope's `if #available(` / `guard #available(` or an `@available(` attribute on
+it or on an enclosing declaration covers a version at least as new (scripts/availability_scopes.py, the scope walk
+availability-compile.py shares), or when the line ends with the comment `// availability: <reason>`. Code under `#if os(Linux)` / `#if canImport(Glibc)` is not exempt: keep the
 guard even there, so the Apple build stays honest.
 
 Usage: scripts/availability-check.py [--verbose]; exit 1 with one line per unguarded use.

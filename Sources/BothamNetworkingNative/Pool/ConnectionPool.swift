@@ -55,8 +55,9 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         /// Whether the origin speaks HTTP/2 (a session was made, or cleartext prior knowledge): calls wait for a
         /// stream of the one connection rather than opening more.
         var speaksHTTP2 = false
-        /// Whether an ALPN answer has told what the origin speaks.
-        var versionKnown = false
+        /// Whether the route is done probing: an ALPN answer told what the origin speaks, or a probe failed (the
+        /// calls waiting for it then open connections as HTTP/1.1 calls do, each with its own outcome).
+        var probingDone = false
         /// The connection whose ALPN answer will tell, while it connects: other calls wait for it.
         var probe: ObjectIdentifier?
     }
@@ -159,8 +160,11 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         guard let state = origins[connection.route], state.open.remove(ObjectIdentifier(connection)) != nil else {
             return
         }
-        // A probe that failed told nothing: the next connection probes again.
-        if state.probe == ObjectIdentifier(connection) { state.probe = nil }
+        // A probe that failed told nothing, and the waiters must not fail one after another behind new probes.
+        if state.probe == ObjectIdentifier(connection) {
+            state.probe = nil
+            state.probingDone = true
+        }
         serveWaiters(connection.route, state: state)
     }
 
@@ -182,7 +186,7 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         let session = HTTP2Session(connection: connection, pool: self, loop: loop)
         state.sessions.append(session)
         state.speaksHTTP2 = true
-        state.versionKnown = true
+        state.probingDone = true
         if state.probe == ObjectIdentifier(connection) { state.probe = nil }
         assignStream(of: session, to: firstClient, first: true)
         serveWaiters(from: session, state: state)
@@ -195,7 +199,7 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         guard let state = origins[connection.route] else { return }
         let wasProbe = state.probe == ObjectIdentifier(connection)
         if wasProbe { state.probe = nil }
-        if connection.route.origin.isTLS { state.versionKnown = true }
+        if connection.route.origin.isTLS { state.probingDone = true }
         let wasHTTP2 = state.speaksHTTP2 && !connectSettings.cleartextHTTP2
         if wasHTTP2 { state.speaksHTTP2 = false }
         if wasProbe || wasHTTP2 { serveWaiters(connection.route, state: state) }
@@ -275,7 +279,7 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         let connection = Connection(
             route: route, loop: loop, tlsContext: tlsContext, connectSettings: connectSettings)
         state.open.insert(ObjectIdentifier(connection))
-        if isTLS && connectSettings.tlsOffersHTTP2 && !state.versionKnown && !state.speaksHTTP2 {
+        if isTLS && connectSettings.tlsOffersHTTP2 && !state.probingDone && !state.speaksHTTP2 {
             state.probe = ObjectIdentifier(connection)
         }
         return connection

@@ -144,7 +144,6 @@ final class NginxTLSServer: Sendable {
         }
     }
 
-    /// Stops nginx (by its process id) and removes the folder.
     /// The serial numbers of the connections that carried the requests served on ``http2Port`` so far (nginx's
     /// `$connection`, one log line per request).
     func http2PortConnections() -> Set<String> {
@@ -153,6 +152,7 @@ final class NginxTLSServer: Sendable {
         return Set(text.split(separator: "\n").map(String.init))
     }
 
+    /// Stops nginx (by its process id) and removes the folder.
     func stop() {
         if process.isRunning {
             process.terminate()

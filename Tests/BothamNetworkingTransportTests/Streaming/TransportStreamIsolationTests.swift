@@ -154,6 +154,22 @@ extension TransportIntegrationTests {
                 #expect(received < stream.count)
                 #expect((try? await other.value.get().statusCode) == 200)
             }
+            @Test("on Linux a URLSession stream alone in the process is held back, never failed by maxResponseBytes")
+            func urlSessionAloneKeepsBackPressure() async throws {
+                let server = try MockWebServer()
+                defer { server.shutdown() }
+                let stream = TransportTest.pattern(count: 4 << 20)
+                server.enqueue(MockResponse().withBody(stream))
+                let apiClient = TransportTest.client(.urlSession, server, TransportLimits(maxResponseBytes: 64 << 10))
+                let response = try await apiClient.stream(.get, "/stream")
+                var reader = response.body.makeAsyncIterator()
+                var received = try #require(try await reader.next()).count
+                // Nobody reads while the server could send it all; nothing else needs URLSession's thread.
+                let settle = ContinuousClock.now + .milliseconds(300)
+                while ContinuousClock.now < settle { try await Task.sleep(for: .milliseconds(50)) }
+                while let chunk = try await reader.next() { received += chunk.count }
+                #expect(received == stream.count)
+            }
         #endif
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// past its limit and has not been read down to a quarter of it), the call does not count as needing URLSession's
 /// thread and its queue holds URLSession back; where the thread is shared and another call needs it, the chunks
 /// that keep coming stay in the buffer, up to `unreadLimit` bytes unread, past which the call ends with
-/// `.networkError(NetworkFailure(kind: .responseTooLarge))`.
+/// `.networkError(NetworkFailure(kind: .responseTooLarge))`. A stream allowed to hold is never failed by that limit.
 ///
 /// The idle timeout between chunks is the transfer's (``URLSessionTimeouts``): time spent waiting for the caller
 /// does not count.
@@ -69,9 +69,6 @@ final class URLSessionBodyStreamer: Sendable {
         guard let continuation = state.withLock({ $0.ended ? nil : $0.continuation }) else { return nil }
         timeouts.noteActivity()
         guard continuation.yield(data) == .pause else { return nil }
-        if let unreadLimit, continuation.bufferedBytes > unreadLimit {
-            return .networkError(NetworkFailure(kind: .responseTooLarge))
-        }
         let fellBehind = state.withLock { state in
             guard !state.behind, !state.ended else { return false }
             state.behind = true
@@ -82,6 +79,10 @@ final class URLSessionBodyStreamer: Sendable {
             gate.release()
             // The caller may have read its buffer down between the yield and now, its demand finding nobody behind.
             if continuation.bufferedBytes <= HTTPBodyStream.defaultBufferLimit / 4 { callerCaughtUp() }
+        }
+        // Only while this stream may not hold URLSession back do its unread bytes grow: that is when they are bounded.
+        if let unreadLimit, continuation.bufferedBytes > unreadLimit, gate.holdsAreBarred {
+            return .networkError(NetworkFailure(kind: .responseTooLarge))
         }
         return nil
     }

@@ -138,12 +138,22 @@ public final class URLSessionHTTPClient: HTTPClient {
         let attemptLimit = limits.attemptLimit(for: request)
         let deadline = attemptLimit.map { ContinuousClock.now + $0 }
         // A streamed body goes out from a temporary file, which the transfer keeps until the call ends.
-        let sent = try await URLSessionBodySpool.spooling(request)
+        // A streaming call's own session is invalidated even when the call ends before its transfer exists.
+        let sent: HTTPRequest
+        do { sent = try await URLSessionBodySpool.spooling(request) } catch {
+            onEnd?()
+            throw error
+        }
         // Our own limits are enforced by the transfer; URLSession's idle timer is set past the longest of them.
         let idleLimit = limits.idleLimit(for: request)
         let longestLimit =
             attemptLimit == nil && idleLimit == nil ? nil : max(attemptLimit ?? .zero, idleLimit ?? .zero)
-        let (firstHop, bodySize) = try URLRequestBuilder.firstHop(for: sent, timeLimit: longestLimit)
+        let firstHop: URLSessionHop
+        let bodySize: Int64?
+        do { (firstHop, bodySize) = try URLRequestBuilder.firstHop(for: sent, timeLimit: longestLimit) } catch {
+            onEnd?()
+            throw error
+        }
         let transfer = URLSessionTransfer(
             request: request,
             firstHop: firstHop,

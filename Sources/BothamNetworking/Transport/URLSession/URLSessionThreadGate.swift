@@ -56,6 +56,14 @@ final class URLSessionThreadGate: @unchecked Sendable {
         return try body()
     }
 
+    /// Whether a stream may not hold URLSession's thread now: it is shared and some call needs it.
+    var holdsAreBarred: Bool {
+        guard Self.threadIsShared else { return false }
+        condition.lock()
+        defer { condition.unlock() }
+        return needing > 0
+    }
+
     /// Wakes every hold to look again at its condition.
     func wake() {
         condition.lock()
