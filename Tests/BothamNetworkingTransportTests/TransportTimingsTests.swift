@@ -30,7 +30,9 @@ extension TransportIntegrationTests {
             // The wait and the body together span both delays. URLSession splits them where its delegate heard of
             // the head, which can come a little after the head arrived; native splits them at the first byte.
             #expect(body.end >= headDelay + bodyDelay, "\(timings)")
-            if transport.isNative { #expect(body.duration >= bodyDelay, "\(timings)") }
+            // Native's body starts at the first body byte; that byte can be read a few milliseconds after the server
+            // wrote it and began its delay (seen over HTTP/2 in a loaded suite: 196 ms for a 200 ms delay).
+            if transport.isNative { #expect(body.duration >= bodyDelay - .milliseconds(20), "\(timings)") }
         }
 
         @Test(
