@@ -25,14 +25,13 @@ final class URLSessionBodyStreamer: Sendable {
 
     private let state = Lock(State())
     private let timeouts: URLSessionTimeouts
-    private let gate: URLSessionThreadGate
+    private var gate: URLSessionThreadGate { .shared }
     private let unreadLimit: Int?
 
     /// - Parameter unreadLimit: the most bytes the caller may leave unread; `nil` for no limit.
-    init(timeouts: URLSessionTimeouts, unreadLimit: Int?, gate: URLSessionThreadGate = .shared) {
+    init(timeouts: URLSessionTimeouts, unreadLimit: Int?) {
         self.timeouts = timeouts
         self.unreadLimit = unreadLimit
-        self.gate = gate
     }
 
     /// Whether the head has gone to the caller (``makeStream(onCancel:)`` was called): the body comes here from now

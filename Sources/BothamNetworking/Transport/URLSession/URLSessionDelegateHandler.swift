@@ -16,12 +16,9 @@ final class URLSessionDelegateHandler: NSObject, Sendable {
     /// Starts a task for `hop` in `session` as the current hop of `transfer`: an upload task streaming the body from
     /// its file, otherwise a data task. A body that goes to a file is written by the transfer as it arrives (a data
     /// task's chunks reach the delegate queue, which holds URLSession back when they pile up).
+    /// Creating and resuming a task synchronise with URLSession's thread: `transfer` needs that thread from its
+    /// creation to its end (``URLSessionThreadGate``), so no stream holds it meanwhile.
     func start(_ hop: URLSessionHop, for transfer: URLSessionTransfer, in session: URLSession) {
-        // Creating, resuming and cancelling a task synchronise with URLSession's thread: no stream may hold it.
-        URLSessionThreadGate.shared.whileNeeded { startTask(hop, for: transfer, in: session) }
-    }
-
-    private func startTask(_ hop: URLSessionHop, for transfer: URLSessionTransfer, in session: URLSession) {
         let task: URLSessionTask
         if let bodyFile = hop.bodyFile {
             task = session.uploadTask(with: hop.request, fromFile: bodyFile)

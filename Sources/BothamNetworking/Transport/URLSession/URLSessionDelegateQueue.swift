@@ -35,10 +35,15 @@ final class URLSessionDelegateQueue: OperationQueue, @unchecked Sendable {
     private let condition = NSCondition()
     private var queued = 0
     private var openers = 0
+    /// Whether this is a streaming call's queue, which may hold URLSession back (``holdWhile(_:)``).
+    private let streaming: Bool
     /// While this is true, URLSession waits before it queues more (a streaming call whose reader is behind).
     private let holdCondition = Lock<(@Sendable () -> Bool)?>(nil)
 
-    override init() {
+    /// - Parameter streaming: whether this is the queue of a streaming call's own session, which may hold
+    ///   URLSession back; a shared queue never does beyond ``stallLimit``.
+    init(streaming: Bool = false) {
+        self.streaming = streaming
         super.init()
         maxConcurrentOperationCount = 1
         name = "BothamNetworking.URLSessionHTTPClient.delegate"
@@ -88,7 +93,7 @@ final class URLSessionDelegateQueue: OperationQueue, @unchecked Sendable {
 
     private func admit() {
         let isOwnThread = OperationQueue.current === self
-        if !isOwnThread, let holds = holdCondition.withLock({ $0 }) {
+        if streaming, !isOwnThread, let holds = holdCondition.withLock({ $0 }), holds() {
             URLSessionThreadGate.shared.hold { !isOpen && holds() }
         }
         condition.lock()

@@ -117,7 +117,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// between streaming calls.)
     private func stream(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         let delegate = URLSessionDelegateHandler()
-        let delegateQueue = URLSessionDelegateQueue()
+        let delegateQueue = URLSessionDelegateQueue(streaming: true)
         let configuration = session.configuration
         let session = URLSessionThreadGate.shared.whileNeeded {
             URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
@@ -137,20 +137,19 @@ public final class URLSessionHTTPClient: HTTPClient {
         let limits = configuration.limits
         let attemptLimit = limits.attemptLimit(for: request)
         let deadline = attemptLimit.map { ContinuousClock.now + $0 }
-        // A streamed body goes out from a temporary file, which the transfer keeps until the call ends.
-        // A streaming call's own session is invalidated even when the call ends before its transfer exists.
-        let sent: HTTPRequest
-        do { sent = try await URLSessionBodySpool.spooling(request) } catch {
-            onEnd?()
-            throw error
-        }
         // Our own limits are enforced by the transfer; URLSession's idle timer is set past the longest of them.
         let idleLimit = limits.idleLimit(for: request)
         let longestLimit =
             attemptLimit == nil && idleLimit == nil ? nil : max(attemptLimit ?? .zero, idleLimit ?? .zero)
+        let sent: HTTPRequest
         let firstHop: URLSessionHop
         let bodySize: Int64?
-        do { (firstHop, bodySize) = try URLRequestBuilder.firstHop(for: sent, timeLimit: longestLimit) } catch {
+        do {
+            // A streamed body goes out from a temporary file, which the transfer keeps until the call ends.
+            sent = try await URLSessionBodySpool.spooling(request)
+            (firstHop, bodySize) = try URLRequestBuilder.firstHop(for: sent, timeLimit: longestLimit)
+        } catch {
+            // A streaming call's own session is invalidated even when the call ends before its transfer exists.
             onEnd?()
             throw error
         }

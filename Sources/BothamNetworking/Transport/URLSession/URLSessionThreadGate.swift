@@ -64,13 +64,6 @@ final class URLSessionThreadGate: @unchecked Sendable {
         return needing > 0
     }
 
-    /// Wakes every hold to look again at its condition.
-    func wake() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
-    }
-
     /// Waits (on URLSession's thread) while `shouldHold` is true and, where the thread is shared, no call needs it.
     /// `shouldHold` runs with the gate locked: it may take other locks, but must not call the gate.
     func hold(while shouldHold: () -> Bool) {
