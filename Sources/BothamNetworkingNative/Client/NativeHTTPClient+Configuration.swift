@@ -99,8 +99,6 @@ extension NativeHTTPClient.Configuration {
             attemptTimeout: connectionAttemptTimeout.map { max(1_000_000, MonotonicClock.nanoseconds($0)) }
         )
         settings.cleartextHTTP2 = httpVersion.cleartextHTTP2
-        settings.tlsOffersHTTP2 = httpVersion.offersHTTP2
-        settings.tlsOffersHTTP1 = httpVersion.offersHTTP1
         settings.http2PingInterval = http2.keepAlivePingInterval.map { max(1_000_000, MonotonicClock.nanoseconds($0)) }
         settings.http2PingTimeout = max(1_000_000, MonotonicClock.nanoseconds(http2.pingTimeout))
         settings.http2SettingsTimeout = max(1_000_000, MonotonicClock.nanoseconds(http2.settingsTimeout))

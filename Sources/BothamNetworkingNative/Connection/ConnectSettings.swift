@@ -12,10 +12,6 @@ struct ConnectSettings: Sendable {
     let attemptTimeout: UInt64?
     /// Whether a cleartext connection (not to an HTTP proxy) speaks HTTP/2 with prior knowledge.
     var cleartextHTTP2 = false
-    /// Whether a TLS connection offers `h2` in ALPN.
-    var tlsOffersHTTP2 = false
-    /// Whether a TLS connection offers `http/1.1` in ALPN.
-    var tlsOffersHTTP1 = true
     /// Our side of every HTTP/2 connection: windows, limits, fields never indexed.
     var http2 = HTTP2ConnectionConfiguration()
     /// Nanoseconds an HTTP/2 connection with streams may hear nothing before it sends a PING (`nil`: never).

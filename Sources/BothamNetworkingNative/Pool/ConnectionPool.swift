@@ -271,15 +271,17 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         if connectSettings.cleartextHTTP2 && !isTLS && !route.forwardsToHTTPProxy {
             state.speaksHTTP2 = true
         }
-        if isTLS && connectSettings.tlsOffersHTTP2 && !connectSettings.tlsOffersHTTP1 {
+        let tlsContext = isTLS ? state.tlsContext : nil
+        // What the connection's TLS offers in ALPN decides what is known before it connects.
+        let alpn = tlsContext?.alpn
+        if alpn == .http2 {
             // ALPN offers `h2` alone: the connection speaks HTTP/2 or fails.
             state.speaksHTTP2 = true
         }
-        let tlsContext = isTLS ? state.tlsContext : nil
         let connection = Connection(
             route: route, loop: loop, tlsContext: tlsContext, connectSettings: connectSettings)
         state.open.insert(ObjectIdentifier(connection))
-        if isTLS && connectSettings.tlsOffersHTTP2 && !state.probingDone && !state.speaksHTTP2 {
+        if alpn == .http2OrHTTP1 && !state.probingDone && !state.speaksHTTP2 {
             state.probe = ObjectIdentifier(connection)
         }
         return connection
