@@ -140,7 +140,10 @@ extension TransportIntegrationTests {
                 var failure: APIClientError?
                 do {
                     // Read only once the other call has ended: the stream had to run on beside it.
-                    _ = await other.value
+                    let otherCall = await Self.bounded("the other call", within: TestTimeScale.scaled(.seconds(10))) {
+                        await other.value
+                    }
+                    if case .overran(let name) = otherCall { Issue.record("\(name) did not finish beside the stream") }
                     while let chunk = try await reader.next() { received += chunk.count }
                 } catch {
                     failure = error
@@ -164,9 +167,9 @@ extension TransportIntegrationTests {
                 let response = try await apiClient.stream(.get, "/stream")
                 var reader = response.body.makeAsyncIterator()
                 var received = try #require(try await reader.next()).count
-                // Nobody reads while the server could send it all; nothing else needs URLSession's thread.
-                let settle = ContinuousClock.now + .milliseconds(300)
-                while ContinuousClock.now < settle { try await Task.sleep(for: .milliseconds(50)) }
+                // Nobody reads while the server sends what it can; nothing else needs URLSession's thread.
+                _ = await TransportStreamingTests.bodyBytesWritten(
+                    by: server, reaching: 1 << 20, within: TestTimeScale.scaled(.seconds(1)))
                 while let chunk = try await reader.next() { received += chunk.count }
                 #expect(received == stream.count)
             }

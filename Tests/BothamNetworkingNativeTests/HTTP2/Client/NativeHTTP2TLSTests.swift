@@ -92,7 +92,7 @@ final class NativeHTTP2TLSTests {
         #expect(await client.openedConnectionCount() == 1)
     }
 
-    @Test("concurrent first calls with preferHTTP2 to an HTTP/1.1 server wait for the first answer, then all succeed")
+    @Test("concurrent first calls with preferHTTP2 to an HTTP/1.1 server all succeed over HTTP/1.1")
     func coldStartAgainstHTTP1() async throws {
         let client = client(.preferHTTP2)
         let results = await concurrentFirstCalls(8, with: client, port: server.port)
