@@ -55,7 +55,7 @@ public final class BothamAPIClient: Sendable {
     public static let globalInterceptors = InterceptorList<any HTTPInterceptor>()
     /// Network interceptors for every client in the process: innermost, after every client's own
     /// ``networkInterceptors``.
-    public static let globalNetworkInterceptors = InterceptorList<any HTTPInterceptor>()
+    package static let globalNetworkInterceptors = InterceptorList<any HTTPInterceptor>()
 
     private let storedConfiguration: Lock<Configuration>
 

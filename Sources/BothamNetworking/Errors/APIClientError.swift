@@ -9,7 +9,7 @@ public enum APIClientError: Error {
     /// carries the status code, headers, body and the request.
     case httpResponseError(HTTPResponse)
     /// The network failed: connection refused or lost, host not found, not connected, TLS failure, …
-    case networkError(NetworkFailure)
+    case networkError(APIClientError.NetworkFailure)
     /// The HTTP client (transport) failed for another reason; `underlying` is its error.
     case httpClientError(underlying: any Error)
     /// The body could not be decoded; `body` is what arrived.
@@ -27,7 +27,7 @@ public enum APIClientError: Error {
     case timeout
     /// The response body could not be written to the request's ``HTTPRequest/responseDestination`` (the file exists,
     /// its folder is missing, the disk is full, …). Raised before anything is sent when the problem is known then.
-    case downloadDestinationError(DownloadDestinationError)
+    case downloadDestinationError(ResponseBodyDestination.Failure)
     /// The retry budget was spent; `attempts` were made and `lastOutcome` is what the final attempt produced.
     indirect case retryLimitExceeded(attempts: Int, lastOutcome: Result<HTTPResponse, APIClientError>)
 
@@ -46,7 +46,7 @@ public enum APIClientError: Error {
 
     /// Makes an error from anything thrown inside a call: `APIClientError` passes through, `CancellationError`
     /// becomes ``cancelled``, anything else ``interceptorError(underlying:)``.
-    public init(_ error: any Error) {
+    package init(_ error: any Error) {
         if let error = error as? APIClientError {
             self = error
         } else if error is CancellationError {

@@ -21,7 +21,7 @@ public struct HTTPCallContext: Sendable, Hashable {
     /// When the call started, on ``clock``.
     public let startedAt: ContinuousClock.Instant
     /// The call's clock (see ``HTTPClock``): the one every time-based part of the call reads and waits on.
-    public let clock: any HTTPClock
+    package let clock: any HTTPClock
     /// The call's values and send counts, shared by the contexts of all its attempts.
     let storage: HTTPCallStorage
 
@@ -33,7 +33,7 @@ public struct HTTPCallContext: Sendable, Hashable {
     ///   - maxAttempts: The most attempts the call may make.
     ///   - startedAt: When the call started; `nil` (the default) for `clock.now`.
     ///   - clock: The call's clock; the system's by default.
-    public init(
+    package init(
         callID: UInt64, attempt: Int, maxAttempts: Int, startedAt: ContinuousClock.Instant? = nil,
         clock: any HTTPClock = .system
     ) {

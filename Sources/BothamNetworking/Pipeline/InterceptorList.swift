@@ -39,7 +39,7 @@ public final class InterceptorList<Element: Sendable>: Sendable {
     }
 
     /// Appends interceptors in order.
-    public func append(contentsOf elements: [Element]) {
+    package func append(contentsOf elements: [Element]) {
         for element in elements { append(element) }
     }
 
@@ -53,7 +53,7 @@ public final class InterceptorList<Element: Sendable>: Sendable {
     }
 
     /// Removes every interceptor.
-    public func removeAll() {
+    package func removeAll() {
         storage.withLock { storage in
             storage.elements.removeAll()
             storage.ids.removeAll()
@@ -61,7 +61,7 @@ public final class InterceptorList<Element: Sendable>: Sendable {
     }
 
     /// The interceptors now in the list, in order.
-    public var snapshot: [Element] {
+    package var snapshot: [Element] {
         storage.withLock { $0.elements }
     }
 

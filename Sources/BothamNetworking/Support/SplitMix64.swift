@@ -1,9 +1,9 @@
 /// SplitMix64 (Steele, Lea and Flood, "Fast Splittable Pseudorandom Number Generators", 2014): a small generator
 /// whose whole sequence is fixed by its seed.
 ///
-/// The package's one seeded generator: a ``ChaosSchedule/random(seed:_:)`` schedule draws from it, so a seed names a
-/// run that can be repeated, and the test targets use it for their randomised inputs (a failure names an input that
-/// can be replayed). Not for anything secret.
+/// The package's one seeded generator: a chaos schedule (`ChaosInterceptor.Schedule.random(seed:_:)`) draws from
+/// it, so a seed names a run that can be repeated, and the test targets use it for their randomised inputs (a
+/// failure names an input that can be replayed). Not for anything secret.
 package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

@@ -6,17 +6,20 @@
 /// split a request. It encodes the body into the bytes that go on the wire (a file or a streamed body stays one, to
 /// be read while it is sent), setting `Content-Type` unless the request has one. Prepared for a transport that
 /// adds header fields of its own (``TransportHeaderDefaults``), it also carries those fields, so what follows sees
-/// what is sent. The result records that it is prepared, with its resolved URL, until something changes it (see
-/// `HTTPRequest.prepared()`).
+/// what is sent. Inside a call the result is recorded as prepared, with its resolved URL, in the call's
+/// `RequestPreparations` (see `HTTPRequest.prepared()`).
 enum RequestPreparation {
     /// The prepared form of `unprepared`, with the header fields `transport` would add of its own (the ones the
     /// request does not carry already) unless an earlier preparation added them.
     ///
     /// - Throws: `APIClientError.invalidRequest` or `APIClientError.unsupportedURLScheme`; nothing
     ///   has been sent.
-    static func prepare(_ unprepared: HTTPRequest, for transport: (any TransportHeaderDefaults)?)
-        throws(APIClientError) -> HTTPRequest
-    {
+    /// `changedAfterPreparation` records that the pipeline prepares again a request an `HTTPInterceptor` changed
+    /// after the attempt's preparation, which (`transportFieldsAdded`) may already have added the transport's fields.
+    static func prepare(
+        _ unprepared: HTTPRequest, for transport: (any TransportHeaderDefaults)?,
+        changedAfterPreparation: Bool = false, transportFieldsAdded: Bool = false
+    ) throws(APIClientError) -> HTTPRequest {
         guard unprepared.method.isValidToken else {
             throw .invalidRequest(reason: "invalid method \(DebugText.quoted(unprepared.method.rawValue))")
         }
@@ -27,20 +30,25 @@ enum RequestPreparation {
         // One working copy: the body, `Content-Type` and the transport's fields change it in place.
         var request = unprepared
         try encodeBody(of: &request)
-        let addsFields = transport != nil && !request.transportFieldsAdded
-        if addsFields, let transport { try addMissing(transport.defaultHeaders(for: request), to: &request) }
-        request.markPrepared(resolvedURL: url, addedTransportFields: addsFields)
+        if !transportFieldsAdded, let transport {
+            try addMissing(transport.defaultHeaders(for: request), to: &request)
+        }
+        RequestPreparations.remember(
+            request, url: url, transportFieldsAdded: transportFieldsAdded || transport != nil,
+            changedAfterPreparation: changedAfterPreparation)
         return request
     }
 
     /// `request` already prepared, with the fields of `transport` it does not carry (a request prepared by a client
     /// whose transport wraps this one).
-    static func addingTransportFields(to prepared: HTTPRequest, for transport: some TransportHeaderDefaults)
-        throws(APIClientError) -> HTTPRequest
-    {
+    static func addingTransportFields(
+        to prepared: HTTPRequest, record: RequestPreparations.Record, for transport: some TransportHeaderDefaults
+    ) throws(APIClientError) -> HTTPRequest {
         var request = prepared
         try addMissing(transport.defaultHeaders(for: request), to: &request)
-        request.markPrepared(resolvedURL: try prepared.resolvedURL(), addedTransportFields: true)
+        RequestPreparations.remember(
+            request, url: record.url, transportFieldsAdded: true,
+            changedAfterPreparation: record.changedAfterPreparation)
         return request
     }
 
@@ -85,8 +93,8 @@ enum RequestPreparation {
 }
 
 extension HTTPRequest {
-    /// This request as a transport sends it: `self` when it is already prepared (nothing is checked or encoded
-    /// again), otherwise the result of the one preparation every request goes through (`RequestPreparation`).
+    /// This request as a transport sends it: `self` when the running call already prepared it (nothing is checked or
+    /// encoded again), otherwise the result of the one preparation every request goes through (`RequestPreparation`).
     ///
     /// The client prepares every attempt, and its onion hands the transport a prepared request (preparing again only
     /// a request an `HTTPInterceptor` changed); transports call ``prepared(for:)`` first, so one used directly gets
@@ -109,8 +117,11 @@ extension HTTPRequest {
     /// - Throws: `APIClientError.invalidRequest` or `APIClientError.unsupportedURLScheme`; nothing
     ///   has been sent.
     package func prepared(for transport: some TransportHeaderDefaults) throws(APIClientError) -> HTTPRequest {
-        guard isPrepared else { return try RequestPreparation.prepare(self, for: transport) }
-        return transportFieldsAdded ? self : try RequestPreparation.addingTransportFields(to: self, for: transport)
+        guard let record = RequestPreparations.record(of: self) else {
+            return try RequestPreparation.prepare(self, for: transport)
+        }
+        guard !record.transportFieldsAdded else { return self }
+        return try RequestPreparation.addingTransportFields(to: self, record: record, for: transport)
     }
 
     /// This request prepared for the client's transport, whose header fields (when it has any of its own) are

@@ -23,7 +23,7 @@
 /// - ``maxAttemptTimeout`` (none): the whole attempt, whatever the request's own timeout asks. Ends with
 ///   ``APIClientError/timeout``.
 /// - ``maxResponseBytes`` (64 MiB): a body held in memory, counted after gzip/deflate/br decoding. Ends with
-///   `.networkError(NetworkFailure(kind: .responseTooLarge))` as soon as it is known, the rest unread.
+///   `.networkError(APIClientError.NetworkFailure(kind: .responseTooLarge))` as soon as it is known, the rest unread.
 /// - ``maxFileResponseBytes`` (none): a body written to a file (``HTTPRequest/responseDestination``), which is never
 ///   held in memory. Ends like ``maxResponseBytes``, the partial file removed.
 ///
@@ -57,7 +57,7 @@ public struct TransportLimits: Sendable, Hashable {
     /// ``attemptTimeout`` too. `nil` (the default) sets no cap.
     public var maxAttemptTimeout: Duration?
     /// The largest response body held in memory, in bytes, counted after gzip/deflate/br decoding; a bigger one
-    /// ends the attempt with `.networkError(NetworkFailure(kind: .responseTooLarge))` as soon as it is known,
+    /// ends the attempt with `.networkError(APIClientError.NetworkFailure(kind: .responseTooLarge))` as soon as it is known,
     /// without reading the rest. `nil` sets no limit. Default: 64 MiB.
     public var maxResponseBytes: Int?
     /// The largest response body written to a file (``HTTPRequest/responseDestination``), in bytes as received; a

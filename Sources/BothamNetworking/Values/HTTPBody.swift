@@ -22,7 +22,7 @@ public struct HTTPBody: Sendable, Hashable {
         case parameters(JSONValue)
         case form(HTTPParameters)
         case file(URL, contentType: String?, temporary: TemporaryFile?)
-        case stream(StreamedRequestBody, contentType: String?)
+        case stream(HTTPBody.Stream, contentType: String?)
         case failed(reason: String)
     }
 
@@ -74,7 +74,7 @@ public struct HTTPBody: Sendable, Hashable {
     }
 
     /// The largest file body that ``HTTPRequest/bodyData()`` reads into memory: 16 MiB.
-    public static let maximumFileSizeLoadedInMemory = 16 * 1024 * 1024
+    package static let maximumFileSizeLoadedInMemory = 16 * 1024 * 1024
 
     /// The bytes this body encodes to given the request's `Content-Type`, and the content type to set when the
     /// request has none.

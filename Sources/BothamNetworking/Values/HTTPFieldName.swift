@@ -11,7 +11,7 @@ public struct HTTPFieldName: Sendable {
     /// The name as written, for example `"Content-Type"`.
     public let rawName: String
     /// The lower-cased name used for comparison.
-    public let canonicalName: String
+    package let canonicalName: String
 
     /// Creates a field name. Invalid names (empty, or characters outside RFC 9110's `tchar`) are rejected by the
     /// client with ``APIClientError/invalidRequest(reason:)`` before anything is sent.
@@ -40,7 +40,7 @@ public struct HTTPFieldName: Sendable {
     }
 
     /// Whether the name is a valid RFC 9110 token.
-    public var isValid: Bool {
+    package var isValid: Bool {
         HTTPToken.isToken(rawName.utf8)
     }
 }
@@ -73,7 +73,7 @@ extension HTTPFieldName {
     /// `Accept`
     public static let accept = HTTPFieldName("Accept")
     /// `Accept-Encoding`
-    public static let acceptEncoding = HTTPFieldName("Accept-Encoding")
+    package static let acceptEncoding = HTTPFieldName("Accept-Encoding")
     /// `Accept-Language`
     public static let acceptLanguage = HTTPFieldName("Accept-Language")
     /// `Authorization`
@@ -81,11 +81,11 @@ extension HTTPFieldName {
     /// `Cache-Control`
     public static let cacheControl = HTTPFieldName("Cache-Control")
     /// `Connection`
-    public static let connection = HTTPFieldName("Connection")
+    package static let connection = HTTPFieldName("Connection")
     /// `Content-Disposition`
-    public static let contentDisposition = HTTPFieldName("Content-Disposition")
+    package static let contentDisposition = HTTPFieldName("Content-Disposition")
     /// `Content-Encoding`
-    public static let contentEncoding = HTTPFieldName("Content-Encoding")
+    package static let contentEncoding = HTTPFieldName("Content-Encoding")
     /// `Content-Length`
     public static let contentLength = HTTPFieldName("Content-Length")
     /// `Content-Type`
@@ -93,23 +93,24 @@ extension HTTPFieldName {
     /// `Cookie`
     public static let cookie = HTTPFieldName("Cookie")
     /// `ETag`
-    public static let eTag = HTTPFieldName("ETag")
+    package static let eTag = HTTPFieldName("ETag")
     /// `Host`
-    public static let host = HTTPFieldName("Host")
+    package static let host = HTTPFieldName("Host")
     /// `If-None-Match`
-    public static let ifNoneMatch = HTTPFieldName("If-None-Match")
+    package static let ifNoneMatch = HTTPFieldName("If-None-Match")
     /// `Location`
-    public static let location = HTTPFieldName("Location")
+    package static let location = HTTPFieldName("Location")
     /// `Proxy-Authorization`
-    public static let proxyAuthorization = HTTPFieldName("Proxy-Authorization")
+    package static let proxyAuthorization = HTTPFieldName("Proxy-Authorization")
     /// `Retry-After`
-    public static let retryAfter = HTTPFieldName("Retry-After")
+    package static let retryAfter = HTTPFieldName("Retry-After")
     /// `Set-Cookie`
-    public static let setCookie = HTTPFieldName("Set-Cookie")
+    package static let setCookie = HTTPFieldName("Set-Cookie")
     /// `Transfer-Encoding`
-    public static let transferEncoding = HTTPFieldName("Transfer-Encoding")
+    package static let transferEncoding = HTTPFieldName("Transfer-Encoding")
     /// `User-Agent`
     public static let userAgent = HTTPFieldName("User-Agent")
     /// `WWW-Authenticate`
-    public static let wwwAuthenticate = HTTPFieldName("WWW-Authenticate")
+    @usableFromInline
+    package static let wwwAuthenticate = HTTPFieldName("WWW-Authenticate")
 }

@@ -116,7 +116,7 @@ public struct HTTPHeaders: Sendable, Hashable {
     }
 
     /// The first invalid field, described for an error message, or `nil` when every name and value is valid.
-    public var validationFailure: String? {
+    package var validationFailure: String? {
         for field in fields {
             if !field.name.isValid {
                 return "invalid header name \(DebugText.quoted(field.name.rawName))"

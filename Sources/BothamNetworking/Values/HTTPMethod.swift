@@ -33,9 +33,9 @@ public struct HTTPMethod: Sendable, Hashable {
     /// `OPTIONS`: describe the communication options.
     public static let options = HTTPMethod("OPTIONS")
     /// `TRACE`: a message loop-back test.
-    public static let trace = HTTPMethod("TRACE")
+    package static let trace = HTTPMethod("TRACE")
     /// `CONNECT`: establish a tunnel.
-    public static let connect = HTTPMethod("CONNECT")
+    package static let connect = HTTPMethod("CONNECT")
 
     /// Whether the method is idempotent (RFC 9110 §9.2.2): `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`, `TRACE`.
     ///
@@ -48,7 +48,7 @@ public struct HTTPMethod: Sendable, Hashable {
     }
 
     /// Whether the method is a valid RFC 9110 token (non-empty, `tchar` only).
-    public var isValidToken: Bool {
+    package var isValidToken: Bool {
         HTTPToken.isToken(rawValue.utf8)
     }
 }

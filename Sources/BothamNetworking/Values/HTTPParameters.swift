@@ -75,7 +75,7 @@ public struct HTTPParameters: Sendable, Hashable {
 
     /// The parameters as `name=value` pairs joined by `&`, RFC 3986-escaped: everything but the unreserved
     /// characters (`A–Z a–z 0–9 - . _ ~`) and `?` `/` is percent-encoded as UTF-8.
-    public var percentEncoded: String {
+    package var percentEncoded: String {
         items.map { URLEncoding.escapeQueryComponent($0.name) + "=" + URLEncoding.escapeQueryComponent($0.value) }
             .joined(separator: "&")
     }

@@ -20,17 +20,17 @@ public struct HTTPRequest: Sendable {
     /// The base endpoint the path is resolved against, for example `https://api.github.com`.
     public internal(set) var baseEndpoint: String {
         get { storage.fields.baseEndpoint }
-        set { change(movingURL: true) { $0.baseEndpoint = newValue } }
+        set { change { $0.baseEndpoint = newValue } }
     }
     /// The path relative to ``baseEndpoint`` (may carry its own query), or an absolute URL.
     public internal(set) var path: String {
         get { storage.fields.path }
-        set { change(movingURL: true) { $0.path = newValue } }
+        set { change { $0.path = newValue } }
     }
     /// Query parameters appended after any query the endpoint or path already has.
     public internal(set) var parameters: HTTPParameters {
         get { storage.fields.parameters }
-        set { change(movingURL: true) { $0.parameters = newValue } }
+        set { change { $0.parameters = newValue } }
     }
     /// The header fields.
     public internal(set) var headers: HTTPHeaders {
@@ -48,12 +48,12 @@ public struct HTTPRequest: Sendable {
     /// ``TransportLimits/maxAttemptTimeout`` still caps it. `nil` uses the transport's limits.
     public internal(set) var timeout: Duration? {
         get { storage.fields.timeout }
-        set { change(keepingPreparation: true) { $0.timeout = newValue } }
+        set { change { $0.timeout = newValue } }
     }
     /// Where the response body goes: ``ResponseBodyDestination/memory`` (the default) or a file.
     public internal(set) var responseDestination: ResponseBodyDestination {
         get { storage.fields.responseDestination }
-        set { change(keepingPreparation: true) { $0.responseDestination = newValue } }
+        set { change { $0.responseDestination = newValue } }
     }
 
     /// Which responses this request accepts, replacing the client's ``BothamAPIClient/Configuration/validation``
@@ -63,26 +63,14 @@ public struct HTTPRequest: Sendable {
     /// The storage, copied first when another value shares it.
     private mutating func uniqueStorage() -> HTTPRequestStorage {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = HTTPRequestStorage(
-                storage.fields, preparation: storage.preparation, validation: storage.validation)
+            storage = HTTPRequestStorage(storage.fields, validation: storage.validation)
         }
         return storage
     }
 
-    /// Changes fields, invalidating what preparation established about them: a change of the method, headers or
-    /// body means the request is no longer prepared; a change of the endpoint, path or parameters (`movingURL`) also
-    /// forgets the URL resolved from them. Preparation neither checks nor encodes the timeout and the response
-    /// destination (`keepingPreparation`), so changing them keeps a prepared request prepared.
-    private mutating func change(
-        movingURL: Bool = false, keepingPreparation: Bool = false, _ body: (inout HTTPRequestStorage.Fields) -> Void
-    ) {
-        let storage = uniqueStorage()
-        body(&storage.fields)
-        if !keepingPreparation, storage.preparation.isPrepared {
-            storage.preparation.isPrepared = false
-            storage.preparation.changedAfterPreparation = true
-        }
-        if movingURL { storage.preparation.resolvedURL = nil }
+    /// Changes fields.
+    private mutating func change(_ body: (inout HTTPRequestStorage.Fields) -> Void) {
+        body(&uniqueStorage().fields)
     }
 
     /// Creates a request.
@@ -113,48 +101,41 @@ public struct HTTPRequest: Sendable {
         self.init(method: method, baseEndpoint: url.absoluteString, headers: headers, body: body)
     }
 
-    /// The resolved URL, or `nil` when the endpoint or path is malformed (``resolvedURL()`` says why).
+    /// The resolved URL, or `nil` when the endpoint or path is malformed.
     public var url: URL? { try? resolvedURL() }
 
     /// The resolved URL.
     ///
-    /// - Throws: ``APIClientError/unsupportedURLScheme(_:)`` for a scheme other than `http` or `https`, and
-    ///   ``APIClientError/invalidRequest(reason:)`` for a malformed endpoint or path.
+    /// - Throws: `APIClientError.unsupportedURLScheme` for a scheme other than `http` or `https`, and
+    ///   `APIClientError.invalidRequest` for a malformed endpoint or path.
     ///
-    /// On a prepared request (one a transport receives) this returns the URL preparation resolved, without work.
-    public func resolvedURL() throws(APIClientError) -> URL {
-        if let url = storage.preparation.resolvedURL { return url }
+    /// For a request this call prepared (the one a transport receives) this returns the URL preparation resolved,
+    /// without work.
+    package func resolvedURL() throws(APIClientError) -> URL {
+        if let url = RequestPreparations.record(of: self)?.url { return url }
         return try URLBuilder.url(baseEndpoint: baseEndpoint, path: path, parameters: parameters)
     }
 
-    /// Whether the request passed preparation as it is now: its URL is resolved, its method and header fields are
-    /// valid and its body is in the form it goes on the wire in. A change of any of those fields clears it.
-    package var isPrepared: Bool { storage.preparation.isPrepared }
+    /// Whether the running call prepared this request as it is now (`RequestPreparations`): its URL is resolved, its
+    /// method and header fields are valid and its body is in the form it goes on the wire in. Outside a call, or
+    /// after a change of any of those fields, `false`.
+    package var isPrepared: Bool { RequestPreparations.record(of: self) != nil }
 
-    /// Whether the request was changed after it was prepared (by an `HTTPInterceptor`, for the client's requests):
-    /// it may carry a signature over exactly its fields, so a transport adds and changes none (URLSession does not
-    /// fetch its file body in byte ranges).
-    package var changedAfterPreparation: Bool { storage.preparation.changedAfterPreparation }
+    /// Whether the running call's pipeline prepared this request again after an `HTTPInterceptor` changed it: it may
+    /// carry a signature over exactly its fields, so a transport adds and changes none (URLSession does not fetch its
+    /// file body in byte ranges).
+    package var changedAfterPreparation: Bool { RequestPreparations.record(of: self)?.changedAfterPreparation ?? false }
 
-    /// Records that an interceptor changed or replaced the request after the client prepared it (a replacement has
-    /// a storage of its own, which no field change marked).
-    mutating func recordChangeAfterPreparation() {
-        uniqueStorage().preparation.changedAfterPreparation = true
-    }
-
-    /// The identity of the storage this value shares with its copies (tests tell a re-prepared request apart by it).
+    /// The identity of the storage this value shares with its copies (the key of `RequestPreparations`; tests tell a
+    /// re-prepared request apart by it).
     var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
 
-    /// Whether a preparation added the header fields of the transport it was prepared for.
-    var transportFieldsAdded: Bool { storage.preparation.transportFieldsAdded }
+    /// Whether this request's storage is `other`'s.
+    func sharesStorage(with other: HTTPRequest) -> Bool { storage === other.storage }
 
-    /// Records that preparation passed, with the URL it resolved (and that it added the transport's fields, when
-    /// `addedTransportFields`). Only `RequestPreparation` calls it.
-    mutating func markPrepared(resolvedURL url: URL, addedTransportFields: Bool) {
-        let storage = uniqueStorage()
-        storage.preparation.resolvedURL = url
-        storage.preparation.isPrepared = true
-        if addedTransportFields { storage.preparation.transportFieldsAdded = true }
+    /// Whether this request and `other` prepare alike (`HTTPRequestStorage.Fields.preparesAlike(_:)`).
+    func preparesAlike(_ other: HTTPRequest) -> Bool {
+        storage === other.storage || storage.fields.preparesAlike(other.storage.fields)
     }
 
     private func with(_ change: (inout HTTPRequest) -> Void) -> HTTPRequest {
@@ -189,7 +170,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// A copy with exactly these parameters.
-    public func withParameters(_ parameters: HTTPParameters) -> HTTPRequest {
+    package func withParameters(_ parameters: HTTPParameters) -> HTTPRequest {
         with { $0.parameters = parameters }
     }
 
@@ -229,7 +210,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// A copy with another base endpoint.
-    public func withBaseEndpoint(_ baseEndpoint: String) -> HTTPRequest {
+    package func withBaseEndpoint(_ baseEndpoint: String) -> HTTPRequest {
         with { $0.baseEndpoint = baseEndpoint }
     }
 

@@ -4,7 +4,10 @@ import Foundation
 ///
 /// `@unchecked Sendable` is sound: `HTTPRequest` writes a storage only after `isKnownUniquelyReferenced` proved that
 /// no other value (and so no other thread) holds it, and copies it otherwise; a storage reachable from more than one
-/// value is therefore never written, only read. ``Fields`` and ``Preparation`` are themselves `Sendable`.
+/// value is therefore never written, only read. ``Fields`` is itself `Sendable`.
+///
+/// It holds only what the user said. What preparation established about a request is the call's
+/// (`RequestPreparations`, kept in the call's state), never the request's.
 final class HTTPRequestStorage: @unchecked Sendable {
     /// Every field of a request. Its synthesized equality and hashing are the request's.
     struct Fields: Sendable, Hashable {
@@ -16,37 +19,23 @@ final class HTTPRequestStorage: @unchecked Sendable {
         var body: HTTPBody?
         var timeout: Duration?
         var responseDestination: ResponseBodyDestination = .memory
-    }
 
-    /// What preparation established about the fields, kept beside them and never part of equality: two requests
-    /// with the same fields are the same request, prepared or not.
-    ///
-    /// Kept true by invalidation, not by comparison: a change of a field preparation checks or encodes (method,
-    /// endpoint, path, parameters, headers, body) clears ``isPrepared``, and a change of the endpoint, path or
-    /// parameters also clears ``resolvedURL``.
-    struct Preparation: Sendable {
-        /// The URL the endpoint, path and parameters resolve to, once something resolved it.
-        var resolvedURL: URL?
-        /// Whether the request passed preparation as it is now (only `RequestPreparation` sets it).
-        var isPrepared = false
-        /// Whether a preparation added the header fields of the transport it was prepared for
-        /// (`TransportHeaderDefaults`); kept by later preparations, so a field an interceptor removed stays removed.
-        var transportFieldsAdded = false
-        /// Whether something changed a field preparation checks after the request was prepared (an
-        /// `HTTPInterceptor`, for the client's requests): such a request may carry a signature over exactly its
-        /// fields, so a transport must not add or change any.
-        var changedAfterPreparation = false
+        /// Whether the fields that preparation checks and encodes are equal (the method, the endpoint, path and
+        /// parameters, the headers and the body): two requests that differ only in their timeout or response
+        /// destination prepare alike.
+        func preparesAlike(_ other: Fields) -> Bool {
+            method == other.method && baseEndpoint == other.baseEndpoint && path == other.path
+                && parameters == other.parameters && headers == other.headers && body == other.body
+        }
     }
 
     var fields: Fields
-    var preparation: Preparation
     /// The request's own response validation (`nil`: the client's). Not part of equality, as a closure cannot be
     /// compared.
     var validation: ResponseValidation?
 
-    init(_ fields: Fields, preparation: Preparation = Preparation(), validation: ResponseValidation? = nil) {
+    init(_ fields: Fields, validation: ResponseValidation? = nil) {
         self.fields = fields
-        self.preparation = preparation
         self.validation = validation
     }
 }

@@ -24,10 +24,10 @@ public struct HTTPResponse: Sendable {
     public var bodyStream: HTTPBodyStream? { storage.fields.bodyStream }
     /// Where the exchange that produced this response spent its time, as its transport measured it; `nil` when the
     /// transport measures nothing (a stub, a transport of your own). Not part of equality: two responses that
-    /// differ only in their timings are equal. See ``HTTPTimings`` for what each transport reports.
-    public var timings: HTTPTimings? { storage.fields.timingsSlot.timings }
+    /// differ only in their timings are equal. See ``HTTPResponse/Timings`` for what each transport reports.
+    public var timings: HTTPResponse.Timings? { storage.fields.timingsSlot.timings }
     /// The version of HTTP the response came over (from ``timings``); `nil` when the transport cannot tell.
-    public var protocolVersion: HTTPProtocolVersion? { timings?.protocolVersion }
+    package var protocolVersion: HTTPResponse.ProtocolVersion? { timings?.protocolVersion }
 
     /// Creates a response.
     public init(
@@ -38,7 +38,7 @@ public struct HTTPResponse: Sendable {
         url: URL? = nil,
         bodyFileURL: URL? = nil,
         bodyStream: HTTPBodyStream? = nil,
-        timings: HTTPTimings? = nil
+        timings: HTTPResponse.Timings? = nil
     ) {
         self.init(
             statusCode: statusCode, headers: headers, body: body, request: request, url: url ?? request.url,
@@ -68,7 +68,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The status code and its class: `response.status.kind == .successful`.
-    public var status: HTTPStatus { HTTPStatus(code: statusCode) }
+    public var status: HTTPResponse.Status { HTTPResponse.Status(code: statusCode) }
 
     /// A copy with another body in memory, for interceptors that rewrite responses (``bodyFileURL`` is kept; a
     /// ``bodyStream`` is not, and the stream ends when nothing else holds it).
@@ -87,7 +87,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A copy with other timings (a transport sets what it measured; `nil` removes them).
-    public func withTimings(_ timings: HTTPTimings?) -> HTTPResponse {
+    package func withTimings(_ timings: HTTPResponse.Timings?) -> HTTPResponse {
         copy(timings: ResponseTimingsSlot(timings))
     }
 

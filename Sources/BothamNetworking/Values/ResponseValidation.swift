@@ -53,7 +53,7 @@ public struct ResponseValidation: Sendable {
     ///
     /// - Throws: ``APIClientError/httpResponseError(_:)`` for a rejected status, or
     ///   ``APIClientError/interceptorError(underlying:)`` holding an ``UnacceptableContentType``.
-    public func validate(_ response: HTTPResponse) throws(APIClientError) {
+    package func validate(_ response: HTTPResponse) throws(APIClientError) {
         if let error = rejection(response) { throw error }
     }
 
@@ -67,7 +67,7 @@ public struct ResponseValidation: Sendable {
     }
 
     /// What this rule accepts, and also every response whose status is in `statusCodes`.
-    public func adding(_ statusCodes: Set<Int>) -> ResponseValidation {
+    package func adding(_ statusCodes: Set<Int>) -> ResponseValidation {
         ResponseValidation { [rejection] response in
             statusCodes.contains(response.statusCode) ? nil : rejection(response)
         }

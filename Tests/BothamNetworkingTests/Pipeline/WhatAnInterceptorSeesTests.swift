@@ -11,12 +11,15 @@ struct WhatAnInterceptorSeesTests {
     /// Records the request it is given and passes it on, or passes on `change(request)`.
     struct Watching: HTTPInterceptor {
         let seen: Recorder<HTTPRequest>
+        /// Whether each request it was given was prepared by its call, as the call saw it.
+        var prepared = Recorder<Bool>()
         var change: @Sendable (HTTPRequest) -> HTTPRequest = { $0 }
 
         func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
             -> HTTPResponse
         {
             seen.append(request)
+            prepared.append(request.isPrepared)
             return try await next(change(request))
         }
     }
@@ -28,22 +31,25 @@ struct WhatAnInterceptorSeesTests {
         }
     }
 
-    private static func client(watching seen: Recorder<HTTPRequest>) -> (BothamAPIClient, StubHTTPClient) {
+    private static func client(
+        watching seen: Recorder<HTTPRequest>, prepared: Recorder<Bool> = Recorder<Bool>()
+    ) -> (BothamAPIClient, StubHTTPClient) {
         let stub = StubHTTPClient()
         let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com/v1", httpClient: stub)
-        apiClient.interceptors.append(Watching(seen: seen))
+        apiClient.interceptors.append(Watching(seen: seen, prepared: prepared))
         return (apiClient, stub)
     }
 
     @Test("its resolvedURL() is the URL the transport sends: endpoint, path and parameters, percent-encoded")
     func resolvedURL() async throws {
         let seen = Recorder<HTTPRequest>()
-        let (apiClient, stub) = Self.client(watching: seen)
+        let prepared = Recorder<Bool>()
+        let (apiClient, stub) = Self.client(watching: seen, prepared: prepared)
 
         _ = await apiClient.GET("/items/a b", parameters: ["q": "x y", "page": "2"])
 
         let request = try #require(seen.values.first)
-        #expect(request.isPrepared)
+        #expect(prepared.values == [true])
         #expect(try request.resolvedURL().absoluteString == "https://api.example.com/v1/items/a%20b?q=x%20y&page=2")
         #expect(stub.receivedRequests.first?.url == (try request.resolvedURL()))
     }
@@ -114,19 +120,22 @@ struct WhatAnInterceptorSeesTests {
     func requestInterceptorsSeeTheUnpreparedRequest() async throws {
         struct Inspecting: BothamRequestInterceptor {
             let seen: Recorder<HTTPRequest>
+            let prepared = Recorder<Bool>()
             func intercept(request: HTTPRequest) -> HTTPRequest {
                 seen.append(request)
+                prepared.append(request.isPrepared)
                 return request
             }
         }
         let seen = Recorder<HTTPRequest>()
         let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: StubHTTPClient())
-        apiClient.requestInterceptors.append(Inspecting(seen: seen))
+        let inspecting = Inspecting(seen: seen)
+        apiClient.requestInterceptors.append(inspecting)
 
         _ = await apiClient.POST("/items", body: ["name": "botham"])
 
         let request = try #require(seen.values.first)
-        #expect(!request.isPrepared)
+        #expect(inspecting.prepared.values == [false])
         #expect(request.headers[.contentType] == nil)
         #expect(request.body == ["name": "botham"])
     }

@@ -33,31 +33,35 @@ struct HTTPRequestCopyTests {
 
     @Test("equal requests are equal and hash alike whether or not they were prepared")
     func equalityIgnoresPreparation() throws {
-        let original = HTTPRequest(
-            method: .get, baseEndpoint: "https://api.example.com", path: "/items",
-            headers: ["Accept": "application/json"])
-        let resolved = try original.prepared()
-        let rebuilt = HTTPRequest(
-            method: .get, baseEndpoint: "https://api.example.com", path: "/items",
-            headers: ["Accept": "application/json"])
+        try inCall {
+            let original = HTTPRequest(
+                method: .get, baseEndpoint: "https://api.example.com", path: "/items",
+                headers: ["Accept": "application/json"])
+            let resolved = try original.prepared()
+            let rebuilt = HTTPRequest(
+                method: .get, baseEndpoint: "https://api.example.com", path: "/items",
+                headers: ["Accept": "application/json"])
 
-        #expect(resolved.isPrepared && !rebuilt.isPrepared)
-        #expect(resolved == rebuilt)
-        #expect(resolved.hashValue == rebuilt.hashValue)
-        #expect(Set([resolved, rebuilt, original]).count == 1)
-        #expect(resolved.withPath("/x") != rebuilt)
+            #expect(resolved.isPrepared && !rebuilt.isPrepared)
+            #expect(resolved == rebuilt)
+            #expect(resolved.hashValue == rebuilt.hashValue)
+            #expect(Set([resolved, rebuilt, original]).count == 1)
+            #expect(resolved.withPath("/x") != rebuilt)
+        }
     }
 
     @Test("a resolved URL is used only while endpoint, path and parameters are unchanged")
     func resolvedURLFollowsTheFields() throws {
-        let request = try original.prepared()
-        #expect(try request.resolvedURL().absoluteString == "https://api.example.com/items")
-        #expect(try request.withPath("/b").resolvedURL().absoluteString == "https://api.example.com/b")
-        #expect(
-            try request.appendingParameters(["q": "1"]).resolvedURL().absoluteString
-                == "https://api.example.com/items?q=1")
-        #expect(
-            try request.withBaseEndpoint("https://other.example.com").resolvedURL().absoluteString
-                == "https://other.example.com/items")
+        try inCall {
+            let request = try original.prepared()
+            #expect(try request.resolvedURL().absoluteString == "https://api.example.com/items")
+            #expect(try request.withPath("/b").resolvedURL().absoluteString == "https://api.example.com/b")
+            #expect(
+                try request.appendingParameters(["q": "1"]).resolvedURL().absoluteString
+                    == "https://api.example.com/items?q=1")
+            #expect(
+                try request.withBaseEndpoint("https://other.example.com").resolvedURL().absoluteString
+                    == "https://other.example.com/items")
+        }
     }
 }

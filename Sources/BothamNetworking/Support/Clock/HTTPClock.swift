@@ -2,7 +2,7 @@ import Foundation
 
 /// The one clock of everything time-based in a call: the waits between retries (``RetryPolicy`` delays and
 /// `Retry-After`), ``BothamAPIClient/Configuration/callTimeout`` and stream deadlines, the token refresh limit
-/// (``TokenRefreshLimit``), cache freshness (``CacheInterceptor``), cookie expiry (``CookieInterceptor``),
+/// (``TokenAuthenticator/RefreshLimit``), cache freshness (``CacheInterceptor``), cookie expiry (``CookieJar``),
 /// ``EventSource`` reconnection delays, stub latency and the durations logging and metrics report.
 ///
 /// A client's ``BothamAPIClient/Configuration/clock`` (``SystemClock`` by default) is snapshotted when a call
@@ -35,22 +35,28 @@ public protocol HTTPClock: Clock, Sendable where Instant == ContinuousClock.Inst
 
 /// The real clock: `ContinuousClock` for instants and sleeps, `Date()` for the wall clock. The default of
 /// ``BothamAPIClient/Configuration/clock``.
-public struct SystemClock: HTTPClock {
+@usableFromInline
+package struct SystemClock: HTTPClock {
     /// The system clock.
-    public init() {}
+    @usableFromInline
+    package init() {}
 
     /// `ContinuousClock.now`.
-    public var now: ContinuousClock.Instant { .now }
+    @usableFromInline
+    package var now: ContinuousClock.Instant { .now }
 
     /// `ContinuousClock`'s resolution.
-    public var minimumResolution: Duration { ContinuousClock().minimumResolution }
+    @usableFromInline
+    package var minimumResolution: Duration { ContinuousClock().minimumResolution }
 
     /// `Date()`.
-    public var currentDate: Date { Date() }
+    @usableFromInline
+    package var currentDate: Date { Date() }
 
     /// Sleeps on `ContinuousClock` until `deadline`; throws `CancellationError` when the task is cancelled. A
     /// deadline that has passed (a zero delay) returns at once, without a timer a busy thread pool could delay.
-    public func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration? = nil) async throws {
+    @usableFromInline
+    package func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration? = nil) async throws {
         guard deadline > .now else { return try Task.checkCancellation() }
         try await ContinuousClock().sleep(until: deadline, tolerance: tolerance)
     }
@@ -58,5 +64,6 @@ public struct SystemClock: HTTPClock {
 
 extension HTTPClock where Self == SystemClock {
     /// The real clock (``SystemClock``).
-    public static var system: SystemClock { SystemClock() }
+    @usableFromInline
+    package static var system: SystemClock { SystemClock() }
 }

@@ -8,7 +8,8 @@ extension HTTPResponse {
     /// ```swift
     /// let started = try await apiClient.POST("/v2/app/blobs/uploads/").get()
     /// if let upload = started.resolvedLocation {  // absolute, its query kept as the server sent it
-    ///     _ = await apiClient.upload(upload.absoluteString, method: .put, data: blob, parameters: ["digest": digest])
+    ///     let put = apiClient.request(.put, upload.absoluteString, parameters: ["digest": digest], body: .data(blob))
+    ///     _ = await apiClient.send(put)
     /// }
     /// ```
     ///
@@ -19,7 +20,7 @@ extension HTTPResponse {
     ///   protocols carry signed state in them).
     ///
     /// `nil` when there is no `Location`, it is empty, or it does not resolve to an `http` or `https` URL with a host.
-    public var resolvedLocation: URL? {
+    package var resolvedLocation: URL? {
         guard let base = url ?? request.url else { return nil }
         return RedirectHop.target(of: headers[.location], relativeTo: base)
     }

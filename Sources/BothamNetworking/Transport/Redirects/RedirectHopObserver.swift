@@ -1,7 +1,7 @@
 import Foundation
 
 /// Sees every redirect a transport follows inside one call, and may change the header fields of the next hop: how
-/// an interceptor takes part in hops that happen after it (``CookieInterceptor`` stores each hop's `Set-Cookie`
+/// an interceptor takes part in hops that happen after it (``CookieJar`` stores each hop's `Set-Cookie`
 /// fields and sends the jar's cookies for the next URL).
 ///
 /// Bind one around the rest of the call; both transports read ``current`` when a call starts and call it for each
@@ -28,7 +28,7 @@ import Foundation
 /// to a hop that left the origin. `handler` runs on the transport's thread (`URLSessionHTTPClient`'s delegate
 /// queue, under the call's lock; `NativeHTTPClient`'s calling task): keep it short, and do not cancel the call from
 /// it. Both transports call it for every redirect they follow.
-public final class RedirectHopObserver: Sendable {
+package final class RedirectHopObserver: Sendable {
     /// The observer of the call the current task is running, or `nil`.
     @TaskLocal public static var current: RedirectHopObserver?
 
@@ -36,14 +36,14 @@ public final class RedirectHopObserver: Sendable {
 
     /// Creates an observer that calls `handler` with each redirect response, the URL of the next hop and that hop's
     /// header fields, which it may change.
-    public init(
+    package init(
         _ handler: @escaping @Sendable (_ redirect: HTTPResponse, _ nextURL: URL, _ headers: inout HTTPHeaders) -> Void
     ) {
         self.handler = handler
     }
 
     /// Hands `redirect`, `nextURL` and `headers` to the handler.
-    public func willFollow(_ redirect: HTTPResponse, to nextURL: URL, headers: inout HTTPHeaders) {
+    package func willFollow(_ redirect: HTTPResponse, to nextURL: URL, headers: inout HTTPHeaders) {
         handler(redirect, nextURL, &headers)
     }
 

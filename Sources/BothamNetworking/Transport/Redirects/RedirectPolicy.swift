@@ -16,21 +16,21 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// Header fields removed, besides the credential fields (`Authorization`, `Proxy-Authorization`, `Cookie`),
     /// when a redirect leaves the origin: API keys and other secrets of your own (for example the names your
     /// `Redactor` hides).
-    public private(set) var sensitiveFields: [HTTPFieldName] = []
+    package private(set) var sensitiveFields: [HTTPFieldName] = []
 
     private init(maxRedirects: Int) {
         self.maxRedirects = max(0, maxRedirects)
     }
 
     /// Follows up to 20 redirects (the most `URLSession` follows on Linux); a longer chain or a loop ends with
-    /// `APIClientError.networkError(NetworkFailure(kind: .tooManyRedirects))`. The default.
+    /// `APIClientError.networkError(APIClientError.NetworkFailure(kind: .tooManyRedirects))`. The default.
     public static let follow = RedirectPolicy(maxRedirects: 20)
 
     /// Follows no redirect: the 3xx response itself (with its `Location` header) is the call's response.
     public static let doNotFollow = RedirectPolicy(maxRedirects: 0)
 
     /// Follows up to `count` redirects; one more ends the call with
-    /// `APIClientError.networkError(NetworkFailure(kind: .tooManyRedirects))`. `followAtMost(0)` is
+    /// `APIClientError.networkError(APIClientError.NetworkFailure(kind: .tooManyRedirects))`. `followAtMost(0)` is
     /// ``doNotFollow``.
     public static func followAtMost(_ count: Int) -> RedirectPolicy {
         RedirectPolicy(maxRedirects: count)
@@ -48,5 +48,5 @@ public struct RedirectPolicy: Sendable, Hashable {
     }
 
     /// Whether any redirect is followed.
-    public var followsRedirects: Bool { maxRedirects > 0 }
+    package var followsRedirects: Bool { maxRedirects > 0 }
 }

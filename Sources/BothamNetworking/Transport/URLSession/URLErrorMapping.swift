@@ -37,7 +37,7 @@ import Foundation
 /// (5) On Linux an untrusted, self-signed or expired certificate, a host name the certificate does not cover, or a
 /// failed handshake arrives as `URLError(.unknown)` whose message starts with "SSL" (libcurl's wording).
 ///
-/// Every `.networkError` keeps the `URLError` as ``NetworkFailure/underlying``. Errors the transport raises itself
+/// Every `.networkError` keeps the `URLError` as ``APIClientError/NetworkFailure/underlying``. Errors the transport raises itself
 /// (not from URLSession): its own time limits (``TransportLimits``) → `.timeout`; the caller's cancellation →
 /// `.cancelled`; the redirect policy's limit → `.networkError(.tooManyRedirects)`; the body limits
 /// (`maxResponseBytes`, `maxFileResponseBytes`) → `.networkError(.responseTooLarge)`.
@@ -47,8 +47,8 @@ enum URLErrorMapping {
     static func apiClientError(for error: any Error, afterResponseHead: Bool = false) -> APIClientError {
         if error is CancellationError { return .cancelled }
         guard let urlError = error as? URLError else { return .httpClientError(underlying: error) }
-        func network(_ kind: NetworkFailure.Kind) -> APIClientError {
-            .networkError(NetworkFailure(kind: kind, underlying: urlError))
+        func network(_ kind: APIClientError.NetworkFailure.Kind) -> APIClientError {
+            .networkError(APIClientError.NetworkFailure(kind: kind, underlying: urlError))
         }
         switch urlError.code {
         case .cancelled: return .cancelled

@@ -8,7 +8,7 @@ import Foundation
 /// past its limit and has not been read down to a quarter of it), the call does not count as needing URLSession's
 /// thread and its queue holds URLSession back; where the thread is shared and another call needs it, the chunks
 /// that keep coming stay in the buffer, up to `unreadLimit` bytes unread, past which the call ends with
-/// `.networkError(NetworkFailure(kind: .responseTooLarge))`. A stream allowed to hold is never failed by that limit.
+/// `.networkError(APIClientError.NetworkFailure(kind: .responseTooLarge))`. A stream allowed to hold is never failed by that limit.
 ///
 /// The idle timeout between chunks is the transfer's (``URLSessionTimeouts``): time spent waiting for the caller
 /// does not count.
@@ -81,7 +81,7 @@ final class URLSessionBodyStreamer: Sendable {
         }
         // Only while this stream may not hold URLSession back do its unread bytes grow: that is when they are bounded.
         if let unreadLimit, continuation.bufferedBytes > unreadLimit, gate.holdsAreBarred {
-            return .networkError(NetworkFailure(kind: .responseTooLarge))
+            return .networkError(APIClientError.NetworkFailure(kind: .responseTooLarge))
         }
         return nil
     }

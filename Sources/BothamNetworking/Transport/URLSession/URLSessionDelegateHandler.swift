@@ -62,7 +62,7 @@ extension URLSessionDelegateHandler: URLSessionDataDelegate {
     ) {
         guard let transfer = transfer(for: dataTask) else { return completionHandler(.allow) }
         guard let httpResponse = response as? HTTPURLResponse else {
-            transfer.finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse))))
+            transfer.finish(.failure(.networkError(APIClientError.NetworkFailure(kind: .badServerResponse))))
             return
         }
         if case .answer = transfer.didReceive(httpResponse) { completionHandler(.allow) }

@@ -19,7 +19,7 @@ import Foundation
 /// What it guarantees, on Linux as on Apple platforms:
 /// - Redirects follow ``Configuration/redirectPolicy``. A redirect to another scheme, host or port never carries
 ///   `Authorization`, `Proxy-Authorization` or `Cookie`; a 307/308 keeps its method and its body; a loop or a chain
-///   longer than the policy allows ends with `.networkError(NetworkFailure(kind: .tooManyRedirects))`.
+///   longer than the policy allows ends with `.networkError(APIClientError.NetworkFailure(kind: .tooManyRedirects))`.
 /// - A 401 (or 407) asking for credentials comes back at once as a response; the transport never answers
 ///   authentication challenges (use an interceptor).
 /// - ``Configuration/limits`` mean what they mean on `NativeHTTPClient` (``TransportLimits``): the idle timeout, the
@@ -31,11 +31,11 @@ import Foundation
 ///   `Content-Length`; headers come in a deterministic order (sorted by name, ignoring case).
 /// - A body larger than ``TransportLimits/maxResponseBytes`` (in memory) or ``TransportLimits/maxFileResponseBytes``
 ///   (to a file) ends with
-///   `.networkError(NetworkFailure(kind: .responseTooLarge))` without reading the rest.
+///   `.networkError(APIClientError.NetworkFailure(kind: .responseTooLarge))` without reading the rest.
 /// - URLSession's errors are mapped as documented in `URLErrorMapping`.
-/// - ``HTTPResponse/timings`` holds ``HTTPTimings/waiting`` (from the start of the last hop to its response head)
-///   and ``HTTPTimings/bodyReceived``, as its delegate callbacks show them; no lookup, connect, TLS or send phase
-///   and no ``HTTPTimings/reusedConnection``, since FoundationNetworking never delivers task metrics.
+/// - ``HTTPResponse/timings`` holds ``HTTPResponse/Timings/waiting`` (from the start of the last hop to its response head)
+///   and ``HTTPResponse/Timings/bodyReceived``, as its delegate callbacks show them; no lookup, connect, TLS or send phase
+///   and no ``HTTPResponse/Timings/reusedConnection``, since FoundationNetworking never delivers task metrics.
 /// - A file body (``HTTPBody/file(_:contentType:)``, large multipart bodies) is uploaded from its file, never loaded
 ///   into memory; a 307/308 sends it again from the file. A ``HTTPRequest/responseDestination`` of
 ///   ``ResponseBodyDestination/file(_:options:)`` has the body written to that file as it arrives (the response's
@@ -44,7 +44,7 @@ import Foundation
 ///   comes in segments of ``Configuration/downloadSegmentBytes`` (`Range` requests guarded by `If-Range`) when the
 ///   server offers byte ranges, because FoundationNetworking holds on to bookkeeping for every received chunk until
 ///   a task ends. The session's delegate queue holds URLSession back when received chunks pile up in it.
-/// - Upload and download progress goes to ``TransferProgressReporter/current``.
+/// - Upload and download progress goes to ``TransferProgress/Reporter/current``.
 ///
 /// The transport only transports: any status is a response; validation and retries belong to ``BothamAPIClient``.
 public final class URLSessionHTTPClient: HTTPClient {
@@ -84,7 +84,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// An ephemeral configuration (nothing written to disk) with no response cache and no cookie storage: a
     /// transport that sends what the interceptors saw and returns what the server sent.
     ///
-    /// Cookies are a ``CookieInterceptor``'s job, the same on both transports and every platform. To let the session
+    /// Cookies are a ``CookieJar``'s job, the same on both transports and every platform. To let the session
     /// keep cookies of its own instead, turn all three back on: `httpShouldSetCookies`, an `httpCookieAcceptPolicy`
     /// that accepts them (`.always`) and an `httpCookieStorage`. The stored `Cookie` field is then added at
     /// preparation, so interceptors see it, but FoundationNetworking replaces a request's own `Cookie` field with the
@@ -159,7 +159,7 @@ public final class URLSessionHTTPClient: HTTPClient {
             requestBodySize: bodySize,
             configuration: configuration,
             deadline: deadline,
-            progress: TransferProgressReporter.current,
+            progress: TransferProgress.Reporter.current,
             hopObserver: RedirectHopObserver.current,
             cancelOnDelegateQueue: { [delegateQueue] task in
                 delegateQueue.enqueue { task.cancel() }

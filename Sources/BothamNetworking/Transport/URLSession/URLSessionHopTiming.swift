@@ -1,5 +1,5 @@
 /// When the current hop of a ``URLSessionTransfer`` started and when its response head arrived: all of
-/// ``HTTPTimings`` that URLSession's delegate callbacks show (FoundationNetworking never delivers task metrics).
+/// ``HTTPResponse/Timings`` that URLSession's delegate callbacks show (FoundationNetworking never delivers task metrics).
 struct URLSessionHopTiming {
     private var startedAt: ContinuousClock.Instant?
     private var headAt: ContinuousClock.Instant?
@@ -15,13 +15,13 @@ struct URLSessionHopTiming {
         if headAt == nil { headAt = now }
     }
 
-    /// ``HTTPTimings/waiting`` from the start of the hop to the head and, when the body has ended (`bodyEnded`),
-    /// ``HTTPTimings/bodyReceived`` from the head to then; `nil` before a head.
-    func timings(bodyEnded: ContinuousClock.Instant?) -> HTTPTimings? {
+    /// ``HTTPResponse/Timings/waiting`` from the start of the hop to the head and, when the body has ended (`bodyEnded`),
+    /// ``HTTPResponse/Timings/bodyReceived`` from the head to then; `nil` before a head.
+    func timings(bodyEnded: ContinuousClock.Instant?) -> HTTPResponse.Timings? {
         guard let startedAt, let headAt else { return nil }
         let head = headAt - startedAt
-        var timings = HTTPTimings(waiting: HTTPTimings.Phase(start: .zero, end: head))
-        if let bodyEnded { timings.bodyReceived = HTTPTimings.Phase(start: head, end: bodyEnded - startedAt) }
+        var timings = HTTPResponse.Timings(waiting: HTTPResponse.Timings.Phase(start: .zero, end: head))
+        if let bodyEnded { timings.bodyReceived = HTTPResponse.Timings.Phase(start: head, end: bodyEnded - startedAt) }
         return timings
     }
 }

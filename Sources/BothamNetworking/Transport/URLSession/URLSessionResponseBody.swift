@@ -51,7 +51,7 @@ struct URLSessionResponseBody {
         guard !streamed else { return nil }
         let expected = response.expectedContentLength
         if let limit, expected > limit, response.value(forHTTPHeaderField: "Content-Encoding") == nil {
-            return .networkError(NetworkFailure(kind: .responseTooLarge))
+            return .networkError(APIClientError.NetworkFailure(kind: .responseTooLarge))
         }
         if let fileURL { return openFile(at: fileURL) }
         guard expected > 0 else { return nil }
@@ -84,7 +84,7 @@ struct URLSessionResponseBody {
             } catch {
                 let url = fileURL ?? URL(fileURLWithPath: "/")
                 return .downloadDestinationError(
-                    DownloadDestinationError(kind: .cannotWrite, url: url, reason: "\(error)"))
+                    ResponseBodyDestination.Failure(kind: .cannotWrite, url: url, reason: "\(error)"))
             }
         } else if let pooled, Int(received) + chunk.count <= pooled.data.count {
             chunk.withUnsafeBytes { bytes in
@@ -116,7 +116,7 @@ struct URLSessionResponseBody {
     func ensureFile() -> APIClientError? {
         guard let fileURL, file == nil else { return nil }
         guard FileManager.default.createFile(atPath: fileURL.path, contents: nil) else {
-            return .downloadDestinationError(DownloadDestinationError(kind: .cannotWrite, url: fileURL))
+            return .downloadDestinationError(ResponseBodyDestination.Failure(kind: .cannotWrite, url: fileURL))
         }
         return nil
     }
@@ -145,7 +145,7 @@ struct URLSessionResponseBody {
             file = try FileHandle(forWritingTo: url)
             return nil
         } catch {
-            return .downloadDestinationError(DownloadDestinationError(kind: .cannotWrite, url: url, reason: "\(error)"))
+            return .downloadDestinationError(ResponseBodyDestination.Failure(kind: .cannotWrite, url: url, reason: "\(error)"))
         }
     }
 }

@@ -45,7 +45,7 @@ final class URLSessionTransfer: Sendable {
         var segments: URLSessionSegmentedBody
         var body: URLSessionResponseBody
         var challenges = URLSessionChallenges()
-        /// When the current hop started and its head arrived, for the response's ``HTTPTimings``.
+        /// When the current hop started and its head arrived, for the response's ``HTTPResponse/Timings``.
         var timing = URLSessionHopTiming()
     }
 
@@ -55,7 +55,7 @@ final class URLSessionTransfer: Sendable {
     let firstHop: URLSessionHop
     /// The size of the request body, for upload progress.
     private let requestBodySize: Int64?
-    private let progress: TransferProgressReporter?
+    private let progress: TransferProgress.Reporter?
     /// The call's ``RedirectHopObserver``, read when the call started.
     private let hopObserver: RedirectHopObserver?
     private let redirectPolicy: RedirectPolicy
@@ -77,7 +77,7 @@ final class URLSessionTransfer: Sendable {
         requestBodySize: Int64?,
         configuration: URLSessionHTTPClient.Configuration,
         deadline: ContinuousClock.Instant?,
-        progress: TransferProgressReporter?,
+        progress: TransferProgress.Reporter?,
         hopObserver: RedirectHopObserver? = nil,
         cancelOnDelegateQueue: @escaping @Sendable (URLSessionTask) -> Void,
         onEnd: (@Sendable () -> Void)? = nil,
@@ -219,7 +219,7 @@ final class URLSessionTransfer: Sendable {
             case .continuation:
                 return .success(.answer(()))
             case .mismatch(let mismatch):
-                return .failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: mismatch)))
+                return .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost, underlying: mismatch)))
             case .retryWithoutRange:
                 // Its body is ignored; the request goes again once this task completes.
                 state.hops.pendingReissue = URLSessionDownloadSegments.withoutRange(state.hops.current)
@@ -255,11 +255,11 @@ final class URLSessionTransfer: Sendable {
                 return .success(nil)
             }
             guard state.body.admits(data.count) else {
-                return .failure(.networkError(NetworkFailure(kind: .responseTooLarge)))
+                return .failure(.networkError(APIClientError.NetworkFailure(kind: .responseTooLarge)))
             }
             if state.segments.overrunsSegment(received: state.body.received, adding: data.count) {
                 // More than the segment's own Content-Range announced.
-                return .failure(.networkError(NetworkFailure(kind: .badServerResponse)))
+                return .failure(.networkError(APIClientError.NetworkFailure(kind: .badServerResponse)))
             }
             if let failure = state.body.append(data) { return .failure(failure) }
             return .success(
@@ -326,7 +326,7 @@ final class URLSessionTransfer: Sendable {
         case .decline:
             return .answer(nil)
         case .tooManyRedirects:
-            finish(.failure(.networkError(NetworkFailure(kind: .tooManyRedirects))))
+            finish(.failure(.networkError(APIClientError.NetworkFailure(kind: .tooManyRedirects))))
             return .abandon
         case .invalid(let error):
             finish(.failure(error))
@@ -386,7 +386,7 @@ final class URLSessionTransfer: Sendable {
                 // delivering the 401: that is the response.
                 if error == nil, state.segments.endsShort(at: state.body.received) {
                     // A segment ended short of the body's end.
-                    return .end(.failure(.networkError(NetworkFailure(kind: .connectionLost))))
+                    return .end(.failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost))))
                 }
                 if error == nil || state.challenges.endedByRejection(error) {
                     // A response whose head never reached the delegate (a redirect not followed): an empty file.
@@ -399,7 +399,7 @@ final class URLSessionTransfer: Sendable {
                 return .end(
                     .failure(URLErrorMapping.apiClientError(for: error, afterResponseHead: state.body.response != nil)))
             }
-            return .end(.failure(.networkError(NetworkFailure(kind: .badServerResponse))))
+            return .end(.failure(.networkError(APIClientError.NetworkFailure(kind: .badServerResponse))))
         }
         switch step {
         case .next(let hop): return hop
@@ -423,7 +423,7 @@ final class URLSessionTransfer: Sendable {
     }
 
     private func makeResponse(
-        _ response: HTTPURLResponse, body: URLSessionResponseBody, timings: HTTPTimings?
+        _ response: HTTPURLResponse, body: URLSessionResponseBody, timings: HTTPResponse.Timings?
     ) -> HTTPResponse {
         let fileURL = body.fileURL
         return HTTPResponse(

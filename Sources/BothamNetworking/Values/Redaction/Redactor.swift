@@ -33,40 +33,40 @@ import Foundation
 /// multipart, binary) are printed as they are: do not log bodies that carry secrets another way.
 public struct Redactor: Sendable, Hashable {
     /// The headers every redactor hides unless built with ``none``.
-    public static let defaultHeaderNames: Set<HTTPFieldName> = [
+    package static let defaultHeaderNames: Set<HTTPFieldName> = [
         .authorization, .proxyAuthorization, .cookie, .setCookie, "X-Api-Key", "Api-Key", "X-Auth-Token",
         "X-Amz-Security-Token",
     ]
 
     /// The name fragments (lower-cased) that hide every header whose name contains one of them, ignoring case,
     /// unless built with ``none``.
-    public static let defaultHeaderNameFragments: Set<String> = [
+    package static let defaultHeaderNameFragments: Set<String> = [
         "token", "secret", "password", "signature", "api-key", "apikey",
     ]
 
     /// The query parameters (lower-cased) every redactor hides unless built with ``none``: OAuth's `access_token`
     /// (RFC 6750 §2.3), API keys, and the signatures and session tokens of presigned URLs (AWS, Google Cloud, Azure).
-    public static let defaultQueryParameterNames: Set<String> = [
+    package static let defaultQueryParameterNames: Set<String> = [
         "access_token", "client_secret", "api_key", "apikey", "password", "token", "sig", "signature",
         "x-amz-signature", "x-amz-security-token", "x-goog-signature",
     ]
 
     /// The body fields every redactor hides unless built with ``none``: the OAuth 2.0 and OpenID Connect secrets
     /// (RFC 6749, OIDC Core) and `password`.
-    public static let defaultBodyFieldNames: Set<String> = [
+    package static let defaultBodyFieldNames: Set<String> = [
         "password", "client_secret", "access_token", "refresh_token", "id_token",
     ]
 
     /// Header names whose values are hidden.
-    public var headerNames: Set<HTTPFieldName>
+    package var headerNames: Set<HTTPFieldName>
     /// Name fragments (lower-cased): a header whose lower-cased name contains one of them is hidden.
-    public private(set) var headerNameFragments: Set<String>
+    package private(set) var headerNameFragments: Set<String>
     /// Query parameter names (lower-cased) whose values are hidden.
-    public private(set) var queryParameterNames: Set<String>
+    package private(set) var queryParameterNames: Set<String>
     /// JSON member and form field names (lower-cased) whose values are hidden in bodies.
-    public private(set) var bodyFieldNames: Set<String>
+    package private(set) var bodyFieldNames: Set<String>
     /// What replaces a hidden value. Default `REDACTED` (safe in URLs, headers and shell commands).
-    public var replacement: String
+    package var replacement: String
 
     /// A redactor hiding the default headers plus `headerNames`, the default query parameters plus
     /// `queryParameterNames`, and the default body fields plus `bodyFieldNames`.
@@ -106,32 +106,32 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// A copy that also hides these query parameters.
-    public func redactingQueryParameters(_ names: Set<String>) -> Redactor {
+    package func redactingQueryParameters(_ names: Set<String>) -> Redactor {
         var copy = self
         copy.queryParameterNames.formUnion(names.map { $0.lowercased() })
         return copy
     }
 
     /// A copy that also hides these body fields.
-    public func redactingBodyFields(_ names: Set<String>) -> Redactor {
+    package func redactingBodyFields(_ names: Set<String>) -> Redactor {
         var copy = self
         copy.bodyFieldNames.formUnion(names.map { $0.lowercased() })
         return copy
     }
 
     /// Whether values of this header are hidden.
-    public func redacts(header name: HTTPFieldName) -> Bool {
+    package func redacts(header name: HTTPFieldName) -> Bool {
         headerNames.contains(name)
             || headerNameFragments.contains { !$0.isEmpty && name.canonicalName.contains($0) }
     }
 
     /// Whether values of this query parameter are hidden.
-    public func redacts(queryParameter name: String) -> Bool {
+    package func redacts(queryParameter name: String) -> Bool {
         queryParameterNames.contains(name.lowercased())
     }
 
     /// Whether values of this JSON member or form field are hidden in bodies.
-    public func redacts(bodyField name: String) -> Bool {
+    package func redacts(bodyField name: String) -> Bool {
         bodyFieldNames.contains(name.lowercased())
     }
 
@@ -165,7 +165,7 @@ public struct Redactor: Sendable, Hashable {
     /// The field with its value replaced when it is hidden; the value of a field that holds a URL (`Location`,
     /// `Content-Location`) with its hidden query values and password replaced, as in ``redact(_:)-(URL)``: a redirect
     /// to a pre-signed URL must not put its signature in a log or a recording.
-    public func redact(_ field: HTTPHeaders.Field) -> HTTPHeaders.Field {
+    package func redact(_ field: HTTPHeaders.Field) -> HTTPHeaders.Field {
         if redacts(header: field.name) { return HTTPHeaders.Field(name: field.name, value: replacement) }
         guard Self.uriReferenceFields.contains(field.name) else { return field }
         let value = redact(uriReference: field.value)
@@ -206,7 +206,7 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// The URL as text with hidden query values and any password in the user information replaced.
-    public func redact(_ url: URL) -> String {
+    package func redact(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return url.absoluteString
         }
@@ -221,7 +221,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// The URL of `request` as text, redacted; for a request whose URL does not resolve, its endpoint and path
     /// (with control characters escaped).
-    public func redactedURL(of request: HTTPRequest) -> String {
+    package func redactedURL(of request: HTTPRequest) -> String {
         guard let url = request.url else { return DebugText.printable(request.baseEndpoint + request.path) }
         return redact(url)
     }

@@ -1,4 +1,4 @@
-extension HTTPTimings: CustomStringConvertible {
+extension HTTPResponse.Timings: CustomStringConvertible {
     /// The measured phases on one line, each with its duration, then whether the connection was reused:
     /// `dns 0.4ms connect 0.2ms tls 3.1ms send 0.1ms wait 12.0ms receive 0.5ms new connection`.
     public var description: String {

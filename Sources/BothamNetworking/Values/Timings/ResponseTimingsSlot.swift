@@ -1,23 +1,23 @@
-/// Where an ``HTTPResponse`` keeps its ``HTTPTimings``: out of line (one pointer in the response, allocated only
+/// Where an ``HTTPResponse`` keeps its ``HTTPResponse/Timings``: out of line (one pointer in the response, allocated only
 /// when a transport measured something) and out of its equality, since two responses that differ only in how long
 /// they took are the same response (a replayed recording equals the live one).
 struct ResponseTimingsSlot: Sendable, Hashable {
     /// Immutable, so sharing it between copies of a response (and tasks) is safe.
     private final class Box: Sendable {
-        let timings: HTTPTimings
+        let timings: HTTPResponse.Timings
 
-        init(_ timings: HTTPTimings) {
+        init(_ timings: HTTPResponse.Timings) {
             self.timings = timings
         }
     }
 
     private let box: Box?
 
-    init(_ timings: HTTPTimings?) {
+    init(_ timings: HTTPResponse.Timings?) {
         box = timings.map(Box.init)
     }
 
-    var timings: HTTPTimings? { box?.timings }
+    var timings: HTTPResponse.Timings? { box?.timings }
 
     /// Always equal: timings are a measurement, not part of the response.
     static func == (lhs: ResponseTimingsSlot, rhs: ResponseTimingsSlot) -> Bool { true }
