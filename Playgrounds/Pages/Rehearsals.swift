@@ -48,7 +48,8 @@ public enum Rehearsals: PlaygroundPage {
         let retrying = BothamAPIClient(
             baseEndpoint: context.servicesURL, httpClient: URLSessionHTTPClient(),
             configuration: .init(
-                maxRetries: 2, retrier: RetryPolicy(backoff: RetryBackoff(baseDelay: .milliseconds(10)), jitter: .none))
+                maxRetries: 2,
+                retrier: RetryPolicy(backoff: RetryPolicy.Backoff(baseDelay: .milliseconds(10)), jitter: .none))
         )
         let faults = Lock<[String]>([])
         retrying.networkInterceptors.append(
@@ -70,7 +71,7 @@ public enum Rehearsals: PlaygroundPage {
             throw PlaygroundFailure("a truncated body must end the call with a network error")
         }
         try context.check(
-            failure.kind == .connectionLost && failure.underlying is ChaosFaultError,
+            failure.kind == .connectionLost && failure.underlying is ChaosInterceptor.Fault,
             "a body cut in half fails as a real dropped connection does, and says it was rehearsal")
     }
 

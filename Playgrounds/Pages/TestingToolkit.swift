@@ -67,7 +67,7 @@ public enum TestingToolkit: PlaygroundPage {
             "the harness ran a request interceptor without building a client")
 
         harness.next.stub(with: .response(statusCode: 503), .response(statusCode: 503), .text("ok"))
-        let policy = RetryPolicy(backoff: RetryBackoff(baseDelay: .seconds(1)), jitter: .none)
+        let policy = RetryPolicy(backoff: RetryPolicy.Backoff(baseDelay: .seconds(1)), jitter: .none)
         let retried = await harness.run(policy, on: harness.request(.get, "/feed"), maxAttempts: 3)
         context.say("waits asked for: \(retried.retryDelays)")
         try context.check(
@@ -82,8 +82,8 @@ public enum TestingToolkit: PlaygroundPage {
         stubClient.stub(.header(.authorization, "Bearer old"), with: .response(statusCode: 401))
         stubClient.stub(.header(.authorization, "Bearer new"), with: .text("ok"))
         let gate = stubClient.hold(.header(.authorization, "Bearer old"), next: 10)
-        let store = TokenStore(token: AuthToken("old"))
-        let authenticator = TokenAuthenticator(store: store) { _ in AuthToken("new") }
+        let store = TokenAuthenticator.Store(token: TokenAuthenticator.Token("old"))
+        let authenticator = TokenAuthenticator(store: store) { _ in TokenAuthenticator.Token("new") }
         let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stubClient)
         apiClient.requestInterceptors.append(authenticator)
         apiClient.responseInterceptors.append(authenticator)

@@ -19,12 +19,12 @@ public enum TokenRefresh: PlaygroundPage {
     /// Runs the page.
     public static func run(_ context: PlaygroundContext) async throws {
         let apiClient = context.client(context.servicesURL, logDetail: .none)
-        let store = TokenStore(token: AuthToken("expired-token"))
+        let store = TokenAuthenticator.Store(token: TokenAuthenticator.Token("expired-token"))
         let authenticator = TokenAuthenticator(store: store) { _ in
             let response = try await apiClient.response(for: apiClient.request(.post, "/token/refresh"))
             let token = try response.decoded(as: TokenResponse.self).accessToken
             print("  refreshed the token: \(token)")
-            return AuthToken(token)
+            return TokenAuthenticator.Token(token)
         }
         apiClient.requestInterceptors.append(authenticator)
         apiClient.responseInterceptors.append(authenticator)

@@ -37,7 +37,7 @@ public struct PlaygroundContext: Sendable {
     }
 
     /// A log sink that prints each line, indented, to standard output.
-    public static let standardOutput = LogSink { _, message in
+    public static let standardOutput = LoggingInterceptor.Sink { _, message in
         print("  " + message.replacingOccurrences(of: "\n", with: "\n  "))
     }
 }

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 extension HTTPBinInteropTests {
-    @Suite("httpbin: cookies through CookieInterceptor, the same on both transports", .timeLimit(.minutes(1)))
+    @Suite("httpbin: cookies through a CookieJar interceptor, the same on both transports", .timeLimit(.minutes(1)))
     struct HTTPBinCookieTests {
         let jar = CookieJar()
 
@@ -26,7 +26,7 @@ extension HTTPBinInteropTests {
             let apiClient = BothamAPIClient(
                 baseEndpoint: HTTPBin.url ?? "http://127.0.0.1:9", httpClient: transport,
                 configuration: .init(validation: .acceptAll))
-            apiClient.interceptors.append(CookieInterceptor(jar: jar))
+            apiClient.interceptors.append(jar)
             return apiClient
         }
 
@@ -47,7 +47,7 @@ extension HTTPBinInteropTests {
             let apiClient = BothamAPIClient(
                 baseEndpoint: HTTPBin.url ?? "http://127.0.0.1:9", httpClient: transport,
                 configuration: .init(validation: .acceptAll))
-            apiClient.interceptors.append(CookieInterceptor(jar: jar))
+            apiClient.interceptors.append(jar)
 
             let echo = try await apiClient.GET("/cookies/set", parameters: ["flavour": "oat"]).get()
 

@@ -133,7 +133,7 @@ extension HTTPBinInteropTests {
             "A session given a cookie storage stores /cookies/set's cookie and sends it after the redirect",
             .enabled(
                 if: !HTTPBin.runsOnNative,
-                "a test of URLSession's own cookie storage; CookieInterceptor covers both transports (HTTPBinCookieTests)"
+                "a test of URLSession's own cookie storage; a CookieJar covers both transports (HTTPBinCookieTests)"
             )
         )
         func cookies() async throws {

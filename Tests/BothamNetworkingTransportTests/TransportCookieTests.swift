@@ -9,7 +9,7 @@ import Testing
 #endif
 
 extension TransportIntegrationTests {
-    @Suite("CookieInterceptor behaves the same on both transports", .timeLimit(.minutes(1)))
+    @Suite("A CookieJar interceptor behaves the same on both transports", .timeLimit(.minutes(1)))
     struct TransportCookieTests {
         /// A client with a jar over `transport` as it comes (URLSession's default session keeps no cookies).
         private static func client(
@@ -19,7 +19,7 @@ extension TransportIntegrationTests {
             let apiClient = BothamAPIClient(
                 baseEndpoint: server.baseURL.absoluteString, httpClient: httpClient,
                 configuration: .init(maxRetries: 0, validation: .acceptAll))
-            apiClient.interceptors.append(CookieInterceptor(jar: jar))
+            apiClient.interceptors.append(jar)
             return apiClient
         }
 

@@ -17,13 +17,13 @@ extension BothamAPIClient {
         public var retrier: (any RequestRetrier)?
         /// The clock of everything time-based in a call (see ``HTTPClock``): the waits between attempts, the
         /// ``callTimeout``, stream deadlines, ``EventSource`` reconnection delays, and every interceptor that reads
-        /// ``HTTPCallContext/clock`` (cache freshness, cookie expiry, the token refresh limit, `Retry-After`
+        /// `HTTPCallContext.clock` (cache freshness, cookie expiry, the token refresh limit, `Retry-After`
         /// dates, logged and measured durations). Each call takes it from the snapshot of the configuration it
-        /// starts with. Default ``SystemClock``; tests give `BothamNetworkingTesting`'s `VirtualClock` and advance
+        /// starts with. Default `SystemClock`; tests give `BothamNetworkingTesting`'s `VirtualClock` and advance
         /// it, so nothing sleeps for real.
         public var clock: any HTTPClock
-        /// Told once about every call when it ends (see ``HTTPCallObserver``), in order. Default: none.
-        public var callObservers: [any HTTPCallObserver]
+        /// The observers of the deprecated `callObservers`, told once about every call when it ends, in order.
+        var legacyCallObservers: [LegacyCallObserver] = []
         /// The most one whole call may take: every attempt, every redirect and every wait between retries; for a
         /// streamed call (``BothamAPIClient/stream(_:callTimeout:)`` without its own `callTimeout`), until its body ends. When
         /// it runs out the call is cancelled and ends with ``APIClientError/timeout``. Default `nil`: no limit
@@ -37,11 +37,9 @@ extension BothamAPIClient {
             completionQueue: DispatchQueue? = nil,
             retrier: (any RequestRetrier)? = nil,
             clock: any HTTPClock = .system,
-            callObservers: [any HTTPCallObserver] = [],
             callTimeout: Duration? = nil
         ) {
             self.callTimeout = callTimeout
-            self.callObservers = callObservers
             self.retrier = retrier
             self.clock = clock
             self.maxRetries = maxRetries
@@ -59,7 +57,7 @@ extension BothamAPIClient.Configuration {
             validation: validation,
             retrier: retrier,
             clock: clock,
-            callObservers: callObservers,
+            callObservers: legacyCallObservers,
             callTimeout: callTimeout
         )
     }

@@ -1,11 +1,8 @@
-extension HTTPInterceptor where Self: HTTPCallObserver {
-    /// Registers an interceptor that must also hear the end of each call (``MetricsInterceptor``,
-    /// ``TracingInterceptor``) in both roles: appends it to ``BothamAPIClient/interceptors`` and to the
-    /// configuration's ``BothamAPIClient/Configuration/callObservers``.
+extension HTTPInterceptor {
+    /// Appends the interceptor to `client`'s ``BothamAPIClient/interceptors``, which is all it takes now: the client
+    /// tells every interceptor when a call ends (``HTTPInterceptor/callDidFinish(_:result:context:)``).
+    @available(*, deprecated, message: "append it to the client's interceptors: apiClient.interceptors.append(...)")
     public func install(on client: BothamAPIClient) {
         client.interceptors.append(self)
-        var configuration = client.configuration
-        configuration.callObservers.append(self)
-        client.configuration = configuration
     }
 }

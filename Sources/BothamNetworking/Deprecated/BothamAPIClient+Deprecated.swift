@@ -17,7 +17,7 @@ extension BothamAPIClient.Configuration {
 
     /// Waits between attempts.
     ///
-    /// Setting a sleeper makes every wait on the call's ``clock`` go through it (retry delays, `EventSource`
+    /// Setting a sleeper makes every wait on the call's `clock` go through it (retry delays, `EventSource`
     /// reconnection waits, call timeouts); the clock still tells the time.
     @available(*, deprecated, message: "set `clock` instead: a VirtualClock from BothamNetworkingTesting in tests")
     public var retrySleeper: RetrySleeper {
@@ -28,7 +28,7 @@ extension BothamAPIClient.Configuration {
     /// Creates a configuration.
     @available(
         *, deprecated,
-        message: "use init(maxRetries:validation:completionQueue:retrier:clock:callObservers:callTimeout:)"
+        message: "use init(maxRetries:validation:completionQueue:retrier:clock:callTimeout:)"
     )
     @_disfavoredOverload
     public init(

@@ -15,7 +15,15 @@ extension LoggingInterceptor {
 
     /// Creates a logging interceptor.
     @available(*, deprecated, renamed: "init(detail:sink:redactor:bodyLimit:)")
-    public init(level: Detail, sink: LogSink = .standardError, redactor: Redactor = .default, bodyLimit: Int = 4_096) {
+    public init(level: Detail, sink: Sink = .standardError, redactor: Redactor = .default, bodyLimit: Int = 4_096) {
         self.init(detail: level, sink: sink, redactor: redactor, bodyLimit: bodyLimit)
     }
 }
+
+/// Where log lines go.
+@available(*, deprecated, renamed: "LoggingInterceptor.Sink")
+public typealias LogSink = LoggingInterceptor.Sink
+
+/// The severity of a log line.
+@available(*, deprecated, renamed: "LoggingInterceptor.Sink.Level")
+public typealias LogLevel = LoggingInterceptor.Sink.Level

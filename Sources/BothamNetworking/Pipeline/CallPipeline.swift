@@ -123,8 +123,14 @@ final class CallPipeline: Sendable {
         }
         if case .failure(.cancelled) = outcome, timedOut?() == true { outcome = .failure(.timeout) }
         let result = files.deliver(outcome)
+        for interceptor in interceptors {
+            interceptor.callDidFinish(original, result: result, context: context)
+        }
+        for interceptor in networkInterceptors {
+            interceptor.callDidFinish(original, result: result, context: context)
+        }
         for observer in settings.callObservers {
-            observer.callDidFinish(original, result: result, context: context)
+            observer.callDidFinish(original, result, context)
         }
         budget?.forgetLastSend()
         return result

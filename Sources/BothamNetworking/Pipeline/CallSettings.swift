@@ -10,8 +10,8 @@ struct CallSettings: Sendable {
     var retrier: (any RequestRetrier)?
     /// The call's clock: the waits between attempts and the call timeout run on it, and it is the context's.
     var clock: any HTTPClock
-    /// Told once when the call ends, in order.
-    var callObservers: [any HTTPCallObserver]
+    /// The deprecated observers, told once when the call ends, in order, after the interceptors.
+    var callObservers: [LegacyCallObserver]
     /// The most the whole call may take, every attempt and every wait between them; `nil` for no limit.
     var callTimeout: Duration?
 }

@@ -1,22 +1,23 @@
 /// Observes calls as they finish: exactly once per call, after the last attempt and the client's validation.
 ///
-/// Interceptors see attempts; an observer sees the call as a whole (how many attempts it took, how it ended), which
-/// is what metrics need. Register observers in ``BothamAPIClient/Configuration/callObservers``.
-///
-/// ```swift
-/// struct CallCounter: HTTPCallObserver {
-///     func callDidFinish(
-///         _ request: HTTPRequest, result: Result<HTTPResponse, APIClientError>, context: HTTPCallContext
-///     ) {
-///         print("call \(context.callID) finished after \(context.attempt) attempt(s)")
-///     }
-/// }
-/// apiClient.configuration.callObservers.append(CallCounter())
-/// ```
-///
-/// The method runs on the task that made the call, before the result is returned; keep it short and non-blocking.
+/// Deprecated: an ``HTTPInterceptor`` is told the same thing by its ``HTTPInterceptor/callDidFinish(_:result:context:)``,
+/// so a feature that needs the end of the call is one object in one list (`apiClient.interceptors.append(...)`).
+/// Observers registered in `Configuration.callObservers` are still told, after the interceptors.
+@available(
+    *, deprecated,
+    message: "implement HTTPInterceptor.callDidFinish(_:result:context:) and append the interceptor to interceptors"
+)
 public protocol HTTPCallObserver: Sendable {
     /// Called once when a call ends. `request` is the original request, `result` what the caller receives and
     /// `context` the context of the last attempt (``HTTPCallContext/attempt`` is how many attempts were made).
     func callDidFinish(_ request: HTTPRequest, result: Result<HTTPResponse, APIClientError>, context: HTTPCallContext)
+}
+
+/// A call observer registered through the deprecated `Configuration.callObservers`: the observer, and how to tell
+/// it that a call ended (captured where naming the deprecated protocol is allowed).
+struct LegacyCallObserver: Sendable {
+    /// The observer as it was registered, given back by `callObservers`.
+    let observer: any Sendable
+    /// Tells `observer` that a call ended.
+    let callDidFinish: @Sendable (HTTPRequest, Result<HTTPResponse, APIClientError>, HTTPCallContext) -> Void
 }

@@ -17,20 +17,22 @@
 /// ```
 ///
 /// Add one to a client with `apiClient.interceptors.append(...)` (or to every client with
-/// ``BothamAPIClient/globalInterceptors``); local interceptors wrap the global ones.
+/// ``BothamAPIClient/globalInterceptors``); local interceptors wrap the global ones. An interceptor that needs the
+/// call as a whole (how many attempts it took, how it ended) also implements
+/// ``callDidFinish(_:result:context:)``, which the client calls once per call: one object, one registration.
 ///
 /// ## The request an interceptor is given
 ///
 /// Each attempt runs the request interceptors (local, then global), then *prepares* their result once, and only then
 /// calls the onion with it. So `request` is prepared (what a signer has to sign):
 ///
-/// - ``HTTPRequest/resolvedURL()`` returns the URL that is sent — base endpoint, path and parameters joined and
+/// - `HTTPRequest.resolvedURL()` returns the URL that is sent — base endpoint, path and parameters joined and
 ///   percent-encoded — without resolving it again.
 /// - A body in memory is already the bytes that go on the wire: ``HTTPRequest/bodyData()`` returns them, encoding
 ///   nothing (JSON, form and dictionary bodies are encoded).
 /// - A file body (`upload(_:method:fromFile:...)`, ``HTTPBody/file(_:contentType:)``, a large multipart form)
 ///   stays a file, read while it is sent: ``HTTPBody/fileURL`` is set. Read the file yourself to hash it;
-///   `bodyData()` would load it into memory, and refuses files over ``HTTPBody/maximumFileSizeLoadedInMemory``.
+///   `bodyData()` would load it into memory, and refuses files over `HTTPBody.maximumFileSizeLoadedInMemory`.
 /// - A streamed body (``HTTPBody/streamed`` is set) cannot be read without being used up.
 /// - The headers are the caller's and the request interceptors', plus the `Content-Type` preparation set from the
 ///   body when there was none. The transport adds the framing headers: `Host` (from the URL: the host, and `:port`
@@ -58,6 +60,27 @@ public protocol HTTPInterceptor: Sendable {
     ///   - next: The rest of the chain: the inner interceptors, then the transport.
     func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
         -> HTTPResponse
+
+    /// Told once when the call ends, after its last attempt and the client's validation: what a feature that sees
+    /// the call as a whole needs (metrics, tracing). The default does nothing.
+    ///
+    /// - Parameters:
+    ///   - request: The original request, as the caller made it.
+    ///   - result: What the caller receives.
+    ///   - context: The context of the last attempt: ``HTTPCallContext/attempt`` is how many attempts were made, and
+    ///     the call's values (``HTTPCallValueKey``) are those its attempts left.
+    ///
+    /// It runs on the task that made the call, before the result is returned, for every interceptor of the call
+    /// (``BothamAPIClient/interceptors``, then ``BothamAPIClient/networkInterceptors``, each local then global) in
+    /// order, whether or not an attempt reached it: keep it short and non-blocking.
+    func callDidFinish(_ request: HTTPRequest, result: Result<HTTPResponse, APIClientError>, context: HTTPCallContext)
+}
+
+extension HTTPInterceptor {
+    /// Does nothing: most interceptors only see attempts.
+    public func callDidFinish(
+        _ request: HTTPRequest, result: Result<HTTPResponse, APIClientError>, context: HTTPCallContext
+    ) {}
 }
 
 /// The rest of the chain after an interceptor: the next interceptors and then the transport.

@@ -11,7 +11,7 @@ struct InterceptorHarnessTests {
     struct Credentials: BasicAuthentication {
         let credentials = BasicAuthCredentials(username: "jane", password: "hunter2")
         let realms = Recorder<String>()
-        var insecureTransportLog: LogSink { LogSink { _, _ in } }
+        var insecureTransportLog: LoggingInterceptor.Sink { LoggingInterceptor.Sink { _, _ in } }
 
         func onAuthenticationError(realm: String) async {
             realms.append(realm)
@@ -40,8 +40,8 @@ struct InterceptorHarnessTests {
 
     @Test("The token authenticator refreshes on a 401, retries once with the new token, and passes a second 401 on")
     func tokenAuthenticatorRetry() async throws {
-        let store = TokenStore(token: AuthToken("stale"))
-        let authenticator = TokenAuthenticator(store: store) { _ in AuthToken("fresh") }
+        let store = TokenAuthenticator.Store(token: TokenAuthenticator.Token("stale"))
+        let authenticator = TokenAuthenticator(store: store) { _ in TokenAuthenticator.Token("fresh") }
         harness.next.stub(.header(.authorization, "Bearer stale"), with: .response(statusCode: 401))
         harness.next.stub(.header(.authorization, "Bearer fresh"), with: .text("me"))
 
@@ -54,7 +54,7 @@ struct InterceptorHarnessTests {
         let rejecting = InterceptorHarness()
         rejecting.next.stub(with: .response(statusCode: 401))
         let again = await rejecting.runAttempts(
-            TokenAuthenticator(store: TokenStore(token: AuthToken("a"))) { _ in AuthToken("b") },
+            TokenAuthenticator(store: .init(token: .init("a"))) { _ in TokenAuthenticator.Token("b") },
             on: rejecting.request(.get, "/me"))
         #expect(try again.get().statusCode == 401, "a second rejection is passed on, not retried")
         #expect(again.nextCallCount == 2)
@@ -91,7 +91,7 @@ struct InterceptorHarnessTests {
     @Test("An onion interceptor's calls of next, the requests it sent and its response are reported")
     func onionInterceptor() async throws {
         let jar = CookieJar()
-        let cookies = CookieInterceptor(jar: jar)
+        let cookies = jar
         harness.next.stub(.path("/login"), with: .text("ok", headers: ["Set-Cookie": "session=abc; Path=/"]))
         harness.next.stub(.path("/me"), with: .text("me"))
 
@@ -137,7 +137,7 @@ struct InterceptorHarnessTests {
     func retryPolicy() async throws {
         harness.next.stub(
             with: .response(statusCode: 503, headers: ["Retry-After": "7"]), .response(statusCode: 502), .text("ok"))
-        let policy = RetryPolicy(backoff: RetryBackoff(baseDelay: .seconds(1), multiplier: 2), jitter: .none)
+        let policy = RetryPolicy(backoff: RetryPolicy.Backoff(baseDelay: .seconds(1), multiplier: 2), jitter: .none)
         let run = await harness.run(policy, on: harness.request(.get, "/flaky"), maxAttempts: 4)
         #expect(try run.get().statusCode == 200)
         #expect(run.nextCallCount == 3)

@@ -15,11 +15,11 @@ struct StubGateTests {
         stub.stub(.header(.authorization, "Bearer new"), with: .text("ok"))
         let gate = stub.hold(.header(.authorization, "Bearer old"), next: 10)
         let refreshes = Counter()
-        let store = TokenStore(token: AuthToken("old"))
+        let store = TokenAuthenticator.Store(token: TokenAuthenticator.Token("old"))
         let authenticator = TokenAuthenticator(store: store) { rejected in
             refreshes.increment()
-            #expect(rejected == AuthToken("old"))
-            return AuthToken("new")
+            #expect(rejected == TokenAuthenticator.Token("old"))
+            return TokenAuthenticator.Token("new")
         }
         let apiClient = apiClient
         apiClient.requestInterceptors.append(authenticator)

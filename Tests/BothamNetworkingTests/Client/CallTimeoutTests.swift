@@ -42,8 +42,14 @@ struct CallTimeoutTests {
     }
 
     /// Remembers how calls ended.
-    final class Observer: HTTPCallObserver {
+    final class Observer: HTTPInterceptor {
         let results = Recorder<Result<HTTPResponse, APIClientError>>()
+
+        func intercept(
+            _ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext
+        ) async throws -> HTTPResponse {
+            try await next(request)
+        }
 
         func callDidFinish(
             _ request: HTTPRequest, result: Result<HTTPResponse, APIClientError>, context: HTTPCallContext
@@ -56,16 +62,13 @@ struct CallTimeoutTests {
         _ transport: SlowFailingTransport, callTimeout: Duration?, maxRetries: Int = 1_000,
         retrier: AlwaysRetry = AlwaysRetry(), observer: Observer? = nil
     ) -> BothamAPIClient {
-        BothamAPIClient(
+        let apiClient = BothamAPIClient(
             baseEndpoint: "https://api.example.com",
             httpClient: transport,
-            configuration: .init(
-                maxRetries: maxRetries,
-                retrier: retrier,
-                callObservers: observer.map { [$0] } ?? [],
-                callTimeout: callTimeout
-            )
+            configuration: .init(maxRetries: maxRetries, retrier: retrier, callTimeout: callTimeout)
         )
+        if let observer { apiClient.interceptors.append(observer) }
+        return apiClient
     }
 
     @Test("A call that keeps being retried ends with timeout when callTimeout runs out, after several attempts")

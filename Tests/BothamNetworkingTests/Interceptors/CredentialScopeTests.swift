@@ -52,7 +52,9 @@ struct CredentialScopeTests {
     func tokenScope() async throws {
         let stubClient = StubHTTPClient()
         let apiClient = Self.client(stubClient)
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("t0k3n"))) { _ in AuthToken("new") }
+        let authenticator = TokenAuthenticator(store: .init(token: .init("t0k3n"))) { _ in
+            TokenAuthenticator.Token("new")
+        }
         apiClient.requestInterceptors.append(authenticator)
         apiClient.responseInterceptors.append(authenticator)
 

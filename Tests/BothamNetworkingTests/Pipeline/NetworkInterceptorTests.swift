@@ -97,7 +97,7 @@ struct NetworkInterceptorTests {
         // `Redactor.none`: the default one hides `X-Signature` (its name contains "signature"), and this test must
         // see the value the logger was given.
         let logger = LoggingInterceptor(
-            detail: .headers, sink: LogSink { _, message in lines.append(message) }, redactor: .none)
+            detail: .headers, sink: LoggingInterceptor.Sink { _, message in lines.append(message) }, redactor: .none)
         if loggerFirst {
             apiClient.networkInterceptors.append(logger)
             apiClient.interceptors.append(Signer())
@@ -121,7 +121,7 @@ struct NetworkInterceptorTests {
         let lines = Recorder<String>()
         apiClient.requestInterceptors.append(AddingAuthorization())
         apiClient.networkInterceptors.append(
-            LoggingInterceptor(detail: .headers, sink: LogSink { _, message in lines.append(message) }))
+            LoggingInterceptor(detail: .headers, sink: LoggingInterceptor.Sink { _, message in lines.append(message) }))
 
         _ = try await apiClient.GET("/me").get()
 

@@ -17,7 +17,7 @@ struct StreamingObservabilityTests {
         let lines = Recorder<String>()
         let apiClient = Self.client(stubClient)
         apiClient.interceptors.append(
-            LoggingInterceptor(detail: .body, sink: LogSink { _, line in lines.append(line) }))
+            LoggingInterceptor(detail: .body, sink: LoggingInterceptor.Sink { _, line in lines.append(line) }))
 
         let response = try await apiClient.stream(.get, "/feed")
         let afterHead = lines.values
@@ -36,7 +36,8 @@ struct StreamingObservabilityTests {
         stubClient.stub(with: .streamed(chunks: [StubChunk("first"), StubChunk("second"), StubChunk("third")]))
         let lines = Recorder<String>()
         let apiClient = Self.client(stubClient)
-        apiClient.interceptors.append(LoggingInterceptor(sink: LogSink { _, line in lines.append(line) }))
+        apiClient.interceptors.append(
+            LoggingInterceptor(sink: LoggingInterceptor.Sink { _, line in lines.append(line) }))
 
         let response = try await apiClient.stream(.get, "/feed")
         var iterator = response.body.makeAsyncIterator()
@@ -52,9 +53,9 @@ struct StreamingObservabilityTests {
     func metricsCoverTheStream() async throws {
         let stubClient = StubHTTPClient()
         stubClient.stub(with: .streamed(chunks: [StubChunk("abc"), StubChunk("defg")]))
-        let reports = Recorder<CallMetrics>()
+        let reports = Recorder<MetricsInterceptor.Report>()
         let apiClient = Self.client(stubClient)
-        MetricsInterceptor { reports.append($0) }.install(on: apiClient)
+        apiClient.interceptors.append(MetricsInterceptor { reports.append($0) })
 
         let response = try await apiClient.stream(.get, "/feed")
         let beforeBody = reports.values.count

@@ -14,17 +14,13 @@ public struct BasicAuthCredentials: Sendable, Hashable {
     }
 
     /// `Basic ` followed by the Base64 of the UTF-8 bytes of `username:password`.
-    public var authorizationHeaderValue: String {
+    package var authorizationHeaderValue: String {
         "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
     }
 }
 
 extension BasicAuthCredentials: CustomStringConvertible {
-    /// The user name only: the password never appears in descriptions or logs.
+    /// The user name only: the password never appears in descriptions or logs (`String(reflecting:)` shows this
+    /// too).
     public var description: String { "BasicAuthCredentials(username: \(DebugText.quoted(username)), password: ***)" }
-}
-
-extension BasicAuthCredentials: CustomDebugStringConvertible {
-    /// The same as ``description``: the password stays hidden.
-    public var debugDescription: String { description }
 }

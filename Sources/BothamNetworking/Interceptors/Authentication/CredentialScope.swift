@@ -8,10 +8,11 @@ import Foundation
 public struct CredentialScope: Sendable, Hashable {
     /// Origins besides the base endpoint's that receive credentials, as URLs (`https://uploads.example.com`); only
     /// their scheme, host and port count.
-    public var additionalOrigins: [String]
+    package var additionalOrigins: [String]
 
     /// The base endpoint's origin only (the default).
-    public static let baseEndpointOrigin = CredentialScope(additionalOrigins: [])
+    @usableFromInline
+    package static let baseEndpointOrigin = CredentialScope(additionalOrigins: [])
 
     /// The base endpoint's origin and `origins`.
     public init(additionalOrigins: [String]) {
@@ -19,8 +20,8 @@ public struct CredentialScope: Sendable, Hashable {
     }
 
     /// Whether credentials may be attached to `request`: it goes to the base endpoint's origin or to one named in
-    /// ``additionalOrigins``. A request whose URL does not resolve gets none (it will fail before it is sent).
-    public func allows(_ request: HTTPRequest) -> Bool {
+    /// `additionalOrigins`. A request whose URL does not resolve gets none (it will fail before it is sent).
+    package func allows(_ request: HTTPRequest) -> Bool {
         guard let target = try? request.resolvedURL() else { return false }
         if let base = URL(string: request.baseEndpoint), !RedirectHop.crossesOrigin(from: base, to: target) {
             return true

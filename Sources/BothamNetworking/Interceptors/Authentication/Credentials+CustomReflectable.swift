@@ -1,7 +1,7 @@
 // `dump` and debuggers read these mirrors instead of the stored properties, so they hide the secret as the
 // descriptions do.
 
-extension AuthToken: CustomReflectable {
+extension TokenAuthenticator.Token: CustomReflectable {
     /// The token's size only, never its value.
     public var customMirror: Mirror {
         Mirror(

@@ -5,7 +5,7 @@ import Foundation
 enum InsecureTransportWarning {
     private static let warnedHosts = Lock<Set<String>>([])
 
-    static func warnIfNeeded(for request: HTTPRequest, log: LogSink) {
+    static func warnIfNeeded(for request: HTTPRequest, log: LoggingInterceptor.Sink) {
         guard let url = request.url, url.scheme?.lowercased() == "http", let host = url.host?.lowercased(),
             !isLoopback(host)
         else { return }

@@ -31,12 +31,12 @@ import Foundation
 /// - **Keys never mix users**: the key is the URL plus a SHA-256 of the request's `Authorization` and `Cookie`
 ///   fields as this interceptor sees them, so a response is only served to a request with the same credentials,
 ///   even a `public` one. Request interceptors (a token authenticator) run before every onion interceptor, so their
-///   `Authorization` counts; put a ``CookieInterceptor`` *before* the cache in ``BothamAPIClient/interceptors`` so
+///   `Authorization` counts; put a ``CookieJar`` *before* the cache in ``BothamAPIClient/interceptors`` so
 ///   its `Cookie` does too. `Vary` selects between requests of one key (one variant per key is kept).
 /// - **Freshness** (§4.2): `max-age`, else `Expires` minus `Date` (an invalid `Expires` means stale), else 10% of
 ///   the time since `Last-Modified`, capped at a day, for heuristically cacheable statuses (marked `heuristic` in
-///   ``CacheStatus``); ages by §4.2.3 from `Date`, `Age` and the request and response times read from the call's
-///   clock (``HTTPCallContext/clock``: the client's ``BothamAPIClient/Configuration/clock``, so a test advances a
+///   ``CacheInterceptor/Status``); ages by §4.2.3 from `Date`, `Age` and the request and response times read from the call's
+///   clock (`HTTPCallContext.clock`: the client's ``BothamAPIClient/Configuration/clock``, so a test advances a
 ///   virtual clock to make a response stale).
 ///   A served stored response gets an `Age` field (§4.2.3). A response stored without `Date`, and a `304` that
 ///   updates one, get a `Date` of their receipt time (RFC 9110 §6.6.1). `Age` is the first member of its list (§5.1);
@@ -55,23 +55,22 @@ import Foundation
 /// - **`stale-while-revalidate`**: a stale response within the window is served at once and one revalidation per
 ///   entry runs in the background. It runs in a task of its own: cancelling the call that started it does not
 ///   cancel it (that call already has its answer), the request's timeout and the transport's limits bound it, and
-///   none is started when the calling task is already cancelled. Await them with ``waitForBackgroundRevalidations()``
-///   and stop them with ``cancelBackgroundRevalidations()``. It sends within the call's budget of sends, and with
-///   its body in memory.
+///   none is started when the calling task is already cancelled. Await them with
+///   ``waitForBackgroundRevalidations()``. It sends within the call's budget of sends, and with its body in memory.
 /// - **`stale-if-error`**: within the window a `500`, `502`, `503` or `504`, a network failure or a timeout is
-///   answered with the stored response (``CacheStatus/staleHit``).
+///   answered with the stored response (``CacheInterceptor/Status/staleHit``).
 /// - **Where it came from**: every response it returns carries a `Cache-Status` field read by
-///   ``HTTPResponse/cacheStatus`` (see ``CacheStatus``).
+///   ``HTTPResponse/cacheStatus`` (see ``CacheInterceptor/Status``).
 ///
 /// File destinations get the stored body copied into their file, and a response that went to a file is stored from
 /// it without being read into memory by the disk store.
 public struct CacheInterceptor: HTTPInterceptor {
     /// Where responses are kept.
-    public let storage: CacheStorage
+    package let storage: Storage
     let revalidations = CacheRevalidations()
 
-    /// Creates a cache over `storage`. It reads the time from each call's clock (``HTTPCallContext/clock``).
-    public init(storage: CacheStorage) {
+    /// Creates a cache over `storage`. It reads the time from each call's clock (`HTTPCallContext.clock`).
+    public init(storage: Storage) {
         self.storage = storage
     }
 
@@ -81,7 +80,7 @@ public struct CacheInterceptor: HTTPInterceptor {
     }
 
     /// Cancels the background revalidations running now.
-    public func cancelBackgroundRevalidations() {
+    package func cancelBackgroundRevalidations() {
         revalidations.cancelAll()
     }
 

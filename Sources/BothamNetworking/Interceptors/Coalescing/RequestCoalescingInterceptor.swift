@@ -61,24 +61,25 @@
 /// - Retries: each caller's response interceptors and retrier decide for that caller. A retried attempt comes
 ///   through the interceptor again, so the retries of callers that got the same `503` share one new exchange when
 ///   they overlap; an exchange that has ended is never joined.
-/// - Call observers (``HTTPCallObserver``) hear every call once, each with its own result.
+/// - ``HTTPInterceptor/callDidFinish(_:result:context:)`` hears every call once, each with its own result.
 ///
 /// The DocC article <doc:Coalescing> has the whole story.
 public struct RequestCoalescingInterceptor: HTTPInterceptor {
     /// The methods coalesced by default: `GET` and `HEAD`.
-    public static let defaultMethods: Set<HTTPMethod> = [.get, .head]
+    @usableFromInline
+    package static let defaultMethods: Set<HTTPMethod> = [.get, .head]
     /// The credential fields that always keep requests apart: `Authorization`, `Proxy-Authorization`, `Cookie`.
-    public static let credentialFields: [HTTPFieldName] = [.authorization, .proxyAuthorization, .cookie]
+    package static let credentialFields: [HTTPFieldName] = [.authorization, .proxyAuthorization, .cookie]
     /// The conditional and range fields that always keep requests apart: `Range`, `If-Range`, `If-None-Match`,
     /// `If-Modified-Since`, `If-Match`, `If-Unmodified-Since`.
-    public static let conditionalFields: [HTTPFieldName] = [
+    package static let conditionalFields: [HTTPFieldName] = [
         "Range", "If-Range", .ifNoneMatch, "If-Modified-Since", "If-Match", "If-Unmodified-Since",
     ]
 
     /// The methods whose requests are coalesced (only the idempotent ones of those given to the initializer).
-    public let methods: Set<HTTPMethod>
+    package let methods: Set<HTTPMethod>
     /// Fields, besides the credential, conditional and `Vary`-named ones, whose values keep requests apart.
-    public let keyFields: [HTTPFieldName]
+    package let keyFields: [HTTPFieldName]
     private let alwaysKeyed: Set<HTTPFieldName>
     /// The table of exchanges in flight; copies of the interceptor share it.
     private let exchanges: InFlightExchanges
@@ -99,10 +100,10 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
     }
 
     /// How many exchanges are in flight now.
-    public var inFlightExchangeCount: Int { exchanges.exchangeCount }
+    package var inFlightExchangeCount: Int { exchanges.exchangeCount }
 
     /// How many calls are waiting for an exchange now, the ones that started them included.
-    public var waitingCallCount: Int { exchanges.waiterCount }
+    package var waitingCallCount: Int { exchanges.waiterCount }
 
     /// Sends `request` on, or waits for the identical exchange in flight and answers with a copy of its response.
     public func intercept(
@@ -148,8 +149,8 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
     /// The per-call value that says whether an attempt of the call was answered by an exchange another call
     /// started (`context[RequestCoalescingInterceptor.Joined.self]`, readable by an observer or an outer
     /// interceptor); `false` for a call that sent its own.
-    public enum Joined: HTTPCallValueKey {
+    package enum Joined: HTTPCallValueKey {
         /// `false`: the call sent its own requests.
-        public static let defaultValue = false
+        package static let defaultValue = false
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 // A cookie's value is often a session secret: `print`, string interpolation, `debugPrint`, `String(reflecting:)`,
-// `dump` and debuggers show ``Redactor/default``'s replacement instead, as they do for a `Cookie` header.
+// `dump` and debuggers show (`String(reflecting:)` falls back on `description`) ``Redactor/default``'s replacement instead, as they do for a `Cookie` header.
 
-extension Cookie: CustomStringConvertible, CustomDebugStringConvertible {
+extension CookieJar.Cookie: CustomStringConvertible {
     /// The name, domain and path, with the value replaced: `Cookie(name: "session", value: REDACTED, domain: …)`.
     public var description: String {
         var text = "Cookie(name: \(DebugText.quoted(name)), value: \(Redactor.default.replacement), "
@@ -12,12 +12,9 @@ extension Cookie: CustomStringConvertible, CustomDebugStringConvertible {
         if let expiresAt { text += ", expires: \(expiresAt)" }
         return text + ")"
     }
-
-    /// The same as ``description``: the value stays hidden.
-    public var debugDescription: String { description }
 }
 
-extension Cookie: CustomReflectable {
+extension CookieJar.Cookie: CustomReflectable {
     /// Every stored property, the value replaced by ``Redactor/default``'s replacement.
     public var customMirror: Mirror {
         Mirror(

@@ -2,18 +2,33 @@ import Foundation
 
 /// The cookies of an API client: what servers set with `Set-Cookie`, sent back with the requests they apply to.
 ///
-/// A jar is shared by reference and safe to use from any task. Put it in a client with ``CookieInterceptor``, which
-/// behaves the same on every transport and platform:
+/// A jar is shared by reference and safe to use from any task. It is also the interceptor that puts it in a client,
+/// which behaves the same on every transport and platform:
 ///
 /// ```swift
 /// let jar = CookieJar()  // in memory; CookieJar(persistingTo: fileURL) keeps persistent cookies in a file
-/// apiClient.interceptors.append(CookieInterceptor(jar: jar))
+/// apiClient.interceptors.append(jar)
 /// ```
+///
+/// - **Sending**: the jar's cookies for the request's URL go in one `Cookie` field. A `Cookie` field the request
+///   already has (yours, or another interceptor's) is kept and comes first: `Cookie: yours; jar=cookies`; cookies
+///   are not de-duplicated by name, so servers that read the first value of a name see yours.
+/// - **Storing**: every `Set-Cookie` field of the response, each a separate value on both transports
+///   (`URLSessionHTTPClient` splits the fields URLSession joins), as received from ``HTTPResponse/url``.
+/// - **Redirects** are followed inside the transport, after every interceptor; the jar takes part in each hop:
+///   every redirect's `Set-Cookie` fields are stored (a login's `302` that sets the session), and each hop carries
+///   the jar's cookies for its own URL — a hop to another origin gets that origin's cookies, never the first
+///   origin's, and a `Cookie` field of your own goes only to hops on the first request's origin. A `Cookie` field an
+///   interceptor after the jar adds is not carried to the hops; redirects of requests those interceptors send inside
+///   the call (a token refresh) are left to their transport.
+/// - **URLSession's own cookie storage** is off in `URLSessionHTTPClient`'s default session configuration, so the
+///   jar is the one source of `Cookie` and both transports behave alike. Do not give a session that has a jar a
+///   cookie storage of its own: FoundationNetworking would replace the jar's `Cookie` field with the stored cookies.
 ///
 /// The rules are RFC 6265bis's:
 /// - `Max-Age` wins over `Expires`; both are capped at 400 days; a cookie without either is a session cookie.
 /// - `Domain` (leading dot ignored) must domain-match the host, and may not be a public suffix
-///   (``PublicSuffixList``) unless it is the host itself, which then gets a host-only cookie; without `Domain` the
+///   (the system's list, or a built-in one) unless it is the host itself, which then gets a host-only cookie; without `Domain` the
 ///   cookie is host-only. An IP address only ever matches itself.
 /// - `Path` defaults to the directory of the request path; a `Secure` cookie can be set over `https` only, is sent
 ///   over `https` only, and a cookie from `http` cannot replace a secure one; `__Secure-` and `__Host-` names
@@ -21,35 +36,35 @@ import Foundation
 /// - A cookie with the name, domain and path of a stored one replaces it (keeping its creation time); one that has
 ///   expired deletes it. Creation times are unique within a jar (a cookie stored in the same instant as another
 ///   counts as a microsecond later), so the order of cookies never ties.
-/// - At most ``Limits/perDomain`` cookies per domain and ``Limits/total`` in all: expired cookies go first, then
+/// - At most 50 cookies per domain and 3000 in all: expired cookies go first, then
 ///   the oldest.
 ///
-/// Expiry is measured on an ``HTTPClock``: in a call, ``CookieInterceptor`` uses the call's clock
-/// (``HTTPCallContext/clock``); what you ask of the jar directly (``allCookies``, ``cookies(for:)``, ``store(_:from:)``,
-/// loading its file) uses the jar's own ``clock``. Give both the same clock in a test.
+/// Expiry is measured on an ``HTTPClock``: in a call, on the call's clock (`HTTPCallContext.clock`); what you ask
+/// of the jar directly (``allCookies``, loading its file) on the clock given to its initializer.
+/// Give both the same clock in a test.
 public final class CookieJar: Sendable {
     /// How many cookies a jar keeps.
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// The most cookies of one domain (RFC 6265bis asks for at least 50).
-        public var perDomain: Int
+        package var perDomain: Int
         /// The most cookies in all (RFC 6265bis asks for at least 3000).
-        public var total: Int
+        package var total: Int
 
         /// Creates limits; by default 50 per domain and 3000 in all.
-        public init(perDomain: Int = 50, total: Int = 3000) {
+        package init(perDomain: Int = 50, total: Int = 3000) {
             self.perDomain = max(1, perDomain)
             self.total = max(1, total)
         }
     }
 
     /// The jar's limits.
-    public let limits: Limits
+    package let limits: Limits
     /// The public suffixes no `Domain` attribute may name.
-    public let publicSuffixes: PublicSuffixList
+    package let publicSuffixes: PublicSuffixList
     /// The file persistent cookies are kept in, or `nil` for a jar in memory.
-    public let fileURL: URL?
+    package let fileURL: URL?
     /// The clock expiry is measured with outside a call (the system's by default).
-    public let clock: any HTTPClock
+    package let clock: any HTTPClock
     private let state = Lock(State())
     /// Held while the file is written, not ``state``'s lock: reading and storing cookies never wait for the disk.
     private let file = Lock(FileState())
@@ -67,17 +82,15 @@ public final class CookieJar: Sendable {
         var lastSaveError: String?
     }
 
-    /// A jar in memory.
+    /// A jar in memory, keeping at most 50 cookies per domain and 3000 in all.
     ///
-    /// - Parameters:
-    ///   - limits: How many cookies it keeps.
-    ///   - publicSuffixes: The public suffixes; by default the system's list, or the built-in one.
-    ///   - clock: The clock expiry is measured with outside a call (a test's virtual clock, or the system's).
-    public init(
-        limits: Limits = Limits(),
-        publicSuffixes: PublicSuffixList = .default,
-        clock: any HTTPClock = .system
-    ) {
+    /// - Parameter clock: The clock expiry is measured with outside a call (a test's virtual clock, or the system's).
+    public convenience init(clock: any HTTPClock = .system) {
+        self.init(limits: Limits(), publicSuffixes: .default, clock: clock)
+    }
+
+    /// A jar in memory with these limits, whose `Domain` attributes may not name `publicSuffixes`.
+    package init(limits: Limits = Limits(), publicSuffixes: PublicSuffixList, clock: any HTTPClock = .system) {
         self.limits = limits
         self.publicSuffixes = publicSuffixes
         self.clock = clock
@@ -89,10 +102,15 @@ public final class CookieJar: Sendable {
     /// session cookies does not write the file.
     ///
     /// - Throws: The error of reading or decoding the file, when it exists but cannot be read as a jar's file.
-    public init(
+    public convenience init(persistingTo fileURL: URL, clock: any HTTPClock = .system) throws {
+        try self.init(persistingTo: fileURL, limits: Limits(), publicSuffixes: .default, clock: clock)
+    }
+
+    /// A jar kept in `fileURL` whose `Domain` attributes may not name `publicSuffixes`.
+    package init(
         persistingTo fileURL: URL,
         limits: Limits = Limits(),
-        publicSuffixes: PublicSuffixList = .default,
+        publicSuffixes: PublicSuffixList,
         clock: any HTTPClock = .system
     ) throws {
         self.limits = limits
@@ -116,16 +134,16 @@ public final class CookieJar: Sendable {
             .sorted { $0.createdAt < $1.createdAt }
     }
 
-    /// Why the last write of ``fileURL`` failed, or `nil` when it succeeded (or the jar is in memory).
-    public var lastSaveError: String? { file.withLock { $0.lastSaveError } }
+    /// Why the last write of the jar's file failed, or `nil` when it succeeded (or the jar is in memory).
+    package var lastSaveError: String? { file.withLock { $0.lastSaveError } }
 
     /// Stores the cookies of `setCookieFields` (each one `Set-Cookie` field value) received from `url`; fields
     /// RFC 6265bis says to ignore are ignored.
-    public func store(_ setCookieFields: [String], from url: URL) {
+    package func store(_ setCookieFields: [String], from url: URL) {
         store(setCookieFields, from: url, at: clock.currentDate)
     }
 
-    /// ``store(_:from:)`` at `date` (the call's time, for ``CookieInterceptor``).
+    /// ``store(_:from:)`` at `date` (the call's time).
     func store(_ setCookieFields: [String], from url: URL, at date: Date) {
         guard !setCookieFields.isEmpty, let target = CookieMatching.Target(url) else { return }
         let parsed = setCookieFields.compactMap {
@@ -146,11 +164,11 @@ public final class CookieJar: Sendable {
     }
 
     /// Stores the `Set-Cookie` fields of `response`, as received from its ``HTTPResponse/url`` (or its request's).
-    public func storeCookies(from response: HTTPResponse) {
+    package func storeCookies(from response: HTTPResponse) {
         storeCookies(from: response, at: clock.currentDate)
     }
 
-    /// ``storeCookies(from:)`` at `date` (the call's time, for ``CookieInterceptor``).
+    /// ``storeCookies(from:)`` at `date` (the call's time).
     func storeCookies(from response: HTTPResponse, at date: Date) {
         guard let url = response.url ?? response.request.url else { return }
         store(response.headers.values(for: .setCookie), from: url, at: date)
@@ -158,11 +176,11 @@ public final class CookieJar: Sendable {
 
     /// The cookies to send to `url`: unexpired, domain- and path-matching, secure ones over `https` only; longest
     /// path first, then oldest first (RFC 6265bis §5.8.3).
-    public func cookies(for url: URL) -> [Cookie] {
+    package func cookies(for url: URL) -> [Cookie] {
         cookies(for: url, at: clock.currentDate)
     }
 
-    /// ``cookies(for:)`` at `date` (the call's time, for ``CookieInterceptor``).
+    /// ``cookies(for:)`` at `date` (the call's time).
     func cookies(for url: URL, at date: Date) -> [Cookie] {
         guard let target = CookieMatching.Target(url) else { return [] }
         return state.withLock { $0.store.cookies.values.filter { !$0.isExpired(at: date) && $0.matches(target) } }
@@ -172,18 +190,18 @@ public final class CookieJar: Sendable {
     }
 
     /// The `Cookie` field value for `url` (`name=value; other=value`), or `nil` when no cookie applies.
-    public func cookieHeader(for url: URL) -> String? {
+    package func cookieHeader(for url: URL) -> String? {
         cookieHeader(for: url, at: clock.currentDate)
     }
 
-    /// ``cookieHeader(for:)`` at `date` (the call's time, for ``CookieInterceptor``).
+    /// ``cookieHeader(for:)`` at `date` (the call's time).
     func cookieHeader(for url: URL, at date: Date) -> String? {
         let matching = self.cookies(for: url, at: date)
         guard !matching.isEmpty else { return nil }
         return matching.map { $0.name.isEmpty ? $0.value : "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
 
-    /// Removes every cookie (and writes the empty jar to ``fileURL``).
+    /// Removes every cookie (and writes the empty jar to its file).
     public func removeAll() {
         let snapshot = state.withLock { state in
             let generation = state.store.persistentGeneration

@@ -11,16 +11,16 @@ import Foundation
 /// `!` exceptions (`!www.ck`: not a suffix despite the wildcard); a name no rule covers has its last label as its
 /// suffix (the implicit `*` rule). A rule with Unicode (IDN) labels matches both its Unicode form and the Punycode
 /// form hosts carry.
-public struct PublicSuffixList: Sendable, Hashable {
+package struct PublicSuffixList: Sendable, Hashable {
     private var rules: Set<String> = []
     private var wildcards: Set<String> = []
     private var exceptions: Set<String> = []
 
     /// Where Debian's `publicsuffix` package puts the list.
-    public static let systemListPath = "/usr/share/publicsuffix/public_suffix_list.dat"
+    package static let systemListPath = "/usr/share/publicsuffix/public_suffix_list.dat"
 
     /// The list at ``systemListPath``, or `nil` when that file is missing or unreadable.
-    public static let system: PublicSuffixList? = try? PublicSuffixList(
+    package static let system: PublicSuffixList? = try? PublicSuffixList(
         contentsOf: URL(fileURLWithPath: systemListPath))
 
     /// The list in the file at `path`, or ``builtIn`` when that file is missing or unreadable: how ``default`` is
@@ -30,7 +30,7 @@ public struct PublicSuffixList: Sendable, Hashable {
     }
 
     /// A small list built in: the generic and most used country suffixes, and well-known hosting suffixes.
-    public static let builtIn = PublicSuffixList(
+    package static let builtIn = PublicSuffixList(
         rules: """
             com
             net
@@ -91,11 +91,11 @@ public struct PublicSuffixList: Sendable, Hashable {
             """)
 
     /// The system's list when it is installed, else ``builtIn``.
-    public static let `default` = systemOrBuiltIn(at: systemListPath)
+    package static let `default` = systemOrBuiltIn(at: systemListPath)
 
     /// A list from the text of a `public_suffix_list.dat`. A rule with non-ASCII labels (`公司.cn`) is kept in its
     /// Unicode form and in the Punycode form hosts carry (`xn--55qx5d.cn`).
-    public init(rules text: String) {
+    package init(rules text: String) {
         for line in text.split(whereSeparator: \.isNewline) {
             guard let rule = line.split(whereSeparator: \.isWhitespace).first, !rule.hasPrefix("//") else { continue }
             let lowered = rule.lowercased()
@@ -124,15 +124,15 @@ public struct PublicSuffixList: Sendable, Hashable {
     /// A list read from a `public_suffix_list.dat` file.
     ///
     /// - Throws: The error of reading the file.
-    public init(contentsOf url: URL) throws {
+    package init(contentsOf url: URL) throws {
         self.init(rules: try String(contentsOf: url, encoding: .utf8))
     }
 
     /// The number of rules (wildcards and exceptions included).
-    public var count: Int { rules.count + wildcards.count + exceptions.count }
+    package var count: Int { rules.count + wildcards.count + exceptions.count }
 
     /// Whether `domain` (lowercased, no trailing dot) is itself a public suffix, so no cookie may be set for it.
-    public func isPublicSuffix(_ domain: String) -> Bool {
+    package func isPublicSuffix(_ domain: String) -> Bool {
         let domain = domain.lowercased()
         if exceptions.contains(domain) { return false }
         if rules.contains(domain) { return true }

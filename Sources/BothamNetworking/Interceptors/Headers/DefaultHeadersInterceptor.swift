@@ -11,15 +11,16 @@ import Foundation
 /// ```
 public struct DefaultHeadersInterceptor: BothamRequestInterceptor {
     /// The library's version, as it appears in `User-Agent`.
-    public static let libraryVersion = "2.0.0"
+    package static let libraryVersion = "2.0.0"
 
     /// The headers added to each request that lacks them.
-    public let headers: HTTPHeaders
+    package let headers: HTTPHeaders
 
     /// Creates the interceptor.
     ///
     /// - Parameters:
-    ///   - userAgent: The `User-Agent`; by default ``defaultUserAgent``.
+    ///   - userAgent: The `User-Agent`; by default
+    ///     `<process> BothamNetworking/<version> (<OS> <major>.<minor>.<patch>)`.
     ///   - preferredLanguages: The languages for `Accept-Language`, most preferred first; by default
     ///     `Locale.preferredLanguages`. With none, `Accept-Language` is not sent.
     ///   - acceptEncoding: The `Accept-Encoding`; by default `gzip, deflate`.
@@ -35,7 +36,8 @@ public struct DefaultHeadersInterceptor: BothamRequestInterceptor {
     }
 
     /// `<process> BothamNetworking/<version> (<OS> <major>.<minor>.<patch>)`.
-    public static var defaultUserAgent: String {
+    @usableFromInline
+    package static var defaultUserAgent: String {
         let version = ProcessInfo.processInfo.operatingSystemVersion
         let os = "\(operatingSystemName) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
         let process = ProcessInfo.processInfo.processName
@@ -44,7 +46,7 @@ public struct DefaultHeadersInterceptor: BothamRequestInterceptor {
     }
 
     /// An `Accept-Language` value for `languages` (at most 6), with q-values falling by 0.1: `nil` for none.
-    public static func acceptLanguage(_ languages: [String]) -> String? {
+    package static func acceptLanguage(_ languages: [String]) -> String? {
         let usable = languages.map(sanitized).filter { !$0.isEmpty }.prefix(6)
         guard !usable.isEmpty else { return nil }
         return usable.enumerated().map { index, language in

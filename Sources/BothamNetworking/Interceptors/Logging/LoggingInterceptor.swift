@@ -9,9 +9,9 @@
 /// - One line per event: request sent, response received, failure. Each names the call id, the attempt and, for
 ///   answers, how long the attempt took.
 /// - ``Detail`` chooses how much of each event is shown: nothing, the request line and status, plus headers, plus
-///   bodies (cut at ``bodyLimit`` bytes; non-UTF-8 bodies are shown as their size and a hex preview; file bodies by
+///   bodies (cut at `bodyLimit` bytes; non-UTF-8 bodies are shown as their size and a hex preview; file bodies by
 ///   their path and size, never read).
-/// - The ``redactor`` hides the credential headers of ``Redactor/defaultHeaderNames`` (`Authorization`, `Cookie`,
+/// - The redactor hides the credential headers of `Redactor.defaultHeaderNames` (`Authorization`, `Cookie`,
 ///   `Set-Cookie`, `X-Api-Key`…), every header whose name contains `token`, `secret`, `password`, `signature`,
 ///   `api-key` or `apikey`, and whatever else it names, in headers and URLs, and the values of its body fields
 ///   (`password`, `client_secret`, `access_token`, `refresh_token`, `id_token` by default) in JSON and form bodies,
@@ -19,10 +19,10 @@
 ///   underlying messages. Other bodies are printed as they are.
 /// - Control characters in any printed value are escaped, so nothing can forge log lines.
 ///
-/// Severities: requests and 1xx–3xx responses are ``LogLevel/info``, 4xx–5xx ``LogLevel/warning``, failures
-/// ``LogLevel/error`` (cancellation ``LogLevel/notice``).
+/// Severities: requests and 1xx–3xx responses are ``LoggingInterceptor/Sink/Level/info``, 4xx–5xx ``LoggingInterceptor/Sink/Level/warning``, failures
+/// ``LoggingInterceptor/Sink/Level/error`` (cancellation ``LoggingInterceptor/Sink/Level/notice``).
 public struct LoggingInterceptor: HTTPInterceptor {
-    /// How much of each event is logged (the severity of a line is a ``LogLevel``).
+    /// How much of each event is logged (the severity of a line is a ``LoggingInterceptor/Sink/Level``).
     public enum Detail: Sendable, Hashable, Comparable {
         /// Nothing.
         case none
@@ -31,32 +31,30 @@ public struct LoggingInterceptor: HTTPInterceptor {
         /// Also every header (redacted), and where the attempt spent its time when the transport measured it
         /// (``HTTPResponse/timings``: `timings: dns 0.4ms connect 0.2ms tls 3.1ms send 0.1ms wait 12.0ms …`).
         case headers
-        /// Also bodies, up to ``LoggingInterceptor/bodyLimit`` bytes each.
+        /// Also bodies, up to the interceptor's `bodyLimit` bytes each.
         case body
     }
 
     /// How much is logged. Default ``Detail/basic``.
-    public var detail: Detail
-    /// Where lines go. Default ``LogSink/standardError``.
-    public var sink: LogSink
+    package var detail: Detail
+    /// Where lines go. Default: standard error, as `[BothamNetworking] [level] message` lines.
+    package var sink: Sink
     /// What is hidden. Default ``Redactor/default``.
-    public var redactor: Redactor
+    package var redactor: Redactor
     /// The most body bytes shown per body. Default 4096.
-    public var bodyLimit: Int
+    package var bodyLimit: Int
 
     /// Creates a logging interceptor.
     ///
     /// Every argument has a default, and the ones you pass go in this order (Swift keeps labelled arguments in
-    /// declaration order): `detail`, `sink`, `redactor`, `bodyLimit`. Each is also a `var`, so a value can be
-    /// changed after creation in any order:
+    /// declaration order): `detail`, `sink`, `redactor`, `bodyLimit`:
     ///
     /// ```swift
-    /// var logging = LoggingInterceptor(detail: .headers, sink: .standardError, redactor: Redactor(headerNames: ["X-Tenant"]))
-    /// logging.bodyLimit = 512
+    /// let logging = LoggingInterceptor(detail: .headers, redactor: Redactor(headerNames: ["X-Tenant"]), bodyLimit: 512)
     /// ```
     public init(
         detail: Detail = .basic,
-        sink: LogSink = .standardError,
+        sink: Sink = .standardError,
         redactor: Redactor = .default,
         bodyLimit: Int = 4_096
     ) {
@@ -75,7 +73,7 @@ public struct LoggingInterceptor: HTTPInterceptor {
         let (clock, start) = (context.clock, context.clock.now)
         do {
             let response = try await next(request)
-            let level: LogLevel = response.statusCode >= 400 ? .warning : .info
+            let level: Sink.Level = response.statusCode >= 400 ? .warning : .info
             sink(level, responseLine(response, for: request, context: context, duration: clock.now - start))
             if let stream = response.bodyStream {
                 // The body is logged by its size once it has been read, never buffered.
@@ -85,8 +83,8 @@ public struct LoggingInterceptor: HTTPInterceptor {
                         "<-- END \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) "
                         + "(streamed \(summary.bytes) bytes in \(LogFormat.milliseconds(summary.duration)))"
                     if let error = summary.error { line += ": \(LogFormat.error(error))" }
-                    let severity: LogLevel =
-                        summary.error.map { $0.isCancellation ? LogLevel.notice : .error } ?? .info
+                    let severity: Sink.Level =
+                        summary.error.map { $0.isCancellation ? Sink.Level.notice : .error } ?? .info
                     sink(severity, line + " \(LogFormat.tag(context))")
                 }
             }

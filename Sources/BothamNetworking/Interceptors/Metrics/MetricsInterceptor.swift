@@ -1,45 +1,39 @@
 /// Reports per call: duration, attempts, final status or error, body bytes sent and received, and each attempt's
-/// ``HTTPTimings``.
+/// ``HTTPResponse/Timings``.
 ///
 /// ```swift
-/// let metrics = MetricsInterceptor { report in
+/// apiClient.interceptors.append(MetricsInterceptor { report in
 ///     print("\(report.method) \(report.url): \(report.statusCode ?? 0) in \(report.duration), \(report.attempts) attempt(s)")
-/// }
-/// metrics.install(on: apiClient)
+/// })
 /// ```
 ///
 /// Design: a call's totals span its attempts, and only the client knows when the last attempt is over (a retry
-/// retrier or response interceptor may still send it again). So the interceptor has two roles, both needed:
-/// - as an ``HTTPInterceptor`` in the onion it counts each attempt's bytes, in the call's own values
-///   (``HTTPCallValueKey``), which every attempt of the call shares;
-/// - as an ``HTTPCallObserver`` it is told once when the call ends, reads that call's totals and emits exactly one
-///   ``CallMetrics``.
+/// retrier or response interceptor may still send it again). So the interceptor does two things:
+/// - in the onion it counts each attempt's bytes, in the call's own values (``HTTPCallValueKey``), which every
+///   attempt of the call shares;
+/// - told once when the call ends (``callDidFinish(_:result:context:)``), it reads that call's totals and emits
+///   exactly one ``Report``.
 ///
-/// ``install(on:)`` registers both roles. Calls that end before any attempt reaches the transport (an invalid
+/// Calls that end before any attempt reaches the transport (an invalid
 /// request, a cancelled call) are still reported, with zero bytes. The totals go away with the call: the
 /// interceptor keeps no table of calls.
 public struct MetricsInterceptor: Sendable {
     struct Totals: Sendable {
         var bytesSent = 0
         var bytesReceived = 0
-        var timings: [HTTPTimings?] = []
+        var timings: [HTTPResponse.Timings?] = []
     }
 
     /// Where reports go.
-    public let sink: MetricsSink
+    let record: @Sendable (Report) -> Void
     /// Hides secrets in the reported URL.
-    public let redactor: Redactor
+    let redactor: Redactor
     private let identity = InterceptorIdentity()
 
-    /// Creates a metrics interceptor reporting to `sink`.
-    public init(redactor: Redactor = .default, sink: MetricsSink) {
-        self.sink = sink
+    /// Creates a metrics interceptor reporting to a closure, which may be called from several tasks at once.
+    public init(redactor: Redactor = .default, _ record: @escaping @Sendable (Report) -> Void) {
+        self.record = record
         self.redactor = redactor
-    }
-
-    /// Creates a metrics interceptor reporting to a closure.
-    public init(redactor: Redactor = .default, _ record: @escaping @Sendable (CallMetrics) -> Void) {
-        self.init(redactor: redactor, sink: MetricsSink(record))
     }
 
     private func add(_ context: HTTPCallContext, _ change: (inout Totals) -> Void) {
@@ -73,7 +67,7 @@ extension MetricsInterceptor: HTTPInterceptor {
     }
 }
 
-extension MetricsInterceptor: HTTPCallObserver {
+extension MetricsInterceptor {
     /// Emits the call's one report.
     public func callDidFinish(
         _ request: HTTPRequest,
@@ -81,16 +75,16 @@ extension MetricsInterceptor: HTTPCallObserver {
         context: HTTPCallContext
     ) {
         let callTotals = context.value(of: identity, as: Totals.self) ?? Totals()
-        let outcome: CallMetrics.Outcome
+        let outcome: Report.Outcome
         switch result {
         case .success(let response): outcome = .response(statusCode: response.statusCode)
         case .failure(let error): outcome = .failure(error)
         }
-        let (sink, url, method) = (sink, redactor.redactedURL(of: request), request.method)
+        let (record, url, method) = (record, redactor.redactedURL(of: request), request.method)
         let (callID, startedAt, attempts, clock) = (context.callID, context.startedAt, context.attempt, context.clock)
         @Sendable func report(received: Int) {
-            sink(
-                CallMetrics(
+            record(
+                Report(
                     callID: callID,
                     method: method,
                     url: url,

@@ -1,30 +1,26 @@
 /// Where ``TracingInterceptor`` draws the random bits of new trace and span ids: the system's generator unless a
 /// test injects its own.
-///
-/// ```swift
-/// let tracing = TracingInterceptor(ids: TraceIDSource { 0x1234 })   // every id drawn from 0x1234: for tests only
-/// ```
-public struct TraceIDSource: Sendable {
+package struct TraceIDSource: Sendable {
     private let next: @Sendable () -> UInt64
 
     /// A source from a closure answering 64 random bits per call. Zeros are skipped (an id is never all zeros);
     /// a closure that answers only zeros is replaced by the system's generator after a few draws.
-    public init(_ next: @escaping @Sendable () -> UInt64) {
+    package init(_ next: @escaping @Sendable () -> UInt64) {
         self.next = next
     }
 
     /// The system's random number generator. The default.
-    public static let system = TraceIDSource { UInt64.random(in: .min ... .max) }
+    package static let system = TraceIDSource { UInt64.random(in: .min ... .max) }
 
     /// A new trace id.
-    public func traceID() -> TraceID {
+    package func traceID() -> TraceID {
         let high = next()
         let low = high == 0 ? nonZero() : next()
         return TraceID(checked: high, low: low)
     }
 
     /// A new span id.
-    public func spanID() -> SpanID {
+    package func spanID() -> SpanID {
         SpanID(checked: nonZero())
     }
 

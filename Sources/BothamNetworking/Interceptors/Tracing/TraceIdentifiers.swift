@@ -1,13 +1,13 @@
 /// The 16-byte id of a whole trace (W3C Trace Context `trace-id`): never all zeros, written as 32 lowercase hex
 /// digits.
-public struct TraceID: Sendable, Hashable, CustomStringConvertible {
+package struct TraceID: Sendable, Hashable, CustomStringConvertible {
     /// The first 8 bytes, big-endian.
-    public let high: UInt64
+    package let high: UInt64
     /// The last 8 bytes, big-endian.
-    public let low: UInt64
+    package let low: UInt64
 
     /// The id of these 16 bytes, or `nil` when they are all zero (an invalid id).
-    public init?(high: UInt64, low: UInt64) {
+    package init?(high: UInt64, low: UInt64) {
         guard high != 0 || low != 0 else { return nil }
         self.init(checked: high, low: low)
     }
@@ -19,7 +19,7 @@ public struct TraceID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses 32 lowercase hex digits; `nil` for anything else and for all zeros.
-    public init?(hex: some StringProtocol) {
+    package init?(hex: some StringProtocol) {
         let digits = Array(hex.utf8)
         guard digits.count == 32, let high = TraceHex.parse(digits[0..<16]), let low = TraceHex.parse(digits[16..<32])
         else { return nil }
@@ -27,20 +27,20 @@ public struct TraceID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The 32 lowercase hex digits.
-    public var hex: String { TraceHex.format(high) + TraceHex.format(low) }
+    package var hex: String { TraceHex.format(high) + TraceHex.format(low) }
 
     /// The 32 lowercase hex digits.
-    public var description: String { hex }
+    package var description: String { hex }
 }
 
 /// The 8-byte id of one span (W3C Trace Context `parent-id`, the id of the span a receiver is a child of): never
 /// all zeros, written as 16 lowercase hex digits.
-public struct SpanID: Sendable, Hashable, CustomStringConvertible {
+package struct SpanID: Sendable, Hashable, CustomStringConvertible {
     /// The 8 bytes, big-endian.
-    public let value: UInt64
+    package let value: UInt64
 
     /// The id of these 8 bytes, or `nil` for zero (an invalid id).
-    public init?(_ value: UInt64) {
+    package init?(_ value: UInt64) {
         guard value != 0 else { return nil }
         self.init(checked: value)
     }
@@ -51,31 +51,31 @@ public struct SpanID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses 16 lowercase hex digits; `nil` for anything else and for all zeros.
-    public init?(hex: some StringProtocol) {
+    package init?(hex: some StringProtocol) {
         let digits = Array(hex.utf8)
         guard digits.count == 16, let value = TraceHex.parse(digits[...]) else { return nil }
         self.init(value)
     }
 
     /// The 16 lowercase hex digits.
-    public var hex: String { TraceHex.format(value) }
+    package var hex: String { TraceHex.format(value) }
 
     /// The 16 lowercase hex digits.
-    public var description: String { hex }
+    package var description: String { hex }
 }
 
 /// The W3C Trace Context `trace-flags`: 8 bits, of which only ``sampled`` is defined.
-public struct TraceFlags: OptionSet, Sendable, Hashable {
+package struct TraceFlags: OptionSet, Sendable, Hashable {
     /// The bits.
-    public let rawValue: UInt8
+    package let rawValue: UInt8
 
     /// Flags of these bits.
-    public init(rawValue: UInt8) {
+    package init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
 
     /// The caller may have recorded the trace (`01`).
-    public static let sampled = TraceFlags(rawValue: 0x01)
+    package static let sampled = TraceFlags(rawValue: 0x01)
 }
 
 /// Lowercase hex, the only form W3C Trace Context accepts.

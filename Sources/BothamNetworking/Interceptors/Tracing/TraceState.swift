@@ -2,23 +2,23 @@
 ///
 /// Only valid lists are kept: keys are lowercase (`vendor`, or `tenant@system`), values printable ASCII without
 /// `,` or `=`, no key twice. A received `tracestate` that breaks these rules is dropped, as the specification asks.
-public struct TraceState: Sendable, Hashable {
+package struct TraceState: Sendable, Hashable {
     /// One `key=value` entry.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The vendor's key.
-        public let key: String
+        package let key: String
         /// The vendor's value.
-        public let value: String
+        package let value: String
     }
 
     /// The entries, most recently updated first.
-    public let entries: [Entry]
+    package let entries: [Entry]
 
     /// The most entries a list may hold.
-    public static let maximumEntries = 32
+    package static let maximumEntries = 32
 
     /// Parses a `tracestate` field value; `nil` when it is not a valid list. Empty members are ignored.
-    public init?(_ fieldValue: some StringProtocol) {
+    package init?(_ fieldValue: some StringProtocol) {
         var entries: [Entry] = []
         let text = String(fieldValue)
         for member in text[...].split(separator: ",", omittingEmptySubsequences: false) {
@@ -33,7 +33,7 @@ public struct TraceState: Sendable, Hashable {
 
     /// A list of these entries; `nil` when a key or value is invalid, a key repeats, there are more than
     /// ``maximumEntries`` or none.
-    public init?(entries: [(key: String, value: String)]) {
+    package init?(entries: [(key: String, value: String)]) {
         self.init(validating: entries.map { Entry(key: $0.key, value: $0.value) })
     }
 
@@ -46,7 +46,7 @@ public struct TraceState: Sendable, Hashable {
     }
 
     /// The field value: the entries joined by `,`.
-    public var fieldValue: String {
+    package var fieldValue: String {
         entries.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
     }
 

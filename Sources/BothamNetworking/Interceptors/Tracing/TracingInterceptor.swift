@@ -1,24 +1,22 @@
 /// Propagates W3C Trace Context: adds `traceparent` (and `tracestate`, when the trace has one) to every attempt,
-/// and reports a span per call and per attempt to an optional ``HTTPTracer``.
+/// and reports a span per call and per attempt to an optional ``TracingInterceptor/Tracer``.
 ///
 /// ```swift
 /// enum RequestTrace {
-///     @TaskLocal static var current: TraceContext?
+///     @TaskLocal static var current: TracingInterceptor.Context?
 /// }
 ///
-/// let tracing = TracingInterceptor { RequestTrace.current }   // the caller's trace, or a new one
-/// tracing.install(on: apiClient)
+/// apiClient.interceptors.append(TracingInterceptor { RequestTrace.current })   // the caller's trace, or a new one
 /// ```
 ///
 /// - A call joins the trace of the context provider's answer (read once, at the call's first attempt), or starts
-///   a new one with random ids (``TraceIDSource``). Its span gets a new id, a child of the provider's span.
+///   a new one with random ids. Its span gets a new id, a child of the provider's span.
 /// - Each attempt gets a new span id, a child of the call's span, in the same trace: the `traceparent` a retry sends
 ///   has the trace id of the first attempt and a parent id of its own.
 /// - A request that already has a `traceparent` field keeps it, and its `tracestate`, untouched: the spans are
 ///   still reported, with the interceptor's ids.
-/// - ``install(on:)`` registers both roles: the interceptor in ``BothamAPIClient/interceptors`` (add it before a
-///   signer, so the signature covers the fields) and the observer that ends the call's span when the call ends.
-///   Without the observer role, the call's spans are never ended.
+/// - Append it to ``BothamAPIClient/interceptors`` before a signer, so the signature covers the fields; it ends the
+///   call's span when the call ends (``callDidFinish(_:result:context:)``).
 ///
 /// Per-call state (the trace and the call's span) lives in the call's values (``HTTPCallValueKey``); the interceptor
 /// keeps none, so concurrent calls never share ids.
@@ -26,19 +24,19 @@ public struct TracingInterceptor: Sendable {
     /// The trace of one call, per tracing interceptor watching it.
     struct CallTrace: Sendable {
         /// The call's trace, and its span's id.
-        var context: TraceContext
+        var context: Context
         /// The call's span, once the tracer started it.
-        var span: (any HTTPSpan)?
+        var span: (any Span)?
     }
 
     /// Where spans go; `nil` to propagate headers only.
-    public let tracer: (any HTTPTracer)?
+    let tracer: (any Tracer)?
     /// Hides secrets in the URL given to the tracer.
-    public let redactor: Redactor
+    let redactor: Redactor
     /// The flags of a trace this interceptor starts (``TraceFlags/sampled`` by default).
-    public let newTraceFlags: TraceFlags
+    let newTraceFlags: TraceFlags
     private let ids: TraceIDSource
-    private let contextProvider: @Sendable () -> TraceContext?
+    private let contextProvider: @Sendable () -> Context?
     private let identity = InterceptorIdentity()
 
     /// Creates a tracing interceptor.
@@ -46,16 +44,23 @@ public struct TracingInterceptor: Sendable {
     /// - Parameters:
     ///   - tracer: Starts the spans of calls and attempts; `nil` to only add the header fields.
     ///   - redactor: Hides secrets in the URL given to the tracer.
-    ///   - newTraceFlags: The flags of a trace started here, when the provider answers `nil`.
-    ///   - ids: The random source of new ids.
-    ///   - context: The caller's current trace context (a task-local, say), read once per call; `nil` starts a new
-    ///     trace.
+    ///   - context: The caller's current trace context (a task-local, say), read once per call; `nil` starts a new,
+    ///     sampled trace with random ids.
     public init(
-        tracer: (any HTTPTracer)? = nil,
+        tracer: (any Tracer)? = nil,
+        redactor: Redactor = .default,
+        context: @escaping @Sendable () -> Context? = { nil }
+    ) {
+        self.init(tracer: tracer, redactor: redactor, newTraceFlags: .sampled, ids: .system, context: context)
+    }
+
+    /// Creates a tracing interceptor whose new traces have `newTraceFlags` and draw their ids from `ids` (tests).
+    package init(
+        tracer: (any Tracer)? = nil,
         redactor: Redactor = .default,
         newTraceFlags: TraceFlags = .sampled,
-        ids: TraceIDSource = .system,
-        context: @escaping @Sendable () -> TraceContext? = { nil }
+        ids: TraceIDSource,
+        context: @escaping @Sendable () -> Context? = { nil }
     ) {
         self.tracer = tracer
         self.redactor = redactor
@@ -68,8 +73,8 @@ public struct TracingInterceptor: Sendable {
     private func callTrace(_ request: HTTPRequest, context: HTTPCallContext) -> CallTrace {
         if let trace = context.value(of: identity, as: CallTrace.self) { return trace }
         let provided = contextProvider()
-        let callContext = TraceContext(
-            traceID: provided?.traceID ?? ids.traceID(), spanID: ids.spanID(),
+        let callContext = Context(
+            trace: provided?.trace ?? ids.traceID(), span: ids.spanID(),
             flags: provided?.flags ?? newTraceFlags, state: provided?.state)
         // The provider and the tracer are the caller's code: they run outside the call's lock. Only the first
         // to record the trace starts the call's span.
@@ -81,9 +86,9 @@ public struct TracingInterceptor: Sendable {
         }
         guard isFirst, let tracer else { return trace }
         let span = tracer.startSpan(
-            HTTPSpanStart(
+            SpanStart(
                 kind: .call, name: "HTTP \(request.method.rawValue)", callID: context.callID, method: request.method,
-                url: redactor.redactedURL(of: request), traceContext: callContext, parentSpanID: provided?.spanID,
+                url: redactor.redactedURL(of: request), traceContext: callContext, parentSpanID: provided?.span,
                 parent: nil))
         return context.update(identity) { (recorded: inout CallTrace?) in
             recorded?.span = span
@@ -99,12 +104,12 @@ extension TracingInterceptor: HTTPInterceptor {
     {
         let call = callTrace(request, context: context)
         let parent = call.span?.traceContext ?? call.context
-        let proposed = parent.child(spanID: ids.spanID())
+        let proposed = parent.child(span: ids.spanID())
         let span = tracer?.startSpan(
-            HTTPSpanStart(
+            SpanStart(
                 kind: .attempt(context.attempt), name: request.method.rawValue, callID: context.callID,
                 method: request.method, url: redactor.redactedURL(of: request), traceContext: proposed,
-                parentSpanID: parent.spanID, parent: call.span))
+                parentSpanID: parent.span, parent: call.span))
         let sent = span?.traceContext ?? proposed
         var traced = request
         if !request.headers.contains("traceparent") {
@@ -117,30 +122,30 @@ extension TracingInterceptor: HTTPInterceptor {
             Self.end(span, with: .success(response), attempts: attempt)
             return response
         } catch {
-            span?.end(HTTPSpanEnd(statusCode: error.statusCode, error: error, attempts: attempt))
+            span?.end(SpanEnd(statusCode: error.statusCode, error: error, attempts: attempt))
             throw error
         }
     }
 
     /// Ends `span` with `result`: now, or for a streamed body when the body ends.
-    static func end(_ span: (any HTTPSpan)?, with result: Result<HTTPResponse, APIClientError>, attempts: Int) {
+    static func end(_ span: (any Span)?, with result: Result<HTTPResponse, APIClientError>, attempts: Int) {
         guard let span else { return }
         switch result {
         case .success(let response):
             let statusCode = response.statusCode
             guard let stream = response.bodyStream else {
-                return span.end(HTTPSpanEnd(statusCode: statusCode, error: nil, attempts: attempts))
+                return span.end(SpanEnd(statusCode: statusCode, error: nil, attempts: attempts))
             }
             stream.onEnd { summary in
-                span.end(HTTPSpanEnd(statusCode: statusCode, error: summary.error, attempts: attempts))
+                span.end(SpanEnd(statusCode: statusCode, error: summary.error, attempts: attempts))
             }
         case .failure(let error):
-            span.end(HTTPSpanEnd(statusCode: error.statusCode, error: error, attempts: attempts))
+            span.end(SpanEnd(statusCode: error.statusCode, error: error, attempts: attempts))
         }
     }
 }
 
-extension TracingInterceptor: HTTPCallObserver {
+extension TracingInterceptor {
     /// Ends the call's span with what the caller receives.
     public func callDidFinish(
         _ request: HTTPRequest, result: Result<HTTPResponse, APIClientError>, context: HTTPCallContext

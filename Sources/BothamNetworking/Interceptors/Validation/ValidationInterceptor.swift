@@ -22,15 +22,15 @@
 /// ``ResponseValidation/acceptAll``.
 ///
 /// A request that states its own rule (``HTTPRequest/accepting(_:)``, ``Endpoint/accepting(_:)``) replaces this
-/// interceptor's status codes, as it replaces the configuration's, and the ``acceptableContentTypes`` still apply:
+/// interceptor's status codes, as it replaces the configuration's, and the acceptable content types still apply:
 /// `.accepting(.successfulStatusCodes.adding(304))` lets a `304` through, a wrong content type is still refused.
 public struct ValidationInterceptor: BothamResponseInterceptor {
     /// Acceptable status codes.
-    public let acceptableStatusCodes: [ClosedRange<Int>]
+    package let acceptableStatusCodes: [ClosedRange<Int>]
     /// Acceptable media types (`type/subtype`, wildcards allowed), or `nil` for any.
-    public let acceptableContentTypes: [String]?
+    package let acceptableContentTypes: [String]?
     /// The rule this interceptor runs, made of ``acceptableStatusCodes`` and ``acceptableContentTypes``.
-    public let validation: ResponseValidation
+    package let validation: ResponseValidation
 
     /// Creates a validator. The defaults accept 2xx and any content type.
     public init(acceptableStatusCodes: [ClosedRange<Int>] = [200...299], acceptableContentTypes: [String]? = nil) {

@@ -9,7 +9,9 @@ struct InsecureTransportWarningTests {
     struct Credentials: BasicAuthentication {
         let credentials = BasicAuthCredentials(username: "user", password: "s3cr3t")
         let lines: Recorder<String>
-        var insecureTransportLog: LogSink { LogSink { _, message in lines.append(message) } }
+        var insecureTransportLog: LoggingInterceptor.Sink {
+            LoggingInterceptor.Sink { _, message in lines.append(message) }
+        }
         func onAuthenticationError(realm: String) {}
     }
 

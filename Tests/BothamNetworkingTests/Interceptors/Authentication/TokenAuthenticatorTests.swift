@@ -10,7 +10,7 @@ final class RefreshFailure: Error, Sendable {}
 @Suite("TokenAuthenticator", .timeLimit(.minutes(1)))
 struct TokenAuthenticatorTests {
     let stub = StubHTTPClient()
-    let refreshes = Recorder<AuthToken?>()
+    let refreshes = Recorder<TokenAuthenticator.Token?>()
 
     func client(
         _ authenticator: TokenAuthenticator, maxRetries: Int = 3, clock: any HTTPClock = .system
@@ -34,8 +34,8 @@ struct TokenAuthenticatorTests {
     @Test("The current token is attached to every request")
     func attachesToken() async throws {
         acceptOnly("t0k3n")
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("t0k3n"))) { _ in
-            AuthToken("unused")
+        let authenticator = TokenAuthenticator(store: .init(token: .init("t0k3n"))) { _ in
+            TokenAuthenticator.Token("unused")
         }
         let result = await client(authenticator).GET("/me")
         #expect(try result.get().statusCode == 200)
@@ -48,10 +48,10 @@ struct TokenAuthenticatorTests {
         acceptOnly("new")
         let gate = ArrivalGate(count: 50)
         let refreshes = self.refreshes
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("old"))) { rejected in
+        let authenticator = TokenAuthenticator(store: .init(token: .init("old"))) { rejected in
             refreshes.append(rejected)
             await gate.wait()  // every call has its 401 before the refresh ends
-            return AuthToken("new")
+            return TokenAuthenticator.Token("new")
         }
         let apiClient = client(authenticator)
         apiClient.interceptors.append(ArrivalInterceptor(gate: gate))
@@ -63,8 +63,8 @@ struct TokenAuthenticatorTests {
 
         #expect(results.count == 50)
         #expect(results.allSatisfy { $0.statusCode == 200 })
-        #expect(refreshes.values == [AuthToken("old")])
-        #expect(await authenticator.store.token == AuthToken("new"))
+        #expect(refreshes.values == [TokenAuthenticator.Token("old")])
+        #expect(await authenticator.store.token == TokenAuthenticator.Token("new"))
         #expect(stub.receivedRequests.count == 100)
     }
 
@@ -74,7 +74,7 @@ struct TokenAuthenticatorTests {
         let failure = RefreshFailure()
         let gate = ArrivalGate(count: 50)
         let refreshes = self.refreshes
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("old"))) { rejected in
+        let authenticator = TokenAuthenticator(store: .init(token: .init("old"))) { rejected in
             refreshes.append(rejected)
             await gate.wait()
             throw failure
@@ -102,9 +102,9 @@ struct TokenAuthenticatorTests {
     @Test("A stale 401 for a token that was already replaced retries with the new token without refreshing")
     func stale401DoesNotRefresh() async throws {
         let refreshes = self.refreshes
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("old"))) { rejected in
+        let authenticator = TokenAuthenticator(store: .init(token: .init("old"))) { rejected in
             refreshes.append(rejected)
-            return AuthToken("new")
+            return TokenAuthenticator.Token("new")
         }
         let request = HTTPRequest(method: .get, baseEndpoint: "https://api.example.com")
         let first = HTTPCallContext(callID: 9_001, attempt: 1, maxAttempts: 4)
@@ -130,7 +130,7 @@ struct TokenAuthenticatorTests {
             Issue.record("both calls should be retried: \(firstDecision), \(secondDecision)")
             return
         }
-        #expect(refreshes.values == [AuthToken("old")])
+        #expect(refreshes.values == [TokenAuthenticator.Token("old")])
 
         let retried = try await HTTPCallContext.$current.withValue(second.nextAttemptForTest()) {
             try await authenticator.intercept(request: request)
@@ -142,12 +142,12 @@ struct TokenAuthenticatorTests {
     func retriedOnce() async {
         stub.stub(with: .response(statusCode: 401))
         let counter = Lock(0)
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("t0"))) { _ in
+        let authenticator = TokenAuthenticator(store: .init(token: .init("t0"))) { _ in
             let next = counter.withLock { count in
                 count += 1
                 return count
             }
-            return AuthToken("t\(next)")
+            return TokenAuthenticator.Token("t\(next)")
         }
         let result = await client(authenticator).GET("/me")
         guard case .httpResponseError(let response) = result.error else {
@@ -165,14 +165,14 @@ struct TokenAuthenticatorTests {
         let clock = VirtualClock()
         let counter = Lock(0)
         let authenticator = TokenAuthenticator(
-            store: TokenStore(token: AuthToken("t0")),
-            refreshLimit: TokenRefreshLimit(maxRefreshes: 3, window: .seconds(60)),
+            store: .init(token: .init("t0")),
+            refreshLimit: TokenAuthenticator.RefreshLimit(maxRefreshes: 3, window: .seconds(60)),
             refresh: { _ in
                 let next = counter.withLock { count in
                     count += 1
                     return count
                 }
-                return AuthToken("t\(next)")
+                return TokenAuthenticator.Token("t\(next)")
             }
         )
         let apiClient = client(authenticator, clock: clock)
@@ -194,7 +194,8 @@ struct TokenAuthenticatorTests {
     @Test("A request can opt out: no token, the marker is stripped and a 401 does not refresh")
     func optOut() async throws {
         stub.stub(with: .response(statusCode: 401))
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("t0k3n"))) { _ in AuthToken("x") }
+        let authenticator = TokenAuthenticator(store: .init(token: .init("t0k3n"))) { _ in TokenAuthenticator.Token("x")
+        }
         let apiClient = client(authenticator)
         let result = await apiClient.send(apiClient.request(.get, "/public").skippingTokenAuthentication())
         #expect(result.statusCode == 401)
@@ -210,10 +211,10 @@ struct TokenAuthenticatorTests {
         acceptOnly("new")
         stub.stub(.path("/oauth/token"), with: .response(statusCode: 401))
         let box = Lock<BothamAPIClient?>(nil)
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("old"))) { _ in
+        let authenticator = TokenAuthenticator(store: .init(token: .init("old"))) { _ in
             let apiClient = try #require(box.withLock { $0 })
             _ = await apiClient.POST("/oauth/token", body: ["grant_type": "refresh_token"])
-            return AuthToken("new")
+            return TokenAuthenticator.Token("new")
         }
         let apiClient = client(authenticator)
         box.withLock { $0 = apiClient }
@@ -232,7 +233,7 @@ struct TokenAuthenticatorTests {
         acceptOnly("first")
         let authenticator = TokenAuthenticator { rejected in
             #expect(rejected == nil)
-            return AuthToken("first")
+            return TokenAuthenticator.Token("first")
         }
         let result = await client(authenticator).GET("/me")
         #expect(try result.get().statusCode == 200)
@@ -244,10 +245,10 @@ struct TokenAuthenticatorTests {
         acceptOnly("new")
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
         let release = ArrivalGate(count: 1)
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("old"))) { _ in
+        let authenticator = TokenAuthenticator(store: .init(token: .init("old"))) { _ in
             startedContinuation.yield()
             await release.wait()
-            return AuthToken("new")
+            return TokenAuthenticator.Token("new")
         }
         let apiClient = client(authenticator)
 
@@ -268,7 +269,7 @@ struct TokenAuthenticatorTests {
 
     @Test("Tokens never print their value")
     func tokenDescription() {
-        #expect(!"\(AuthToken("s3cr3t"))".contains("s3cr3t"))
+        #expect(!"\(TokenAuthenticator.Token("s3cr3t"))".contains("s3cr3t"))
     }
 }
 

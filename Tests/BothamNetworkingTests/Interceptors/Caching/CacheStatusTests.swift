@@ -2,12 +2,13 @@ import BothamNetworking
 import Foundation
 import Testing
 
-@Suite("CacheStatus: the Cache-Status field a CacheInterceptor writes and reads back", .timeLimit(.minutes(1)))
+@Suite(
+    "CacheInterceptor.Status: the Cache-Status field a CacheInterceptor writes and reads back", .timeLimit(.minutes(1)))
 struct CacheStatusTests {
     func response(_ value: String?) -> HTTPResponse {
         let request = HTTPRequest(method: .get, baseEndpoint: "https://api.example.com")
         return HTTPResponse(
-            statusCode: 200, headers: value.map { [CacheStatus.fieldName: $0] } ?? [:], request: request)
+            statusCode: 200, headers: value.map { [CacheInterceptor.Status.fieldName: $0] } ?? [:], request: request)
     }
 
     @Test("each documented field value reads back as its status")
@@ -33,7 +34,7 @@ struct CacheStatusTests {
         cache.stub.stub(with: .text("v", headers: ["Cache-Control": "max-age=10, stale-while-revalidate=60"]))
         let post = try await cache.client.POST("/item").get()
         #expect(post.cacheStatus == .miss)
-        #expect(post.headers[CacheStatus.fieldName]?.contains("fwd=bypass") == true)
+        #expect(post.headers[CacheInterceptor.Status.fieldName]?.contains("fwd=bypass") == true)
         _ = try await cache.get()
         await cache.clock.advance(by: .seconds(10.2))
         #expect(try await cache.get().cacheStatus == .staleHit)

@@ -156,7 +156,7 @@ struct CacheDestinationTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         for storage in [
-            CacheStorage.memory(maxBytes: 1 << 20),
+            CacheInterceptor.Storage.memory(maxBytes: 1 << 20),
             .disk(directory: folder.appendingPathComponent("store"), maxBytes: 1 << 20),
         ] {
             let cache = CacheHarness(storage: storage)

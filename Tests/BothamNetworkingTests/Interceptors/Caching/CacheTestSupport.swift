@@ -11,7 +11,7 @@ struct CacheHarness {
     let client: BothamAPIClient
 
     init(
-        storage: CacheStorage = .memory(maxBytes: 1 << 20), maxRetries: Int = 0,
+        storage: CacheInterceptor.Storage = .memory(maxBytes: 1 << 20), maxRetries: Int = 0,
         latency: StubHTTPClient.LatencyMode = .virtual
     ) {
         stub = StubHTTPClient(latency: latency)

@@ -18,7 +18,7 @@ struct RFC5861Tests {
         let stale = try await cache.get()
         #expect(stale.cacheStatus == .staleHit)
         #expect(stale.bodyText == "v1")
-        #expect(stale.headers[CacheStatus.fieldName]?.contains("detail=stale-while-revalidate") == true)
+        #expect(stale.headers[CacheInterceptor.Status.fieldName]?.contains("detail=stale-while-revalidate") == true)
         await cache.cache.waitForBackgroundRevalidations()
         #expect(cache.sent.count == 2)
         #expect(cache.sent.last?.headers[.ifNoneMatch] == #""a""#)
@@ -38,9 +38,9 @@ struct RFC5861Tests {
                 by: .milliseconds(300)))
         _ = try await cache.get()
         await cache.clock.advance(by: .seconds(20))
-        let statuses = try await withThrowingTaskGroup(of: CacheStatus?.self) { group in
+        let statuses = try await withThrowingTaskGroup(of: CacheInterceptor.Status?.self) { group in
             for _ in 0..<10 { group.addTask { try await cache.get().cacheStatus } }
-            return try await group.reduce(into: [CacheStatus?]()) { $0.append($1) }
+            return try await group.reduce(into: [CacheInterceptor.Status?]()) { $0.append($1) }
         }
         try await cache.clock.waitForSleepers(1)  // the one revalidation, waiting for its answer
         #expect(cache.clock.sleeps == [.milliseconds(300)])
@@ -78,7 +78,7 @@ struct RFC5861Tests {
         #expect(response.statusCode == 200)
         #expect(response.bodyText == "v1")
         #expect(response.cacheStatus == .staleHit)
-        #expect(response.headers[CacheStatus.fieldName]?.contains("fwd-status=503") == true)
+        #expect(response.headers[CacheInterceptor.Status.fieldName]?.contains("fwd-status=503") == true)
         await cache.clock.advance(by: .seconds(60))
         #expect(try await cache.get().statusCode == 503)
     }
@@ -88,7 +88,7 @@ struct RFC5861Tests {
         let cache = CacheHarness()
         cache.stub.stub(
             .path("/item"), with: .text("v1", headers: ["Cache-Control": "max-age=10, stale-if-error=60"]),
-            .failure(.networkError(NetworkFailure(kind: .cannotConnect))))
+            .failure(.networkError(APIClientError.NetworkFailure(kind: .cannotConnect))))
         _ = try await cache.get()
         await cache.clock.advance(by: .seconds(30))
         #expect(try await cache.get().bodyText == "v1")

@@ -215,12 +215,14 @@ struct RFC9111FieldParsingTests {
     @Test(
         "§5.2.1 a request's unreadable or conflicting max-age, min-fresh or max-stale is taken at its strictest",
         arguments: [
-            ("max-age=abc", 30, CacheStatus.miss), ("max-age=100, max-age=10", 30, .miss),
+            ("max-age=abc", 30, CacheInterceptor.Status.miss), ("max-age=100, max-age=10", 30, .miss),
             ("max-age=100, max-age=100", 30, .hit), ("min-fresh=abc", 30, .miss), ("min-fresh=10", 30, .hit),
             ("max-stale=abc", 70, .miss), ("max-stale=100, max-stale=5", 70, .miss), ("max-stale", 70, .staleHit),
             ("max-stale=100", 70, .staleHit),
         ])
-    func requestDirectivesAtTheirStrictest(_ directive: String, after seconds: Int, status: CacheStatus) async throws {
+    func requestDirectivesAtTheirStrictest(_ directive: String, after seconds: Int, status: CacheInterceptor.Status)
+        async throws
+    {
         let cache = Self.harness(["Cache-Control": "max-age=60"])
         _ = try await cache.get()
         await cache.clock.advance(by: .seconds(seconds))

@@ -25,7 +25,7 @@ struct RFC9111FreshnessTests {
         let stale = try await cache.get()
         #expect(stale.cacheStatus == .miss)
         #expect(stale.bodyText == "v2")
-        #expect(stale.headers[CacheStatus.fieldName]?.contains("fwd=stale") == true)
+        #expect(stale.headers[CacheInterceptor.Status.fieldName]?.contains("fwd=stale") == true)
     }
 
     @Test("§4.2.1 max-age takes precedence over Expires")
@@ -108,7 +108,7 @@ struct RFC9111FreshnessTests {
         await cache.clock.advance(by: .seconds(99))
         let hit = try await cache.get()
         #expect(hit.cacheStatus == .hit)
-        #expect(hit.headers[CacheStatus.fieldName]?.contains("detail=heuristic") == true)
+        #expect(hit.headers[CacheInterceptor.Status.fieldName]?.contains("detail=heuristic") == true)
         await cache.clock.advance(by: .seconds(1))
         #expect(try await cache.get().cacheStatus == .miss)
     }
@@ -138,7 +138,7 @@ struct RFC9111FreshnessTests {
         #expect(try await cache.get(headers: ["Cache-Control": "max-age=60"]).cacheStatus == .hit)
         let older = try await cache.get(headers: ["Cache-Control": "max-age=10"])
         #expect(older.cacheStatus == .miss)
-        #expect(older.headers[CacheStatus.fieldName]?.contains("fwd=request") == true)
+        #expect(older.headers[CacheInterceptor.Status.fieldName]?.contains("fwd=request") == true)
     }
 
     @Test("§5.2.1.2 request max-stale: a stale response within the limit (or any, without one) is served")

@@ -165,7 +165,7 @@ struct RFC9111StorageTests {
         #expect(same.bodyText == "en")
         #expect(other.cacheStatus == .miss)
         #expect(other.bodyText == "fr")
-        #expect(other.headers[CacheStatus.fieldName]?.contains("fwd=vary-miss") == true)
+        #expect(other.headers[CacheInterceptor.Status.fieldName]?.contains("fwd=vary-miss") == true)
     }
 
     @Test("§4.1 a response with Vary: * never matches, so it is not stored")

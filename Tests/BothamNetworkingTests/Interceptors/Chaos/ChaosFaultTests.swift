@@ -16,19 +16,22 @@ struct ChaosFaultTests {
         stubClient.stub(with: .text("hello world"))
     }
 
-    func client(_ schedule: ChaosSchedule, configuration: BothamAPIClient.Configuration = .init()) -> BothamAPIClient {
+    func client(_ schedule: ChaosInterceptor.Schedule, configuration: BothamAPIClient.Configuration = .init())
+        -> BothamAPIClient
+    {
         var configuration = configuration
         configuration.clock = clock
         return ChaosTest.client(ChaosInterceptor(schedule), stubClient, configuration: configuration)
     }
 
     @Test(
-        "fail(kind) is networkError of that kind, carrying ChaosFaultError, and nothing is sent",
+        "fail(kind) is networkError of that kind, carrying ChaosInterceptor.Fault, and nothing is sent",
         arguments: [
-            NetworkFailure.Kind.cannotConnect, .connectionLost, .badServerResponse, .cannotFindHost, .notConnected,
+            APIClientError.NetworkFailure.Kind.cannotConnect, .connectionLost, .badServerResponse, .cannotFindHost,
+            .notConnected,
             .secureConnectionFailed,
         ])
-    func fail(kind: NetworkFailure.Kind) async {
+    func fail(kind: APIClientError.NetworkFailure.Kind) async {
         let result = await client(.script([.fail(kind)])).GET("/feed")
 
         let failure = ChaosTest.networkFailure(result)
@@ -84,7 +87,8 @@ struct ChaosFaultTests {
         let apiClient = ChaosTest.client(
             ChaosInterceptor(.script([.delay(.seconds(3))])), stubClient,
             configuration: .init(
-                maxRetries: 1, retrier: RetryPolicy(backoff: RetryBackoff(baseDelay: .seconds(1)), jitter: .none),
+                maxRetries: 1,
+                retrier: RetryPolicy(backoff: RetryPolicy.Backoff(baseDelay: .seconds(1)), jitter: .none),
                 clock: clock))
 
         #expect(try await apiClient.GET("/feed").get().body == Data("ok".utf8))
@@ -121,7 +125,7 @@ struct ChaosFaultTests {
     func truncateRetried() async throws {
         let apiClient = client(
             .script([.truncateBody]),
-            configuration: .init(maxRetries: 1, retrier: RetryPolicy(backoff: RetryBackoff(baseDelay: .zero))))
+            configuration: .init(maxRetries: 1, retrier: RetryPolicy(backoff: RetryPolicy.Backoff(baseDelay: .zero))))
 
         #expect(try await apiClient.GET("/feed").get().body == Data("hello world".utf8))
         #expect(stubClient.receivedRequests.count == 2)

@@ -4,17 +4,17 @@ import BothamTestSupport
 import Foundation
 import Testing
 
-@Suite("ChaosSchedule: seeded, scripted, scoped and reproducible", .timeLimit(.minutes(1)))
+@Suite("ChaosInterceptor.Schedule: seeded, scripted, scoped and reproducible", .timeLimit(.minutes(1)))
 struct ChaosScheduleTests {
-    static let odds: KeyValuePairs<ChaosFault, Double> = [
+    static let odds: KeyValuePairs<ChaosInterceptor.Fault, Double> = [
         .fail(.connectionLost): 0.2, .status(503): 0.1, .delay(.milliseconds(5)): 0.1, .truncateBody: 0.1,
     ]
 
     @Test("the same seed gives the same schedule; another seed another one")
     func sameSeed() {
-        let first = ChaosSchedule.random(seed: 42, Self.odds).faults(count: 500)
-        let again = ChaosSchedule.random(seed: 42, Self.odds).faults(count: 500)
-        let other = ChaosSchedule.random(seed: 43, Self.odds).faults(count: 500)
+        let first = ChaosInterceptor.Schedule.random(seed: 42, Self.odds).faults(count: 500)
+        let again = ChaosInterceptor.Schedule.random(seed: 42, Self.odds).faults(count: 500)
+        let other = ChaosInterceptor.Schedule.random(seed: 43, Self.odds).faults(count: 500)
 
         #expect(first == again)
         #expect(first != other)
@@ -25,10 +25,10 @@ struct ChaosScheduleTests {
     func pinned() {
         // SplitMix64(42) draws 0.7416, 0.1599, 0.2786, 0.3442, 0.0380, 0.8682, …; the cumulative odds are
         // 0.2 (fail), 0.3 (503), 0.4 (delay), 0.5 (truncate).
-        let expected: [ChaosFault?] = [
+        let expected: [ChaosInterceptor.Fault?] = [
             nil, .fail(.connectionLost), .status(503), .delay(.milliseconds(5)), .fail(.connectionLost), nil,
         ]
-        #expect(ChaosSchedule.random(seed: 42, Self.odds).faults(count: 6) == expected)
+        #expect(ChaosInterceptor.Schedule.random(seed: 42, Self.odds).faults(count: 6) == expected)
         var generator = SplitMix64(seed: 42)
         let draws = (0..<6).map { _ in generator.nextUnitInterval() }
         #expect(draws.map { ($0 * 10_000).rounded() / 10_000 } == [0.7416, 0.1599, 0.2786, 0.3442, 0.038, 0.8682])
@@ -36,7 +36,7 @@ struct ChaosScheduleTests {
 
     @Test("each matched request through BothamAPIClient gets the schedule's entry, in order")
     func interceptorFollowsSchedule() async {
-        let schedule = ChaosSchedule.random(seed: 7, Self.odds)
+        let schedule = ChaosInterceptor.Schedule.random(seed: 7, Self.odds)
         let log = FaultLog()
         let clock = VirtualClock(sleeping: .advancesClock)
         let stubClient = StubHTTPClient()
@@ -45,7 +45,7 @@ struct ChaosScheduleTests {
             ChaosInterceptor(schedule, onFault: log.onFault), stubClient, configuration: .init(clock: clock))
 
         let paths = (0..<200).map { "/r/\($0)" }
-        var outcomes: [ChaosFault?] = []
+        var outcomes: [ChaosInterceptor.Fault?] = []
         for path in paths {
             let result = await apiClient.GET(path)
             switch result {
@@ -65,7 +65,7 @@ struct ChaosScheduleTests {
 
     @Test("the probabilities are honoured over many draws")
     func probabilities() {
-        let faults = ChaosSchedule.random(seed: 2026, [.fail(.connectionLost): 0.25, .status(503): 0.1])
+        let faults = ChaosInterceptor.Schedule.random(seed: 2026, [.fail(.connectionLost): 0.25, .status(503): 0.1])
             .faults(count: 10_000)
         let failures = faults.filter { $0 == .fail(.connectionLost) }.count
         let statuses = faults.filter { $0 == .status(503) }.count
@@ -76,23 +76,26 @@ struct ChaosScheduleTests {
 
     @Test("probabilities are clamped; past a cumulative 1 later faults are never drawn")
     func clamped() {
-        let faults = ChaosSchedule.random(seed: 1, [.status(500): 1.5, .status(502): 0.5]).faults(count: 100)
+        let faults = ChaosInterceptor.Schedule.random(seed: 1, [.status(500): 1.5, .status(502): 0.5]).faults(
+            count: 100)
         #expect(faults.allSatisfy { $0 == .status(500) })
-        #expect(ChaosSchedule.random(seed: 1, [.status(500): -1, .status(502): .nan]).isOff)
+        #expect(ChaosInterceptor.Schedule.random(seed: 1, [.status(500): -1, .status(502): .nan]).isOff)
         #expect(
-            ChaosSchedule.random(seed: 1, [.status(500): -1, .status(502): .nan]).faults(count: 50).allSatisfy {
-                $0 == nil
-            })
+            ChaosInterceptor.Schedule.random(seed: 1, [.status(500): -1, .status(502): .nan]).faults(count: 50)
+                .allSatisfy {
+                    $0 == nil
+                })
     }
 
     @Test("a script runs once and then injects nothing, or repeats when asked")
     func script() {
-        let script: [ChaosFault?] = [.fail(.connectionLost), nil, .truncateBody]
-        #expect(ChaosSchedule.script(script).faults(count: 5) == script + [nil, nil])
-        #expect(ChaosSchedule.script(script, repeating: true).faults(count: 7) == script + script + [script[0]])
-        #expect(ChaosSchedule.script([]).faults(count: 3) == [nil, nil, nil])
-        #expect(ChaosSchedule.script([nil, nil]).isOff)
-        #expect(!ChaosSchedule.script(script).isOff)
+        let script: [ChaosInterceptor.Fault?] = [.fail(.connectionLost), nil, .truncateBody]
+        #expect(ChaosInterceptor.Schedule.script(script).faults(count: 5) == script + [nil, nil])
+        #expect(
+            ChaosInterceptor.Schedule.script(script, repeating: true).faults(count: 7) == script + script + [script[0]])
+        #expect(ChaosInterceptor.Schedule.script([]).faults(count: 3) == [nil, nil, nil])
+        #expect(ChaosInterceptor.Schedule.script([nil, nil]).isOff)
+        #expect(!ChaosInterceptor.Schedule.script(script).isOff)
     }
 
     @Test("off by default: an interceptor without a schedule passes every request on untouched")
@@ -113,7 +116,7 @@ struct ChaosScheduleTests {
 
     @Test("requests the matcher does not accept pass untouched and draw nothing")
     func scope() async {
-        let schedule = ChaosSchedule.random(seed: 99, Self.odds)
+        let schedule = ChaosInterceptor.Schedule.random(seed: 99, Self.odds)
         let log = FaultLog()
         let stubClient = StubHTTPClient()
         stubClient.stub(with: .text("ok"))
@@ -155,7 +158,7 @@ struct ChaosScheduleTests {
 
     @Test("concurrent calls share one schedule: together they get exactly its first entries")
     func concurrent() async {
-        let schedule = ChaosSchedule.random(seed: 5, [.status(503): 0.3, .fail(.cannotConnect): 0.2])
+        let schedule = ChaosInterceptor.Schedule.random(seed: 5, [.status(503): 0.3, .fail(.cannotConnect): 0.2])
         let log = FaultLog()
         let stubClient = StubHTTPClient()
         stubClient.stub(with: .text("ok"))

@@ -16,7 +16,7 @@ enum ChaosTest {
     }
 
     /// The underlying error of a network failure, when `result` is one.
-    static func networkFailure(_ result: Result<HTTPResponse, APIClientError>) -> NetworkFailure? {
+    static func networkFailure(_ result: Result<HTTPResponse, APIClientError>) -> APIClientError.NetworkFailure? {
         guard case .failure(.networkError(let failure)) = result else { return nil }
         return failure
     }
@@ -49,21 +49,21 @@ enum ChaosTest {
     }
 
     /// The fault `failure` says it was injected by, or `nil` for a failure the interceptor did not make.
-    static func injectedFault(_ failure: NetworkFailure?) -> ChaosFault? {
-        (failure?.underlying as? ChaosFaultError)?.fault
+    static func injectedFault(_ failure: APIClientError.NetworkFailure?) -> ChaosInterceptor.Fault? {
+        failure?.underlying as? ChaosInterceptor.Fault
     }
 }
 
 /// Which fault each request got, by the request's path: what `onFault` heard.
 final class FaultLog: Sendable {
-    let entries = Recorder<(path: String, fault: ChaosFault)>()
+    let entries = Recorder<(path: String, fault: ChaosInterceptor.Fault)>()
 
-    var onFault: @Sendable (ChaosFault, HTTPRequest) -> Void {
+    var onFault: @Sendable (ChaosInterceptor.Fault, HTTPRequest) -> Void {
         { fault, request in self.entries.append((request.path, fault)) }
     }
 
     /// The fault of each of `paths`, `nil` for those that got none.
-    func faults(of paths: [String]) -> [ChaosFault?] {
+    func faults(of paths: [String]) -> [ChaosInterceptor.Fault?] {
         let heard = entries.values
         return paths.map { path in heard.first { $0.path == path }?.fault }
     }

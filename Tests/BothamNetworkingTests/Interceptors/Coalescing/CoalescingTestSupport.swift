@@ -18,7 +18,7 @@ struct CoalescingFixture {
     init(
         coalescer: RequestCoalescingInterceptor = RequestCoalescingInterceptor(),
         maxRetries: Int = 0,
-        observers: [any HTTPCallObserver] = [],
+        observers: [any HTTPInterceptor] = [],
         outside: [any HTTPInterceptor] = [],
         answer: @escaping @Sendable (HTTPRequest) async throws(APIClientError) -> HTTPResponse = Self.echo
     ) {
@@ -27,8 +27,8 @@ struct CoalescingFixture {
         apiClient = BothamAPIClient(
             baseEndpoint: "https://coalescing.test", httpClient: transport,
             configuration: .init(
-                maxRetries: maxRetries, validation: .acceptAll, clock: VirtualClock(sleeping: .advancesClock),
-                callObservers: observers))
+                maxRetries: maxRetries, validation: .acceptAll, clock: VirtualClock(sleeping: .advancesClock)))
+        apiClient.interceptors.append(contentsOf: observers)
         apiClient.interceptors.append(contentsOf: outside)
         apiClient.interceptors.append(coalescer)
     }
@@ -67,9 +67,15 @@ func results(of tasks: [CoalescingFixture.Call]) async -> [CoalescingFixture.Out
 }
 
 /// Records whether each finished call was answered by another call's exchange, and the ids of those that were not.
-final class JoinedRecorder: HTTPCallObserver {
+final class JoinedRecorder: HTTPInterceptor {
     let joined = Recorder<Bool>()
     let starters = Recorder<UInt64>()
+
+    func intercept(
+        _ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext
+    ) async throws -> HTTPResponse {
+        try await next(request)
+    }
 
     func callDidFinish(_ request: HTTPRequest, result: Result<HTTPResponse, APIClientError>, context: HTTPCallContext) {
         let hasJoined = context[RequestCoalescingInterceptor.Joined.self]

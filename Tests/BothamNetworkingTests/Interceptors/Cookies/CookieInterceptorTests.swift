@@ -3,14 +3,14 @@ import BothamTestSupport
 import Foundation
 import Testing
 
-@Suite("CookieInterceptor", .timeLimit(.minutes(1)))
+@Suite("CookieJar as an interceptor", .timeLimit(.minutes(1)))
 struct CookieInterceptorTests {
     let context = HTTPCallContext(callID: 1, attempt: 1, maxAttempts: 1)
 
     @Test("it stores each Set-Cookie of a response and sends them back after the request's own Cookie")
     func storesAndSends() async throws {
         let jar = CookieTest.jar()
-        let interceptor = CookieInterceptor(jar: jar)
+        let interceptor = jar
         let sent = Recorder<HTTPRequest>()
         let next = HTTPInterceptorNext { request in
             sent.append(request)

@@ -75,7 +75,7 @@ struct CookieMatchingTests {
         #expect(jar.allCookies.isEmpty)
         jar.store(["c=3"], from: CookieTest.url("https://www.example.com/"))
         #expect(jar.cookieHeader(for: CookieTest.url("ftp://www.example.com/")) == nil)
-        let cookie = Cookie(name: "c", value: "3", domain: "www.example.com")
+        let cookie = CookieJar.Cookie(name: "c", value: "3", domain: "www.example.com")
         #expect(!cookie.matches(CookieTest.url("ws://www.example.com/")))
         #expect(cookie.matches(CookieTest.url("https://www.example.com/")))
     }

@@ -35,7 +35,7 @@ struct InterceptorStackTests {
         apiClient.configuration.retrier = RetryPolicy()
         apiClient.configuration.maxRetries = 2
         var policy = RetryPolicy(
-            backoff: RetryBackoff(baseDelay: .milliseconds(200), multiplier: 2, maxDelay: .seconds(10)),
+            backoff: RetryPolicy.Backoff(baseDelay: .milliseconds(200), multiplier: 2, maxDelay: .seconds(10)),
             jitter: .equal
         )
         policy.retryableStatusCodes.insert(409)
@@ -47,14 +47,14 @@ struct InterceptorStackTests {
         #expect(try await basicAuth.intercept(request: apiClient.request(.get, "/")).headers[.authorization] != nil)
 
         // Token authentication
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("saved"))) { _ in
+        let authenticator = TokenAuthenticator(store: .init(token: .init("saved"))) { _ in
             let refresh = apiClient.request(
                 .post,
                 "/oauth/token",
                 body: .form(["grant_type": "refresh_token", "refresh_token": "r3fr3sh"])
             )
             let response = try await apiClient.response(for: refresh)
-            return AuthToken(try response.decoded(as: TokenResponse.self).accessToken)
+            return TokenAuthenticator.Token(try response.decoded(as: TokenResponse.self).accessToken)
         }
         apiClient.requestInterceptors.append(authenticator)
         apiClient.responseInterceptors.append(authenticator)
@@ -68,7 +68,7 @@ struct InterceptorStackTests {
 
         // Logging (and forwarding to your own logger)
         let lines = Recorder<String>()
-        let sink = LogSink { level, message in
+        let sink = LoggingInterceptor.Sink { level, message in
             if level >= .info { lines.append(message) }
         }
         apiClient.interceptors.append(
@@ -80,11 +80,12 @@ struct InterceptorStackTests {
         )
 
         // Metrics
-        let reports = Recorder<CallMetrics>()
-        MetricsInterceptor { report in
-            reports.append(report)
-            print("\(report.method) \(report.url): \(report.statusCode ?? 0), \(report.attempts) attempt(s)")
-        }.install(on: apiClient)
+        let reports = Recorder<MetricsInterceptor.Report>()
+        apiClient.interceptors.append(
+            MetricsInterceptor { report in
+                reports.append(report)
+                print("\(report.method) \(report.url): \(report.statusCode ?? 0), \(report.attempts) attempt(s)")
+            })
 
         let user = try await apiClient.GET("/user").get().json()
         #expect(user["login"] == "jane")

@@ -49,10 +49,10 @@ struct InterceptorsMockWebServerTests {
             request.header("Authorization") == "Bearer new"
                 ? MockResponse().withJSONBody(#"{"ok":true}"#) : MockResponse().withStatus(401)
         }
-        let refreshes = Recorder<AuthToken?>()
-        let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("old"))) { rejected in
+        let refreshes = Recorder<TokenAuthenticator.Token?>()
+        let authenticator = TokenAuthenticator(store: .init(token: .init("old"))) { rejected in
             refreshes.append(rejected)
-            return AuthToken("new")
+            return TokenAuthenticator.Token("new")
         }
         let apiClient = client(server)
         apiClient.requestInterceptors.append(authenticator)
@@ -64,7 +64,7 @@ struct InterceptorsMockWebServerTests {
         }
 
         #expect(results.allSatisfy { $0.statusCode == 200 })
-        #expect(refreshes.values == [AuthToken("old")])
+        #expect(refreshes.values == [TokenAuthenticator.Token("old")])
     }
 
     @Test("Logging and metrics over a real round trip: secrets stay hidden, bytes are counted")
@@ -73,10 +73,11 @@ struct InterceptorsMockWebServerTests {
         defer { server.shutdown() }
         server.enqueue(MockResponse().withBody("hello").withHeader("Set-Cookie", "id=SECRET-SET-COOKIE"))
         let lines = Recorder<String>()
-        let reports = Recorder<CallMetrics>()
+        let reports = Recorder<MetricsInterceptor.Report>()
         let apiClient = client(server)
-        apiClient.interceptors.append(LoggingInterceptor(detail: .body, sink: LogSink { lines.append($1) }))
-        MetricsInterceptor { reports.append($0) }.install(on: apiClient)
+        apiClient.interceptors.append(
+            LoggingInterceptor(detail: .body, sink: LoggingInterceptor.Sink { lines.append($1) }))
+        apiClient.interceptors.append(MetricsInterceptor { reports.append($0) })
 
         let request = apiClient.request(
             .post,

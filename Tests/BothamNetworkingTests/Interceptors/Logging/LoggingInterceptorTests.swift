@@ -11,12 +11,12 @@ struct LoggingInterceptorTests {
     ]
 
     let stub = StubHTTPClient()
-    let lines = Recorder<(level: LogLevel, message: String)>()
+    let lines = Recorder<(level: LoggingInterceptor.Sink.Level, message: String)>()
     let redactor = Redactor(headerNames: ["X-Api-Key"], queryParameterNames: ["access_token"])
 
-    var sink: LogSink {
+    var sink: LoggingInterceptor.Sink {
         let lines = self.lines
-        return LogSink { lines.append((level: $0, message: $1)) }
+        return LoggingInterceptor.Sink { lines.append((level: $0, message: $1)) }
     }
 
     func client(_ detail: LoggingInterceptor.Detail, maxRetries: Int = 0) -> BothamAPIClient {
@@ -51,7 +51,7 @@ struct LoggingInterceptorTests {
             _ = await client(level).send(secretRequest)
             stub.stub(with: .text("nope", statusCode: 403, headers: [.setCookie: "id=SECRET-SETCOOKIE"]))
             _ = await client(level).send(secretRequest)
-            stub.stub(with: .failure(.networkError(NetworkFailure(kind: .connectionLost))))
+            stub.stub(with: .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost))))
             _ = await client(level).send(secretRequest)
             stub.removeAllStubs()  // unmatched: the transport's error describes the whole request, secrets included
             _ = await client(level).send(secretRequest)
@@ -138,7 +138,7 @@ struct LoggingInterceptorTests {
         let counter = Lock(0)
         let logging = LoggingInterceptor(
             detail: .body,
-            sink: LogSink { _, message in
+            sink: LoggingInterceptor.Sink { _, message in
                 counter.withLock { $0 += message.contains("\n") ? 1_000_000 : 1 }
             },
             bodyLimit: 64
@@ -164,21 +164,24 @@ struct LoggingInterceptorTests {
 
 @Suite("LoggingInterceptor timings", .timeLimit(.minutes(1)))
 struct LoggingInterceptorTimingsTests {
-    private func responseLine(at detail: LoggingInterceptor.Detail, timings: HTTPTimings?) async throws -> String {
+    private func responseLine(at detail: LoggingInterceptor.Detail, timings: HTTPResponse.Timings?) async throws
+        -> String
+    {
         let lines = Recorder<String>()
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://api.example.com",
             httpClient: TimedTransport([.success((statusCode: 200, timings: timings))]),
             configuration: .init(maxRetries: 0)
         )
-        apiClient.interceptors.append(LoggingInterceptor(detail: detail, sink: LogSink { lines.append($1) }))
+        apiClient.interceptors.append(
+            LoggingInterceptor(detail: detail, sink: LoggingInterceptor.Sink { lines.append($1) }))
         _ = try await apiClient.GET("/items").get()
         return try #require(lines.values.first { $0.hasPrefix("<--") })
     }
 
     @Test("At headers detail the response line shows the attempt's timings; below it, and without timings, it does not")
     func timingsAtHeaders() async throws {
-        let timings = HTTPTimings.sample(step: 1)
+        let timings = HTTPResponse.Timings.sample(step: 1)
         let atHeaders = try await responseLine(at: .headers, timings: timings)
         #expect(
             atHeaders.contains(

@@ -89,7 +89,7 @@ struct RedactorAndCURLTests {
         #expect(request.cURLDescription().hasSuffix("--data-binary '@\(url.path)'"))
 
         let lines = Recorder<String>()
-        let logging = LoggingInterceptor(detail: .body, sink: LogSink { lines.append($1) })
+        let logging = LoggingInterceptor(detail: .body, sink: LoggingInterceptor.Sink { lines.append($1) })
         let next = HTTPInterceptorNext { HTTPResponse(statusCode: 204, request: $0) }
         _ = try await logging.intercept(
             request, context: HTTPCallContext(callID: 1, attempt: 1, maxAttempts: 1), next: next)

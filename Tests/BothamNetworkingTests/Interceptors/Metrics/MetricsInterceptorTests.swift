@@ -7,7 +7,7 @@ import Testing
 @Suite("MetricsInterceptor", .timeLimit(.minutes(1)))
 struct MetricsInterceptorTests {
     let stub = StubHTTPClient()
-    let reports = Recorder<CallMetrics>()
+    let reports = Recorder<MetricsInterceptor.Report>()
 
     func client(clock: VirtualClock = VirtualClock(sleeping: .advancesClock)) -> BothamAPIClient {
         let apiClient = BothamAPIClient(
@@ -20,8 +20,8 @@ struct MetricsInterceptorTests {
             )
         )
         let reports = self.reports
-        MetricsInterceptor(redactor: Redactor(queryParameterNames: ["key"])) { reports.append($0) }.install(
-            on: apiClient)
+        apiClient.interceptors.append(
+            MetricsInterceptor(redactor: Redactor(queryParameterNames: ["key"])) { reports.append($0) })
         return apiClient
     }
 
@@ -50,7 +50,7 @@ struct MetricsInterceptorTests {
 
     @Test("Failures are reported once with their error, including calls that never reach the transport")
     func failures() async {
-        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .secureConnectionFailed))))
+        stub.stub(with: .failure(.networkError(APIClientError.NetworkFailure(kind: .secureConnectionFailed))))
         let apiClient = client()
         _ = await apiClient.GET("/tls")
         _ = await apiClient.send(apiClient.request(.get, "/bad", headers: ["X-Bad": "a\nb"]))
@@ -89,8 +89,8 @@ struct MetricsInterceptorTests {
     func twoInterceptorsKeepSeparateTotals() async throws {
         stub.stub(with: .text("ok"))
         let apiClient = client()
-        let second = Recorder<CallMetrics>()
-        MetricsInterceptor { second.append($0) }.install(on: apiClient)
+        let second = Recorder<MetricsInterceptor.Report>()
+        apiClient.interceptors.append(MetricsInterceptor { second.append($0) })
 
         _ = await apiClient.PUT("/items/1", body: .text("abcd"))
 
@@ -107,11 +107,11 @@ struct MetricsInterceptorTests {
 struct MetricsInterceptorTimingsTests {
     @Test("The report keeps one timings entry per attempt, in order, nil for a failed attempt")
     func oneTimingsPerAttempt() async throws {
-        let first = HTTPTimings.sample(step: 1)
-        let last = HTTPTimings.sample(step: 3, reused: true)
+        let first = HTTPResponse.Timings.sample(step: 1)
+        let last = HTTPResponse.Timings.sample(step: 3, reused: true)
         let transport = TimedTransport([
             .success((statusCode: 503, timings: first)),
-            .failure(.networkError(NetworkFailure(kind: .connectionLost))),
+            .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost))),
             .success((statusCode: 200, timings: last)),
         ])
         let apiClient = BothamAPIClient(
@@ -120,8 +120,8 @@ struct MetricsInterceptorTimingsTests {
             configuration: .init(
                 maxRetries: 3, retrier: RetryPolicy(jitter: .none), clock: VirtualClock(sleeping: .advancesClock))
         )
-        let reports = Recorder<CallMetrics>()
-        MetricsInterceptor { reports.append($0) }.install(on: apiClient)
+        let reports = Recorder<MetricsInterceptor.Report>()
+        apiClient.interceptors.append(MetricsInterceptor { reports.append($0) })
 
         let response = try await apiClient.GET("/items").get()
 
@@ -136,8 +136,8 @@ struct MetricsInterceptorTimingsTests {
         let stub = StubHTTPClient()
         stub.stub(with: .text("ok"))
         let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
-        let reports = Recorder<CallMetrics>()
-        MetricsInterceptor { reports.append($0) }.install(on: apiClient)
+        let reports = Recorder<MetricsInterceptor.Report>()
+        apiClient.interceptors.append(MetricsInterceptor { reports.append($0) })
 
         _ = try await apiClient.GET("/items").get()
 

@@ -7,9 +7,9 @@ struct TraceContextTests {
 
     @Test("The specification's example traceparent parses and prints back the same")
     func roundTrip() throws {
-        let context = try #require(TraceContext(traceparent: Self.example))
-        #expect(context.traceID.hex == "4bf92f3577b34da6a3ce929d0e0e4736")
-        #expect(context.spanID.hex == "00f067aa0ba902b7")
+        let context = try #require(TracingInterceptor.Context(traceparent: Self.example))
+        #expect(context.trace.hex == "4bf92f3577b34da6a3ce929d0e0e4736")
+        #expect(context.span.hex == "00f067aa0ba902b7")
         #expect(context.flags == .sampled)
         #expect(context.traceparent == Self.example)
         #expect(context.tracestate == nil)
@@ -29,15 +29,17 @@ struct TraceContextTests {
             "00-4bf92f3577b34da6a3ce929d0e0e473g-00f067aa0ba902b7-01",  // not hex
         ])
     func invalid(traceparent: String) {
-        #expect(TraceContext(traceparent: traceparent) == nil)
+        #expect(TracingInterceptor.Context(traceparent: traceparent) == nil)
     }
 
     @Test("A later version's extra fields are ignored, and it is sent on as version 00")
     func laterVersion() throws {
         let context = try #require(
-            TraceContext(traceparent: "cc-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03-what-the-future-holds"))
+            TracingInterceptor.Context(
+                traceparent: "cc-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03-what-the-future-holds"))
         #expect(context.traceparent == "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-03")
-        #expect(TraceContext(traceparent: "cc-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x") == nil)
+        #expect(
+            TracingInterceptor.Context(traceparent: "cc-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01x") == nil)
     }
 
     @Test("Ids are lowercase hex of fixed width, padded with zeros, and never all zero")
@@ -63,7 +65,7 @@ struct TraceContextTests {
         let state = try #require(TraceState("rojo=00f067aa0ba902b7 , congo=t61rcWkgMzE,,tenant@vendor=x y"))
         #expect(state.entries.map(\.key) == ["rojo", "congo", "tenant@vendor"])
         #expect(state.fieldValue == "rojo=00f067aa0ba902b7,congo=t61rcWkgMzE,tenant@vendor=x y")
-        let context = try #require(TraceContext(traceparent: Self.example, tracestate: " rojo=1 "))
+        let context = try #require(TracingInterceptor.Context(traceparent: Self.example, tracestate: " rojo=1 "))
         #expect(context.tracestate == "rojo=1")
     }
 
@@ -75,7 +77,7 @@ struct TraceContextTests {
         ])
     func invalidTraceState(_ value: String) {
         #expect(TraceState(value) == nil)
-        #expect(TraceContext(traceparent: Self.example, tracestate: value)?.state == nil)
+        #expect(TracingInterceptor.Context(traceparent: Self.example, tracestate: value)?.state == nil)
     }
 
     @Test("A tracestate holds at most 32 entries")

@@ -16,15 +16,16 @@ struct TracingInterceptorTests {
             configuration: .init(
                 maxRetries: maxRetries, retrier: RetryPolicy(jitter: .none),
                 clock: VirtualClock(sleeping: .advancesClock)))
-        tracing.install(on: apiClient)
+        apiClient.interceptors.append(tracing)
         return apiClient
     }
 
-    func sentContexts() throws -> [TraceContext] {
+    func sentContexts() throws -> [TracingInterceptor.Context] {
         try stub.receivedRequests.map { request in
             let header = try #require(request.headers["traceparent"])
             #expect(isValidTraceparent(header), "\(header)")
-            return try #require(TraceContext(traceparent: header, tracestate: request.headers["tracestate"]))
+            return try #require(
+                TracingInterceptor.Context(traceparent: header, tracestate: request.headers["tracestate"]))
         }
     }
 
@@ -36,7 +37,7 @@ struct TracingInterceptorTests {
         _ = await apiClient.GET("/b")
         let sent = try sentContexts()
         #expect(sent.count == 2)
-        #expect(sent[0].traceID != sent[1].traceID)
+        #expect(sent[0].trace != sent[1].trace)
         #expect(sent.allSatisfy { $0.flags == .sampled && $0.state == nil })
         #expect(stub.receivedRequests.allSatisfy { $0.headers["tracestate"] == nil })
     }
@@ -54,13 +55,13 @@ struct TracingInterceptorTests {
     func providedContext() async throws {
         stub.stub(with: .text("ok"))
         let provided = try #require(
-            TraceContext(
+            TracingInterceptor.Context(
                 traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00", tracestate: "rojo=00f067aa"))
         let apiClient = client(TracingInterceptor(tracer: tracer, ids: countingIDs(), context: { provided }))
         _ = await apiClient.GET("/a")
         let sent = try #require(try sentContexts().first)
-        #expect(sent.traceID == provided.traceID)
-        #expect(sent.spanID != provided.spanID)
+        #expect(sent.trace == provided.trace)
+        #expect(sent.span != provided.span)
         #expect(sent.flags == [])
         #expect(stub.receivedRequests.first?.headers["tracestate"] == "rojo=00f067aa")
         // The call's span is a child of the provider's span; the attempt's, of the call's.
@@ -71,9 +72,9 @@ struct TracingInterceptorTests {
             Issue.record("unexpected spans: \(starts)")
             return
         }
-        #expect(callParent == provided.spanID)
+        #expect(callParent == provided.span)
         #expect(attemptParent == callSpan)
-        #expect(attemptSpan == sent.spanID)
+        #expect(attemptSpan == sent.span)
     }
 
     @Test("Each retry sends a new parent id in the same trace, and the provider is read once per call")
@@ -89,8 +90,8 @@ struct TracingInterceptorTests {
         #expect(result.statusCode == 200)
         let sent = try sentContexts()
         #expect(sent.count == 3)
-        #expect(Set(sent.map(\.traceID)).count == 1)
-        #expect(Set(sent.map(\.spanID)).count == 3)
+        #expect(Set(sent.map(\.trace)).count == 1)
+        #expect(Set(sent.map(\.span)).count == 3)
         #expect(reads.value == 1)
     }
 
@@ -112,13 +113,13 @@ struct TracingInterceptorTests {
                 .ended(.attempt(2), statusCode: 200, errorKind: nil, attempts: 2),
                 .ended(.call, statusCode: 200, errorKind: nil, attempts: 2),
             ])
-        #expect(sent.map(\.spanID) == [first, second])
+        #expect(sent.map(\.span) == [first, second])
         #expect(tracer.parents.values == [nil, .call, .call])
     }
 
     @Test("Failures end the attempt's and the call's spans with the error")
     func failures() async throws {
-        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .cannotConnect))))
+        stub.stub(with: .failure(.networkError(APIClientError.NetworkFailure(kind: .cannotConnect))))
         let apiClient = client(TracingInterceptor(tracer: tracer), maxRetries: 0)
         _ = await apiClient.GET("/down")
         stub.stub(with: .text("missing", statusCode: 404))
@@ -150,15 +151,15 @@ struct TracingInterceptorTests {
 
     @Test("A tracer's span that chose its own ids is what the header carries")
     func bridgedIDs() async throws {
-        struct OwnIDs: HTTPTracer {
-            func startSpan(_ start: HTTPSpanStart) -> any HTTPSpan { Span(start: start) }
-            struct Span: HTTPSpan {
-                let start: HTTPSpanStart
-                var traceContext: TraceContext? {
+        struct OwnIDs: TracingInterceptor.Tracer {
+            func startSpan(_ start: TracingInterceptor.SpanStart) -> any TracingInterceptor.Span { Span(start: start) }
+            struct Span: TracingInterceptor.Span {
+                let start: TracingInterceptor.SpanStart
+                var traceContext: TracingInterceptor.Context? {
                     guard case .attempt = start.kind, let id = SpanID(0xFEED) else { return nil }
-                    return start.traceContext.child(spanID: id)
+                    return start.traceContext.child(span: id)
                 }
-                func end(_ end: HTTPSpanEnd) {}
+                func end(_ end: TracingInterceptor.SpanEnd) {}
             }
         }
         stub.stub(with: .text("ok"))
@@ -178,8 +179,8 @@ struct TracingInterceptorTests {
         }
         var traces: [String: Set<TraceID>] = [:]
         for request in stub.receivedRequests {
-            let context = try #require(TraceContext(traceparent: request.headers["traceparent"] ?? ""))
-            traces[request.path, default: []].insert(context.traceID)
+            let context = try #require(TracingInterceptor.Context(traceparent: request.headers["traceparent"] ?? ""))
+            traces[request.path, default: []].insert(context.trace)
         }
         #expect(stub.receivedRequests.count == 40)
         #expect(traces.count == 20)

@@ -4,8 +4,10 @@ import Foundation
 
 /// What a ``RecordingTracer`` saw, in order.
 enum SpanEvent: Sendable, Equatable {
-    case started(HTTPSpanStart.Kind, name: String, url: String, spanID: SpanID, parentSpanID: SpanID?, trace: TraceID)
-    case ended(HTTPSpanStart.Kind, statusCode: Int?, errorKind: String?, attempts: Int)
+    case started(
+        TracingInterceptor.SpanStart.Kind, name: String, url: String, spanID: SpanID, parentSpanID: SpanID?,
+        trace: TraceID)
+    case ended(TracingInterceptor.SpanStart.Kind, statusCode: Int?, errorKind: String?, attempts: Int)
 
     var isStart: Bool {
         if case .started = self { return true }
@@ -14,27 +16,27 @@ enum SpanEvent: Sendable, Equatable {
 }
 
 /// A tracer recording every start and end.
-struct RecordingTracer: HTTPTracer {
+struct RecordingTracer: TracingInterceptor.Tracer {
     let events = Recorder<SpanEvent>()
     /// The parents given to attempt spans, as the call span's kind seen through them.
-    let parents = Recorder<HTTPSpanStart.Kind?>()
+    let parents = Recorder<TracingInterceptor.SpanStart.Kind?>()
 
-    func startSpan(_ start: HTTPSpanStart) -> any HTTPSpan {
+    func startSpan(_ start: TracingInterceptor.SpanStart) -> any TracingInterceptor.Span {
         events.append(
             .started(
-                start.kind, name: start.name, url: start.url, spanID: start.traceContext.spanID,
-                parentSpanID: start.parentSpanID, trace: start.traceContext.traceID))
+                start.kind, name: start.name, url: start.url, spanID: start.traceContext.span,
+                parentSpanID: start.parentSpanID, trace: start.traceContext.trace))
         parents.append((start.parent as? RecordedSpan)?.kind)
         return RecordedSpan(kind: start.kind, events: events)
     }
 }
 
 /// A span of ``RecordingTracer``.
-struct RecordedSpan: HTTPSpan {
-    let kind: HTTPSpanStart.Kind
+struct RecordedSpan: TracingInterceptor.Span {
+    let kind: TracingInterceptor.SpanStart.Kind
     let events: Recorder<SpanEvent>
 
-    func end(_ end: HTTPSpanEnd) {
+    func end(_ end: TracingInterceptor.SpanEnd) {
         events.append(.ended(kind, statusCode: end.statusCode, errorKind: end.errorKind, attempts: end.attempts))
     }
 }

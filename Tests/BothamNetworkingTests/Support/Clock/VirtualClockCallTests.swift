@@ -43,7 +43,8 @@ struct VirtualClockCallTests {
     @Test("Retry backoff sleeps exactly the computed durations, and each retry waits for the clock")
     func retryBackoff() async throws {
         stub.stub(with: .response(statusCode: 503), .response(statusCode: 503), .response(statusCode: 503), .text("ok"))
-        let policy = RetryPolicy(backoff: RetryBackoff(baseDelay: .seconds(30), maxDelay: .seconds(300)), jitter: .none)
+        let policy = RetryPolicy(
+            backoff: RetryPolicy.Backoff(baseDelay: .seconds(30), maxDelay: .seconds(300)), jitter: .none)
         let apiClient = client(.init(maxRetries: 3, retrier: policy))
         let call = Task { await apiClient.GET("/items") }
         for (retry, delay) in [Duration.seconds(30), .seconds(60), .seconds(120)].enumerated() {
@@ -146,13 +147,15 @@ struct VirtualClockCallTests {
         stub.stub(
             with: .streamed(
                 headers: headers, chunks: [StubChunk("retry: 90000\nid: 1\ndata: one\n\n")],
-                end: .failure(.networkError(NetworkFailure(kind: .connectionLost)))),
+                end: .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost)))),
             .streamed(headers: headers, chunks: [StubChunk("id: 2\ndata: two\n\n")]),
             .response(statusCode: 204))
         let apiClient = client()
         let reader = Task { () -> [String] in
             var data: [String] = []
-            for try await event in apiClient.eventSource("/feed", policy: EventSourcePolicy(jitter: .none)) {
+            for try await event in apiClient.eventSource(
+                apiClient.request(.get, "/feed"), policy: EventSource.Policy(jitter: .none))
+            {
                 data.append(event.data)
             }
             return data
@@ -178,7 +181,7 @@ struct VirtualClockCallTests {
         stub.stub(.path("/me"), with: .text("me"))
         let jar = CookieJar(publicSuffixes: PublicSuffixList(rules: "com"), clock: clock)
         let apiClient = client()
-        apiClient.interceptors.append(CookieInterceptor(jar: jar))
+        apiClient.interceptors.append(jar)
         _ = try await apiClient.GET("/login").get()
         await clock.advance(by: .seconds(3_599))
         _ = try await apiClient.GET("/me").get()
@@ -193,10 +196,10 @@ struct VirtualClockCallTests {
     func durations() async throws {
         let slow = StubHTTPClient(latency: .clock)
         slow.stub(with: .text("ok").delayed(by: .seconds(200)))
-        let reports = Recorder<CallMetrics>()
+        let reports = Recorder<MetricsInterceptor.Report>()
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://api.example.com", httpClient: slow, configuration: .init(clock: clock))
-        MetricsInterceptor { reports.append($0) }.install(on: apiClient)
+        apiClient.interceptors.append(MetricsInterceptor { reports.append($0) })
         let call = Task { await apiClient.GET("/") }
         try await clock.waitForSleepers(1)
         await clock.advance(by: .seconds(200))

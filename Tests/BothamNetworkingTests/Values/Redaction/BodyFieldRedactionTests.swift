@@ -105,7 +105,7 @@ struct BodyFieldRedactionTests {
         let lines = Recorder<String>()
         let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
         apiClient.interceptors.append(
-            LoggingInterceptor(detail: .body, sink: LogSink { lines.append($1) }, redactor: redactor))
+            LoggingInterceptor(detail: .body, sink: LoggingInterceptor.Sink { lines.append($1) }, redactor: redactor))
         let tokens: JSONValue = ["access_token": "SECRET-AT", "refresh_token": "SECRET-RT", "id_token": "SECRET-ID"]
         stub.stub(with: .json(tokens))
         _ = await apiClient.POST("/login", body: .json(["user": "jane", "password": "SECRET-PW", "pin": 4111]))

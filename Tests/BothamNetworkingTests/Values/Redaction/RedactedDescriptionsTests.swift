@@ -190,7 +190,7 @@ struct RedactedDescriptionsTests {
 
     @Test("tokens and Basic credentials never show their secret, dumped or described")
     func credentialsHideSecrets() {
-        let token = AuthToken(Self.secret)
+        let token = TokenAuthenticator.Token(Self.secret)
         let basic = BasicAuthCredentials(username: "jane", password: Self.secret)
         for value in [token, basic] as [Any] {
             var dumped = ""

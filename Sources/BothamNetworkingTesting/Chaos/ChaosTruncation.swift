@@ -1,10 +1,11 @@
+import BothamNetworking
 import Foundation
 
-/// ``ChaosFault/truncateBody``: the connection lost half-way through the body, as a transport reports it.
+/// ``ChaosInterceptor/Fault/truncateBody``: the connection lost half-way through the body, as a transport reports it.
 enum ChaosTruncation {
     /// What the caller sees when the body is cut: the error a transport gives a connection that closed early.
     static let failure = APIClientError.networkError(
-        NetworkFailure(kind: .connectionLost, underlying: ChaosFaultError(fault: .truncateBody)))
+        APIClientError.NetworkFailure(kind: .connectionLost, underlying: ChaosInterceptor.Fault.truncateBody))
 
     /// `response` with its body cut: a body in memory or in a file fails at once; a streamed body is passed on up to
     /// half of its `Content-Length` (half of its first chunk when it declares none) and then fails. A response
@@ -18,7 +19,8 @@ enum ChaosTruncation {
                 url: response.url, bodyStream: truncating(stream, after: declared.map { $0 / 2 }))
         }
         if let file = response.bodyFileURL {
-            if (CacheFileIO.size(of: file) ?? 0) == 0, response.body.isEmpty { return response }
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            if size == 0, response.body.isEmpty { return response }
             throw failure
         }
         if response.body.isEmpty { return response }
@@ -26,7 +28,7 @@ enum ChaosTruncation {
     }
 
     /// A stream of `stream`'s first `limit` bytes (the first half of its first chunk when `nil`) that then ends
-    /// with ``failure``, and ends `stream` (its connection is closed, as a dropped one would be). The reader going
+    /// with `failure`, and ends `stream` (its connection is closed, as a dropped one would be). The reader going
     /// away ends `stream` too.
     private static func truncating(_ stream: HTTPBodyStream, after limit: Int?) -> HTTPBodyStream {
         let (truncated, continuation) = HTTPBodyStream.makeStream(

@@ -1,10 +1,12 @@
-/// Where a ``ChaosSchedule`` is: its generator or its position in the script. One per interceptor, behind its lock.
+import BothamNetworking
+
+/// Where a ``ChaosInterceptor/Schedule`` is: its generator or its position in the script. One per interceptor, behind its lock.
 struct ChaosCursor: Sendable {
-    let schedule: ChaosSchedule
+    let schedule: ChaosInterceptor.Schedule
     private var generator: SplitMix64
     private var index = 0
 
-    init(_ schedule: ChaosSchedule) {
+    init(_ schedule: ChaosInterceptor.Schedule) {
         self.schedule = schedule
         if case .random(let seed, _) = schedule.plan {
             generator = SplitMix64(seed: seed)
@@ -14,7 +16,7 @@ struct ChaosCursor: Sendable {
     }
 
     /// The entry for the next matched request; a random schedule makes exactly one draw per call.
-    mutating func next() -> ChaosFault? {
+    mutating func next() -> ChaosInterceptor.Fault? {
         switch schedule.plan {
         case .off:
             return nil
