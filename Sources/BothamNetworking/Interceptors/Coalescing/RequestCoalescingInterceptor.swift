@@ -14,20 +14,20 @@
 ///
 /// ## Which requests are coalesced
 ///
-/// A request is coalesced when its method is one of ``methods`` (`GET` and `HEAD` by default; a method that is not
+/// A request is coalesced when its method is one of `methods` (`GET` and `HEAD` by default; a method that is not
 /// idempotent never is), it has no body, and its body goes to memory (a file destination or a streamed call is
 /// always sent on its own: one file or one stream cannot be handed to several callers). Two such requests share an
 /// exchange when they have the same method, the same resolved URL and the same values of the header fields that
 /// matter:
 ///
-/// - the credential fields, ``credentialFields`` (`Authorization`, `Proxy-Authorization`, `Cookie`), so calls of
+/// - the credential fields (`Authorization`, `Proxy-Authorization`, `Cookie`), so calls of
 ///   different users never share an answer;
-/// - the fields that change which answer the server gives whatever it says, ``conditionalFields`` (`Range`,
+/// - the fields that change which answer the server gives whatever it says (`Range`,
 ///   `If-Range`, `If-None-Match`, `If-Modified-Since`, `If-Match`, `If-Unmodified-Since`);
 /// - the fields named by `Vary` in the last response seen for that method and URL (remembered for
 ///   `rememberedVaryTargets` of them, the oldest forgotten first); a `Vary: *` there means no request to it is
 ///   coalesced;
-/// - the fields you name in ``keyFields``.
+/// - the fields you name in `keyFields`.
 ///
 /// Other fields (a trace id, `User-Agent`) do not keep requests apart, and the exchange carries the fields of the
 /// request that started it. A caller that joined an exchange before its first response taught the interceptor the
@@ -44,8 +44,7 @@
 /// - A caller whose task is cancelled gets ``APIClientError/cancelled`` at once and the others keep waiting; the
 ///   exchange itself is cancelled when its last caller leaves. A caller's `callTimeout` likewise ends only that
 ///   caller, with ``APIClientError/timeout``.
-/// - An exchange leaves the table when it ends or when its last caller leaves: ``inFlightExchangeCount`` and
-///   ``waitingCallCount`` go back to zero.
+/// - An exchange leaves the table when it ends or when its last caller leaves.
 ///
 /// ## Where to put it
 ///

@@ -6,8 +6,8 @@
 ///     ValidationInterceptor(acceptableStatusCodes: [200...299], acceptableContentTypes: ["application/json"]))
 /// ```
 ///
-/// It runs ``validation``: the ``acceptableStatusCodes``, then
-/// ``ResponseValidation/acceptingContentTypes(_:)`` when there are ``acceptableContentTypes``:
+/// It runs a ``ResponseValidation``: the acceptable status codes, then
+/// ``ResponseValidation/acceptingContentTypes(_:)`` when there are acceptable content types:
 ///
 /// - An unacceptable status ends the call with ``APIClientError/httpResponseError(_:)``, as the client's
 ///   validation would.
@@ -21,7 +21,7 @@
 /// when the check must happen before later response interceptors, with the configuration set to
 /// ``ResponseValidation/acceptAll``.
 ///
-/// A request that states its own rule (``HTTPRequest/accepting(_:)``, ``Endpoint/accepting(_:)``) replaces this
+/// A request that states its own rule (``HTTPRequest/accepting(_:)``, an endpoint's `accepting(_:)`) replaces this
 /// interceptor's status codes, as it replaces the configuration's, and the acceptable content types still apply:
 /// `.accepting(.successfulStatusCodes.adding(304))` lets a `304` through, a wrong content type is still refused.
 public struct ValidationInterceptor: BothamResponseInterceptor {
@@ -29,7 +29,7 @@ public struct ValidationInterceptor: BothamResponseInterceptor {
     package let acceptableStatusCodes: [ClosedRange<Int>]
     /// Acceptable media types (`type/subtype`, wildcards allowed), or `nil` for any.
     package let acceptableContentTypes: [String]?
-    /// The rule this interceptor runs, made of ``acceptableStatusCodes`` and ``acceptableContentTypes``.
+    /// The rule this interceptor runs, made of `acceptableStatusCodes` and `acceptableContentTypes`.
     package let validation: ResponseValidation
 
     /// Creates a validator. The defaults accept 2xx and any content type.
