@@ -107,7 +107,8 @@ struct PreparationBelongsToTheCallTests {
         #expect(!prepared.isPrepared)
         try inCall {
             #expect(!prepared.isPrepared)
-            #expect(try prepared.prepared().isPrepared)
+            let again = try prepared.prepared()
+            #expect(again.isPrepared)
         }
     }
 
