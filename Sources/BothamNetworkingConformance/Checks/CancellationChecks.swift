@@ -28,7 +28,7 @@ extension ConformanceContext {
 
 extension ConformanceCheck {
     /// A task cancelled before the transport is called sends nothing.
-    public static let cancelledBeforeStart = ConformanceCheck(
+    package static let cancelledBeforeStart = ConformanceCheck(
         .cancellation, "beforeStart", "a send from a task cancelled before it starts throws and sends nothing"
     ) { context in
         let server = try context.server()
@@ -54,7 +54,7 @@ extension ConformanceCheck {
     }
 
     /// Cancelling the task while the server has not answered ends the call with `.cancelled` at once.
-    public static let cancelWhileWaiting = ConformanceCheck(
+    package static let cancelWhileWaiting = ConformanceCheck(
         .cancellation, "whileWaitingForHead",
         "cancelling while the server has not answered ends with .cancelled at once"
     ) { context in
@@ -67,7 +67,7 @@ extension ConformanceCheck {
     }
 
     /// Cancelling the task while the body arrives ends the call with `.cancelled` at once; the next call works.
-    public static let cancelMidBody = ConformanceCheck(
+    package static let cancelMidBody = ConformanceCheck(
         .cancellation, "midBody",
         "cancelling while the body arrives ends with .cancelled at once, and the next call works"
     ) { context in

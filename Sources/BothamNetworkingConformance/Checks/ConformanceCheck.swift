@@ -1,8 +1,9 @@
 /// One guarantee a transport makes, checked against a loopback `MockWebServer`.
 ///
-/// Every check is a `static let` of this type, and ``TransportConformance/checks`` lists them all; a check is
-/// identified by its ``id`` (two checks are equal when their ids are). Its ``description`` is the ``id``, so a
-/// parameterised test names each case by it:
+/// ``TransportConformance/checks`` lists every check (``TransportConformance/checks(in:)`` those of one area); a
+/// check is identified by its ``id`` (two checks are equal when their ids are), which every report prints and
+/// ``TransportConformance/skipped`` is keyed by. Its ``description`` is the ``id``, so a parameterised test names
+/// each case by it:
 ///
 /// ```swift
 /// @Test(arguments: TransportConformance.checks)

@@ -8,7 +8,7 @@ let faultDeadline = Duration.seconds(2)
 extension ConformanceCheck {
     /// A check that `response` (served for every request) ends a `GET` with one of `kinds` within the deadline.
     static func fault(
-        _ name: String, _ title: String, _ response: MockResponse, _ kinds: Set<NetworkFailure.Kind>,
+        _ name: String, _ title: String, _ response: MockResponse, _ kinds: Set<APIClientError.NetworkFailure.Kind>,
         limits: TransportLimits = TransportLimits(), redirectPolicy: RedirectPolicy = .follow
     ) -> ConformanceCheck {
         ConformanceCheck(.faults, name, title) { context in
@@ -31,7 +31,7 @@ extension ConformanceCheck {
     }
 
     /// Connecting to a port nobody listens on ends with `networkError(cannotConnect)`.
-    public static let faultConnectionRefused = ConformanceCheck(
+    package static let faultConnectionRefused = ConformanceCheck(
         .faults, "connectionRefused", "a refused connection ends with networkError(cannotConnect) within 2 s"
     ) { context in
         let server = try context.server()
@@ -51,46 +51,46 @@ extension ConformanceCheck {
     }
 
     /// A connection closed before any response byte ends with `networkError(badServerResponse)`.
-    public static let faultClosedBeforeResponse = fault(
+    package static let faultClosedBeforeResponse = fault(
         "closedBeforeResponse", "a connection closed before the response ends with networkError(badServerResponse)",
         MockResponse().withSocketPolicy(.disconnectAtStart), [.badServerResponse])
 
     /// A reset before the response ends with `networkError(connectionLost)`.
-    public static let faultReset = fault(
+    package static let faultReset = fault(
         "reset", "a reset (RST) before the response ends with networkError(connectionLost)",
         MockResponse().withBody(conformancePattern(count: 4096)).withSocketPolicy(.resetConnection), [.connectionLost])
 
     /// A connection dropped after the head ends with `networkError(connectionLost)`.
-    public static let faultDropAfterHead = fault(
+    package static let faultDropAfterHead = fault(
         "dropAfterHead", "a connection dropped after the head ends with networkError(connectionLost)",
         MockResponse().withBody(conformancePattern(count: 4096)).withSocketPolicy(.disconnectAfterHeaders),
         [.connectionLost])
 
     /// A connection dropped in the middle of the body ends with `networkError(connectionLost)`.
-    public static let faultDropMidBody = fault(
+    package static let faultDropMidBody = fault(
         "dropMidBody", "a connection dropped mid-body ends with networkError(connectionLost)",
         MockResponse().withBody(conformancePattern(count: 4096)).withSocketPolicy(.disconnectDuringBody),
         [.connectionLost])
 
     /// A `Content-Length` larger than the body ends with `networkError(connectionLost)`.
-    public static let faultShortBody = fault(
+    package static let faultShortBody = fault(
         "shortBody", "a Content-Length larger than the body ends with networkError(connectionLost)",
         MockResponse().withBody(conformancePattern(count: 4096)).withSocketPolicy(.wrongContentLength),
         [.connectionLost])
 
     /// A chunked body cut before its last chunk ends with `networkError(connectionLost)`.
-    public static let faultTruncatedChunkedBody = fault(
+    package static let faultTruncatedChunkedBody = fault(
         "truncatedChunkedBody", "a chunked body cut before its end ends with networkError(connectionLost)",
         MockResponse().withBody(conformancePattern(count: 4096)).chunked(chunkSize: 512)
             .withSocketPolicy(.truncatedChunkedBody), [.connectionLost])
 
     /// A malformed status line ends with `networkError(badServerResponse)`.
-    public static let faultMalformedStatusLine = fault(
+    package static let faultMalformedStatusLine = fault(
         "malformedStatusLine", "a malformed status line ends with networkError(badServerResponse)",
         MockResponse().withBody("body").withSocketPolicy(.malformedStatusLine), [.badServerResponse])
 
     /// A header line that is not a field ends with `networkError(badServerResponse)`.
-    public static let faultInvalidHeaderLine = fault(
+    package static let faultInvalidHeaderLine = fault(
         "invalidHeaderLine", "an invalid header line ends with networkError(badServerResponse)",
         MockResponse().withHeader("Bad Header\u{1}", "x").withBody("body"), [.badServerResponse])
 
@@ -99,14 +99,14 @@ extension ConformanceCheck {
     /// The one row of the fault matrix where the kind may differ: a transport that cannot tell a head over its
     /// limit from one it cannot parse (URLSession) says `badServerResponse`; one that counts it against a size
     /// limit (`NativeHTTPClient`) says `responseTooLarge`.
-    public static let faultOversizedHead = fault(
+    package static let faultOversizedHead = fault(
         "oversizedHead",
         "a 300 KiB response head ends with networkError(badServerResponse) or networkError(responseTooLarge)",
         MockResponse().withHeader("X-Huge", String(repeating: "h", count: 300 * 1_024)),
         [.badServerResponse, .responseTooLarge])
 
     /// A 401 with `WWW-Authenticate` is a response, within a second, and the connection stays usable.
-    public static let faultUnauthorizedIsAResponse = ConformanceCheck(
+    package static let faultUnauthorizedIsAResponse = ConformanceCheck(
         .faults, "unauthorizedIsAResponse",
         "a 401 with WWW-Authenticate comes back as a response within 1 s, whatever the challenge"
     ) { context in

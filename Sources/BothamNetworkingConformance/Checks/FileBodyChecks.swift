@@ -4,7 +4,7 @@ import Foundation
 
 extension ConformanceCheck {
     /// A body uploaded from a file arrives byte for byte with its `Content-Type`.
-    public static let uploadFromFile = ConformanceCheck(
+    package static let uploadFromFile = ConformanceCheck(
         .fileBodies, "uploadFromFile", "a 2 MiB body uploaded from a file arrives byte for byte with its Content-Type"
     ) { context in
         let files = try ScratchFiles()
@@ -31,7 +31,7 @@ extension ConformanceCheck {
     }
 
     /// A 307 or 308 after an upload from a file sends the file again, byte for byte, to the new location.
-    public static let redirectResendsFile = ConformanceCheck(
+    package static let redirectResendsFile = ConformanceCheck(
         .fileBodies, "redirectResendsFile", "a 307 or 308 after an upload from a file sends the whole file again"
     ) { context in
         let files = try ScratchFiles()
@@ -62,7 +62,7 @@ extension ConformanceCheck {
     }
 
     /// A body downloaded to a file lands there byte for byte, with nothing in memory.
-    public static let downloadToFile = ConformanceCheck(
+    package static let downloadToFile = ConformanceCheck(
         .fileBodies, "downloadToFile", "a 2 MiB body downloaded to a file lands there byte for byte, none in memory"
     ) { context in
         let files = try ScratchFiles()
@@ -88,9 +88,9 @@ extension ConformanceCheck {
     }
 
     /// A 2 MiB upload from a file and a 2 MiB download to a file report progress that ends at the total: the
-    /// transport reports to `TransferProgressReporter.current` as it sends and receives (which keeps the reports
+    /// transport reports to `TransferProgress.Reporter.current` as it sends and receives (which keeps the reports
     /// moving forward).
-    public static let transferProgress = ConformanceCheck(
+    package static let transferProgress = ConformanceCheck(
         .fileBodies, "progress",
         "a 2 MiB upload and a 2 MiB download report their progress, up to the total"
     ) { context in

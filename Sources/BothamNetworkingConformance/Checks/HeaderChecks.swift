@@ -25,7 +25,7 @@ private func wireLines(_ headers: HTTPHeaders) -> [String] {
 
 extension ConformanceCheck {
     /// The server receives the request's header fields as given, and no others but framing.
-    public static let requestFieldsAsGiven = ConformanceCheck(
+    package static let requestFieldsAsGiven = ConformanceCheck(
         .headers, "requestFieldsAsGiven",
         "the server receives the request's fields as given, adding none but Host, Content-Length, Transfer-Encoding and Connection"
     ) { context in
@@ -55,7 +55,7 @@ extension ConformanceCheck {
     }
 
     /// Repeated response fields (two `Set-Cookie`, one of them with a comma in its `Expires`) stay apart, in order.
-    public static let repeatedResponseFields = ConformanceCheck(
+    package static let repeatedResponseFields = ConformanceCheck(
         .headers, "repeatedResponseFields",
         "repeated Set-Cookie fields come back as separate fields in the server's order, never folded"
     ) { context in
@@ -74,7 +74,7 @@ extension ConformanceCheck {
     }
 
     /// Response field names are found whatever their case, and request field names keep the case they were given.
-    public static let caseInsensitiveNames = ConformanceCheck(
+    package static let caseInsensitiveNames = ConformanceCheck(
         .headers, "caseInsensitiveNames",
         "response field names are found in any case, and a lowercase request field arrives"
     ) { context in
@@ -99,7 +99,7 @@ extension ConformanceCheck {
     /// `URLSessionHTTPClient` cannot keep it (URLSession hands the fields over as a dictionary), so its own run
     /// skips this check; what every transport keeps is the order of a repeated field's values
     /// (``repeatedResponseFields``).
-    public static let responseFieldOrder = ConformanceCheck(
+    package static let responseFieldOrder = ConformanceCheck(
         .headers, "responseFieldOrder", "response fields come back in the order the server sent them"
     ) { context in
         let server = try context.server()

@@ -28,7 +28,7 @@ private func credentialsLeft(in request: RecordedRequest) -> [String] {
 
 extension ConformanceCheck {
     /// A 301, 302 or 303 after a `POST` is followed with a `GET` without the body.
-    public static let redirectPostBecomesGet = ConformanceCheck(
+    package static let redirectPostBecomesGet = ConformanceCheck(
         .redirects, "postBecomesGet", "a 301, 302 or 303 after POST is followed with a GET without the body"
     ) { context in
         let server = try context.server()
@@ -53,7 +53,7 @@ extension ConformanceCheck {
 
     /// A 307 or 308 is followed with the same method, body and `Content-Type` (and, to the same origin, the same
     /// `Authorization`).
-    public static let redirectKeepsMethodAndBody = ConformanceCheck(
+    package static let redirectKeepsMethodAndBody = ConformanceCheck(
         .redirects, "keepsMethodAndBody",
         "a 307 or 308 is followed with the same method, body, Content-Type and same-origin Authorization"
     ) { context in
@@ -86,7 +86,7 @@ extension ConformanceCheck {
 
     /// After a 307, a body streamed from a one-shot sequence is never sent twice (the call ends with
     /// `invalidRequest`), and a body with a factory is made again and sent whole.
-    public static let redirectStreamedBody = ConformanceCheck(
+    package static let redirectStreamedBody = ConformanceCheck(
         .redirects, "streamedBody",
         "after a 307 a one-shot streamed body ends the call with invalidRequest; one with a factory is sent again"
     ) { context in
@@ -121,7 +121,7 @@ extension ConformanceCheck {
     }
 
     /// A redirect to the same origin keeps `Authorization`, `Proxy-Authorization` and `Cookie`.
-    public static let redirectSameOriginKeepsCredentials = ConformanceCheck(
+    package static let redirectSameOriginKeepsCredentials = ConformanceCheck(
         .redirects, "sameOriginKeepsCredentials",
         "a same-origin redirect keeps Authorization, Proxy-Authorization and Cookie"
     ) { context in
@@ -146,7 +146,7 @@ extension ConformanceCheck {
     }
 
     /// A redirect to another origin (another port) drops `Authorization`, `Proxy-Authorization` and `Cookie`.
-    public static let redirectCrossOriginStripsCredentials = ConformanceCheck(
+    package static let redirectCrossOriginStripsCredentials = ConformanceCheck(
         .redirects, "crossOriginStripsCredentials",
         "a 302 or 307 to another origin drops Authorization, Proxy-Authorization and Cookie, and keeps other fields"
     ) { context in
@@ -171,7 +171,7 @@ extension ConformanceCheck {
     }
 
     /// Once dropped, credentials stay off when the redirects come back to the first origin.
-    public static let redirectStrippedStaysStripped = ConformanceCheck(
+    package static let redirectStrippedStaysStripped = ConformanceCheck(
         .redirects, "strippedStaysStripped",
         "credentials dropped on the way to another origin stay off when the redirects come back"
     ) { context in
@@ -193,7 +193,7 @@ extension ConformanceCheck {
     }
 
     /// A redirect loop ends with `tooManyRedirects`, with the default policy and with `followAtMost(3)`.
-    public static let redirectLoop = ConformanceCheck(
+    package static let redirectLoop = ConformanceCheck(
         .redirects, "loop", "a redirect loop ends with networkError(tooManyRedirects) under both follow policies"
     ) { context in
         let server = try context.server()
@@ -212,7 +212,7 @@ extension ConformanceCheck {
     }
 
     /// `followAtMost(n)` follows exactly `n` redirects.
-    public static let redirectFollowAtMost = ConformanceCheck(
+    package static let redirectFollowAtMost = ConformanceCheck(
         .redirects, "followAtMost", "followAtMost(2) follows two redirects, and a third ends with tooManyRedirects"
     ) { context in
         let server = try context.server()
@@ -234,7 +234,7 @@ extension ConformanceCheck {
     }
 
     /// `doNotFollow` returns the 3xx itself, with its `Location` and body.
-    public static let redirectDoNotFollow = ConformanceCheck(
+    package static let redirectDoNotFollow = ConformanceCheck(
         .redirects, "doNotFollow", "doNotFollow returns the 3xx itself, with its Location and body"
     ) { context in
         let server = try context.server()

@@ -4,7 +4,7 @@ import Foundation
 
 extension ConformanceCheck {
     /// A body in memory larger than `maxResponseBytes` ends with `networkError(responseTooLarge)`.
-    public static let maxResponseBytes = ConformanceCheck(
+    package static let maxResponseBytes = ConformanceCheck(
         .sizeLimits, "maxResponseBytes",
         "a body over maxResponseBytes ends with networkError(responseTooLarge), and one at the limit comes back"
     ) { context in
@@ -26,7 +26,7 @@ extension ConformanceCheck {
     }
 
     /// A body for a file larger than `maxFileResponseBytes` ends with `networkError(responseTooLarge)`, no file left.
-    public static let maxFileResponseBytes = ConformanceCheck(
+    package static let maxFileResponseBytes = ConformanceCheck(
         .sizeLimits, "maxFileResponseBytes",
         "a download over maxFileResponseBytes ends with networkError(responseTooLarge) and leaves no file"
     ) { context in

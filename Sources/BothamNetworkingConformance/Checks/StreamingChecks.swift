@@ -49,7 +49,7 @@ extension ConformanceContext {
 
 extension ConformanceCheck {
     /// A streamed response's head arrives before its body, and the parts come in order as they are sent.
-    public static let streamHeadBeforeBody = ConformanceCheck(
+    package static let streamHeadBeforeBody = ConformanceCheck(
         .streaming, "headBeforeBody", "a streamed response's head arrives before its body, and parts come in order"
     ) { context in
         let server = try context.server()
@@ -74,7 +74,7 @@ extension ConformanceCheck {
     }
 
     /// A large streamed body arrives whole and in order.
-    public static let streamLargeBody = ConformanceCheck(
+    package static let streamLargeBody = ConformanceCheck(
         .streaming, "largeBody", "a 4 MiB streamed body arrives whole and in order"
     ) { context in
         let server = try context.server()
@@ -104,7 +104,7 @@ extension ConformanceCheck {
     }
 
     /// A stream whose connection drops mid-body delivers what came and then fails with `connectionLost`.
-    public static let streamDropMidStream = ConformanceCheck(
+    package static let streamDropMidStream = ConformanceCheck(
         .streaming, "dropMidStream",
         "a stream whose connection drops mid-body gives the parts that came, then networkError(connectionLost)"
     ) { context in
@@ -126,7 +126,7 @@ extension ConformanceCheck {
     }
 
     /// Between chunks, a streamed body has the idle timeout: a body that stalls ends with `.timeout`.
-    public static let streamIdleTimeout = ConformanceCheck(
+    package static let streamIdleTimeout = ConformanceCheck(
         .streaming, "idleTimeout", "a streamed body that stalls past idleTimeout ends with .timeout after what came"
     ) { context in
         let server = try context.server()
@@ -151,12 +151,12 @@ extension ConformanceCheck {
     }
 
     /// Leaving the loop early ends the request, and the next call works.
-    public static let streamEarlyExit = ConformanceCheck(
+    package static let streamEarlyExit = ConformanceCheck(
         .streaming, "earlyExit", "leaving a stream early ends its request, and the next call works"
     ) { context in
         let server = try context.server()
         defer { server.shutdown() }
-        let parts = (0..<50).map { MockResponse.BodyPart(Data("event \($0)\n".utf8), after: .milliseconds(20)) }
+        let parts = (0..<50).map { StubChunk(Data("event \($0)\n".utf8), after: .milliseconds(20)) }
         server.enqueue(MockResponse().streaming(parts))
         server.enqueue(MockResponse().withBody("next"))
         let apiClient = context.apiClient(server)
@@ -178,7 +178,7 @@ extension ConformanceCheck {
     }
 
     /// Cancelling the reading task ends the stream with `.cancelled` at once.
-    public static let streamCancel = ConformanceCheck(
+    package static let streamCancel = ConformanceCheck(
         .streaming, "cancelReader", "cancelling the task reading a stream ends it with .cancelled at once"
     ) { context in
         let server = try context.server()

@@ -22,7 +22,7 @@ extension ConformanceContext {
 
 extension ConformanceCheck {
     /// A request's own timeout ends a stalled attempt with `.timeout`.
-    public static let requestTimeout = ConformanceCheck(
+    package static let requestTimeout = ConformanceCheck(
         .timeouts, "requestTimeout", "a stalled server ends with .timeout at the request's own timeout"
     ) { context in
         let server = try context.server()
@@ -37,7 +37,7 @@ extension ConformanceCheck {
     }
 
     /// `idleTimeout` ends an attempt that receives nothing for that long.
-    public static let idleTimeout = ConformanceCheck(
+    package static let idleTimeout = ConformanceCheck(
         .timeouts, "idleTimeout", "idleTimeout ends an attempt that receives nothing for that long with .timeout"
     ) { context in
         let server = try context.server()
@@ -51,7 +51,7 @@ extension ConformanceCheck {
     }
 
     /// Bytes arriving keep an attempt alive: the idle timeout is not a limit on the whole attempt.
-    public static let idleTimeoutResetByData = ConformanceCheck(
+    package static let idleTimeoutResetByData = ConformanceCheck(
         .timeouts, "idleTimeoutResetByData",
         "a body that keeps arriving outlives idleTimeout: the idle limit is between bytes, not on the whole attempt"
     ) { context in
@@ -68,7 +68,7 @@ extension ConformanceCheck {
     }
 
     /// `attemptTimeout` bounds the whole attempt, body included.
-    public static let attemptTimeout = ConformanceCheck(
+    package static let attemptTimeout = ConformanceCheck(
         .timeouts, "attemptTimeout", "attemptTimeout ends an attempt whose body drips past it with .timeout"
     ) { context in
         let server = try context.server()
@@ -83,7 +83,7 @@ extension ConformanceCheck {
     }
 
     /// `maxAttemptTimeout` caps a request that asks for a longer timeout of its own.
-    public static let maxAttemptTimeout = ConformanceCheck(
+    package static let maxAttemptTimeout = ConformanceCheck(
         .timeouts, "maxAttemptTimeout", "maxAttemptTimeout caps a request whose own timeout is longer"
     ) { context in
         let server = try context.server()
@@ -98,7 +98,7 @@ extension ConformanceCheck {
     }
 
     /// A response that arrives inside the timeout is unaffected by it.
-    public static let withinTimeout = ConformanceCheck(
+    package static let withinTimeout = ConformanceCheck(
         .timeouts, "withinTimeout", "a response that arrives inside the timeout is unaffected by it"
     ) { context in
         let server = try context.server()

@@ -4,7 +4,7 @@ import Foundation
 
 extension ConformanceCheck {
     /// Every method reaches the server by its name, and a `HEAD` response has no body.
-    public static let methods = ConformanceCheck(
+    package static let methods = ConformanceCheck(
         .verbsAndBodies, "methods", "every method reaches the server by its name, and a HEAD response has no body"
     ) { context in
         let server = try context.server()
@@ -24,7 +24,7 @@ extension ConformanceCheck {
     }
 
     /// JSON, form and binary request bodies arrive byte for byte with their `Content-Type`.
-    public static let requestBodies = ConformanceCheck(
+    package static let requestBodies = ConformanceCheck(
         .verbsAndBodies, "requestBodies", "JSON, form and binary bodies arrive byte for byte with their Content-Type"
     ) { context in
         let server = try context.server()
@@ -58,7 +58,7 @@ extension ConformanceCheck {
     }
 
     /// Query items arrive in order and percent-encoded as the client built them.
-    public static let query = ConformanceCheck(
+    package static let query = ConformanceCheck(
         .verbsAndBodies, "query", "query items arrive in order, encoded as the client built them"
     ) { context in
         let server = try context.server()
@@ -77,7 +77,7 @@ extension ConformanceCheck {
     }
 
     /// The status, the body and the final URL come back; a 4xx or 5xx is a response, not an error.
-    public static let responses = ConformanceCheck(
+    package static let responses = ConformanceCheck(
         .verbsAndBodies, "responses", "status, body and URL come back, and a 4xx or 5xx is a response, not an error"
     ) { context in
         let server = try context.server()
@@ -99,7 +99,7 @@ extension ConformanceCheck {
     }
 
     /// gzip and deflate bodies come back decoded, without the stale `Content-Encoding` and `Content-Length`.
-    public static let decodedBodies = ConformanceCheck(
+    package static let decodedBodies = ConformanceCheck(
         .verbsAndBodies, "decodedBodies",
         "gzip and deflate bodies come back decoded, without stale Content-Encoding and Content-Length"
     ) { context in

@@ -28,7 +28,7 @@ public struct ConformanceReport: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The checks that failed.
-    public var failedChecks: Set<ConformanceCheck> { Set(failed.map(\.check)) }
+    package var failedChecks: Set<ConformanceCheck> { Set(failed.map(\.check)) }
 
     /// Whether no check failed (skipped checks do not count against it).
     public var conforms: Bool { failed.isEmpty }

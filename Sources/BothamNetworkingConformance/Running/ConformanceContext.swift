@@ -100,7 +100,7 @@ struct ConformanceContext: Sendable {
 
 extension Result where Success == HTTPResponse, Failure == APIClientError {
     /// The network failure kind, or `nil` for anything else.
-    var networkFailureKind: NetworkFailure.Kind? {
+    var networkFailureKind: APIClientError.NetworkFailure.Kind? {
         guard case .failure(.networkError(let failure)) = self else { return nil }
         return failure.kind
     }

@@ -10,7 +10,7 @@ final class ProgressLog: Sendable {
     }
 
     /// Fails unless `direction` was reported and ended at `total` bytes of a known `total`. (That reports only move
-    /// forward is `TransferProgressReporter`'s guarantee, whatever the transport reports: it drops repeats and
+    /// forward is `TransferProgress.Reporter`'s guarantee, whatever the transport reports: it drops repeats and
     /// regressions before they reach a `progress:` closure.)
     func expectReported(_ direction: TransferProgress.Direction, endingAt total: Int64) throws(ConformanceFailure) {
         let last = reports.withLock { $0 }.last { $0.direction == direction }

@@ -85,7 +85,7 @@ extension ConformanceTests {
         func skipping() async {
             let reason = "this transport does not stream"
             let skipped = Dictionary(
-                uniqueKeysWithValues: TransportConformance.checks(in: .streaming).map { ($0, reason) })
+                uniqueKeysWithValues: TransportConformance.checks(in: .streaming).map { ($0.id, reason) })
             let conformance = TransportConformance(skipping: skipped) { DoesNotStream($0) }
 
             let report = await conformance.run(only: TransportConformance.checks(in: .streaming))

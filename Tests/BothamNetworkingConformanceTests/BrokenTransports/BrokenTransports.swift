@@ -50,7 +50,7 @@ struct MapsLostConnectionWrongly: NativeWrapperOfConfiguration {
         do {
             return try await inner.send(request)
         } catch .networkError(let failure) where failure.kind == .connectionLost {
-            throw .networkError(NetworkFailure(kind: .badServerResponse))
+            throw .networkError(APIClientError.NetworkFailure(kind: .badServerResponse))
         }
     }
 }
@@ -65,13 +65,13 @@ struct DoesNotStream: NativeWrapperOfConfiguration {
     }
 }
 
-/// Reports no progress: it sends with no `TransferProgressReporter` bound, as a transport that never reads
-/// `TransferProgressReporter.current` does. Everything else it does right.
+/// Reports no progress: it sends with no `TransferProgress.Reporter` bound, as a transport that never reads
+/// `TransferProgress.Reporter.current` does. Everything else it does right.
 struct ReportsNoProgress: NativeWrapperOfConfiguration {
     let inner: any HTTPClient
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        let result: Result<HTTPResponse, APIClientError> = await TransferProgressReporter.$current.withValue(nil) {
+        let result: Result<HTTPResponse, APIClientError> = await TransferProgress.Reporter.$current.withValue(nil) {
             do throws(APIClientError) {
                 return .success(try await inner.send(request))
             } catch {

@@ -42,7 +42,7 @@ struct HandFollowsRedirects: NativeWrapper {
             if flaw == .returnsTheLastRedirect, hop == maxRedirects { return response }
             current = next(after: current, answered: response.statusCode, to: location)
         }
-        throw .networkError(NetworkFailure(kind: .tooManyRedirects))
+        throw .networkError(APIClientError.NetworkFailure(kind: .tooManyRedirects))
     }
 
     private func next(after current: HTTPRequest, answered status: Int, to location: URL) -> HTTPRequest {

@@ -96,7 +96,7 @@ struct RewritingNative: NativeWrapper {
             configuration,
             response: { _, response throws(APIClientError) in
                 guard response.statusCode >= 400 else { return response }
-                throw .networkError(NetworkFailure(kind: .badServerResponse))
+                throw .networkError(APIClientError.NetworkFailure(kind: .badServerResponse))
             })
     }
 
@@ -106,7 +106,7 @@ struct RewritingNative: NativeWrapper {
             configuration,
             error: { error in
                 guard case .networkError(let failure) = error else { return error }
-                return .networkError(NetworkFailure(kind: .other, underlying: failure.underlying))
+                return .networkError(APIClientError.NetworkFailure(kind: .other, underlying: failure.underlying))
             })
     }
 
