@@ -26,7 +26,7 @@ enum Streams {
 
     /// `GET /exports/todos.ndjson`: `count` todos, one JSON object per line, sent in small parts.
     static func ndjsonExport(count: Int) -> MockResponse {
-        let parts = (1...max(1, count)).map { id -> MockResponse.BodyPart in
+        let parts = (1...max(1, count)).map { id -> StubChunk in
             .init(Data((#"{"id":\#(id),"title":"todo \#(id)","completed":\#(id % 2 == 0)}"# + "\n").utf8))
         }
         return MockResponse().withHeader("Content-Type", "application/x-ndjson").streaming(parts)

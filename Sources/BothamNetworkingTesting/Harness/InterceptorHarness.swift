@@ -20,9 +20,9 @@ import Foundation
 ///   called).
 /// - `run(_:for:context:)`: a response interceptor on the answer `next` gives to the request (a response, or a
 ///   failure, which goes to its `intercept(error:for:)`).
-/// - `runAttempts(_:on:maxAttempts:)` and its form for an interceptor that plays
-///   both roles (`TokenAuthenticator`, `BasicAuthentication`): the attempt loop of one call — the request role
-///   on the original request, `next`, the response role — repeated while it answers `.retry`, up to `maxAttempts`.
+/// - `runAttempts(_:on:maxAttempts:)`: the attempt loop of one call with a response interceptor — its request role
+///   on the original request when it plays both roles (`TokenAuthenticator`, `BasicAuthentication`), `next`, the
+///   response role — repeated while it answers `.retry`, up to `maxAttempts`.
 /// - `run(_:on:placement:context:)`: an onion `HTTPInterceptor`, with `next` answering from the script each
 ///   time it is called; as a network interceptor (``Placement/network``) it gets a prepared request and what it
 ///   passes to `next` is prepared again, as the client does.
@@ -45,7 +45,7 @@ public struct InterceptorHarness: Sendable {
     /// reached it.
     public let next: StubHTTPClient
     /// The base endpoint of ``request(_:_:parameters:headers:body:)``.
-    public let baseEndpoint: String
+    package let baseEndpoint: String
 
     /// A harness whose `next` is `next` (a fresh ``StubHTTPClient`` by default).
     public init(next: StubHTTPClient = StubHTTPClient(), baseEndpoint: String = "https://api.example.com") {
@@ -53,7 +53,7 @@ public struct InterceptorHarness: Sendable {
         self.baseEndpoint = baseEndpoint
     }
 
-    /// A request for ``baseEndpoint``, as `BothamAPIClient.request` makes it.
+    /// A request for the harness's base endpoint, as `BothamAPIClient.request` makes it.
     public func request(
         _ method: HTTPMethod, _ path: String, parameters: HTTPParameters = [:], headers: HTTPHeaders = [:],
         body: HTTPBody? = nil
@@ -64,17 +64,18 @@ public struct InterceptorHarness: Sendable {
     }
 
     /// A fresh context for the first attempt of a call with `maxAttempts` attempts.
-    public static func context(maxAttempts: Int = 1) -> HTTPCallContext {
+    package static func context(maxAttempts: Int = 1) -> HTTPCallContext {
         HTTPCallContext(callID: UInt64.random(in: 1...UInt64.max), attempt: 1, maxAttempts: max(1, maxAttempts))
     }
 
     // MARK: Request interceptors
 
-    /// Runs a request interceptor on `request`; the run's output is the request it produced.
+    /// Runs a request interceptor on `request`, with `context` (a fresh one for a first attempt by default); the
+    /// run's output is the request it produced.
     public func run(
-        _ interceptor: some BothamRequestInterceptor, on request: HTTPRequest, context: HTTPCallContext = context()
+        _ interceptor: some BothamRequestInterceptor, on request: HTTPRequest, context: HTTPCallContext? = nil
     ) async -> InterceptorRun<HTTPRequest> {
-        let result = await HTTPCallContext.$current.withValue(context) {
+        let result = await HTTPCallContext.$current.withValue(context ?? Self.context()) {
             await Self.capture { try await interceptor.intercept(request: request) }
         }
         return InterceptorRun(result: result, sentRequests: [], decisions: [], retryDelays: [])
@@ -82,13 +83,13 @@ public struct InterceptorHarness: Sendable {
 
     // MARK: Response interceptors
 
-    /// Sends `request` to ``next`` and runs a response interceptor on what it answers; the run's output is the
-    /// interceptor's decision.
+    /// Sends `request` to ``next`` and runs a response interceptor on what it answers, with `context` (a fresh one
+    /// for a first attempt by default); the run's output is the interceptor's decision.
     public func run(
-        _ interceptor: some BothamResponseInterceptor, for request: HTTPRequest, context: HTTPCallContext = context()
+        _ interceptor: some BothamResponseInterceptor, for request: HTTPRequest, context: HTTPCallContext? = nil
     ) async -> InterceptorRun<ResponseInterceptorResult> {
         let start = next.receivedRequests.count
-        let result = await HTTPCallContext.$current.withValue(context) {
+        let result = await HTTPCallContext.$current.withValue(context ?? Self.context()) {
             await decide(interceptor, request: request).decision
         }
         return InterceptorRun(
@@ -97,21 +98,18 @@ public struct InterceptorHarness: Sendable {
     }
 
     /// The attempt loop of one call with a response interceptor: `next`, then the interceptor, again while it
-    /// answers `.retry` and attempts remain. The output is the response it let through; a `.fail`, or a `.retry`
-    /// on the last attempt, ends the run with the error.
+    /// answers `.retry` and attempts remain. An interceptor that also plays the request role
+    /// (`BothamRequestInterceptor`, as `TokenAuthenticator` does) runs it on the original request at the start of
+    /// each attempt. The output is the response it let through; a `.fail`, or a `.retry` on the last attempt, ends
+    /// the run with the error.
     public func runAttempts(
         _ interceptor: some BothamResponseInterceptor, on request: HTTPRequest, maxAttempts: Int = 3
     ) async -> InterceptorRun<HTTPResponse> {
-        await attempts(on: request, maxAttempts: maxAttempts, prepare: { $0 }, respond: interceptor)
-    }
-
-    /// The attempt loop of one call with an interceptor that plays both roles: each attempt runs its request role
-    /// on the original request, then `next`, then its response role; again while it answers `.retry`.
-    public func runAttempts<Interceptor: BothamRequestInterceptor & BothamResponseInterceptor>(
-        _ interceptor: Interceptor, on request: HTTPRequest, maxAttempts: Int = 3
-    ) async -> InterceptorRun<HTTPResponse> {
-        await attempts(
-            on: request, maxAttempts: maxAttempts, prepare: { try await interceptor.intercept(request: $0) },
+        guard let requestRole = interceptor as? any BothamRequestInterceptor else {
+            return await attempts(on: request, maxAttempts: maxAttempts, prepare: { $0 }, respond: interceptor)
+        }
+        return await attempts(
+            on: request, maxAttempts: maxAttempts, prepare: { try await requestRole.intercept(request: $0) },
             respond: interceptor)
     }
 
@@ -180,17 +178,18 @@ public struct InterceptorHarness: Sendable {
     /// response it returned.
     public func run(
         _ interceptor: some HTTPInterceptor, on request: HTTPRequest, placement: Placement = .application,
-        context: HTTPCallContext = context()
+        context: HTTPCallContext? = nil
     ) async -> InterceptorRun<HTTPResponse> {
+        let callContext = context ?? Self.context()
         let start = next.receivedRequests.count
         let stub = next
         let chain = HTTPInterceptorNext { request async throws(APIClientError) in
             try await stub.send(placement == .network ? try request.prepared() : request)
         }
-        let result = await HTTPCallContext.$current.withValue(context) {
+        let result = await HTTPCallContext.$current.withValue(callContext) {
             await Self.capture {
                 let given = placement == .network ? try request.prepared() : request
-                return try await interceptor.intercept(given, context: context, next: chain)
+                return try await interceptor.intercept(given, context: callContext, next: chain)
             }
         }
         return InterceptorRun(result: result, sentRequests: sentSince(start), decisions: [], retryDelays: [])

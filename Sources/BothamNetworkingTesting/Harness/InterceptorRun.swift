@@ -22,7 +22,7 @@ public struct InterceptorRun<Output: Sendable>: Sendable {
     }
 
     /// The error the run ended with, or `nil` when it returned.
-    public var error: (any Error)? {
+    package var error: (any Error)? {
         guard case .failure(let error) = result else { return nil }
         return error
     }
@@ -36,7 +36,7 @@ extension ResponseInterceptorResult {
     }
 
     /// The response of a `proceed(_:)`, or `nil`.
-    public var proceededResponse: HTTPResponse? {
+    package var proceededResponse: HTTPResponse? {
         if case .proceed(let response) = self { return response }
         return nil
     }

@@ -1,24 +1,6 @@
 import Foundation
 
 extension MockResponse {
-    /// One part of a streamed body: bytes written after a delay.
-    ///
-    /// The server waits ``delay`` (measured from the end of the previous part, or from the headers for the first
-    /// part), then writes ``bytes`` as one chunk of `Transfer-Encoding: chunked` and hands it to the socket at
-    /// once. A part without bytes only waits: it is not written, because a zero-length chunk would end the body.
-    public struct BodyPart: Sendable, Hashable {
-        /// The bytes of the part.
-        public var bytes: Data
-        /// How long to wait before writing the part.
-        public var delay: Duration
-
-        /// Creates a part of `bytes`, written after `delay`.
-        public init(_ bytes: Data, after delay: Duration = .zero) {
-            self.bytes = bytes
-            self.delay = delay
-        }
-    }
-
     /// How a streamed body ends.
     public enum StreamEnd: Sendable, Hashable {
         /// Send the terminating zero-length chunk; the connection is then kept or closed by the normal rules.
@@ -39,11 +21,11 @@ extension MockResponse {
     ///
     /// The delays are real waits of the connection's thread, cut short when the server shuts down; other
     /// connections are not held up. The streamed body replaces ``body`` (which is emptied) and ignores
-    /// ``chunkSize``; ``throttle`` and the ``SocketPolicy`` still apply (``SocketPolicy/disconnectDuringBody``
+    /// ``chunked(chunkSize:)``; ``throttled(bytes:per:)`` and the ``SocketPolicy`` still apply (``SocketPolicy/disconnectDuringBody``
     /// sends half the wire bytes of the whole script, ``SocketPolicy/truncatedChunkedBody`` the chunks of the
     /// first half of the bytes). An HTTP/1.0 client, which does not understand chunked coding, gets the parts as
     /// they are and the end of the body is marked by closing the connection.
-    public func streaming(_ parts: [BodyPart], end: StreamEnd = .complete) -> MockResponse {
+    public func streaming(_ parts: [StubChunk], end: StreamEnd = .complete) -> MockResponse {
         var copy = self
         copy.body = Data()
         copy.streamedBody = parts
@@ -52,8 +34,8 @@ extension MockResponse {
     }
 
     /// A `200 OK` streaming `events` as Server-Sent Events: `Content-Type: text/event-stream`,
-    /// `Cache-Control: no-cache`, and each event's ``MockServerSentEvent/wireText`` as one streamed part written
-    /// after the event's ``MockServerSentEvent/delay``.
+    /// `Cache-Control: no-cache`, and each event in the `text/event-stream` format as one streamed part written
+    /// after the event's delay.
     ///
     /// ```swift
     /// server.enqueue(
@@ -70,6 +52,6 @@ extension MockResponse {
         MockResponse()
             .withHeader("Content-Type", "text/event-stream")
             .withHeader("Cache-Control", "no-cache")
-            .streaming(events.map { BodyPart(Data($0.wireText.utf8), after: $0.delay) }, end: end)
+            .streaming(events.map { StubChunk(Data($0.wireText.utf8), after: $0.delay) }, end: end)
     }
 }

@@ -24,41 +24,41 @@ public struct MockResponse: Sendable {
     /// The status code, written as is in the status line.
     public var statusCode: Int
     /// The reason phrase; `nil` (the default) uses the standard phrase for ``statusCode``.
-    public var reasonPhrase: String?
+    package var reasonPhrase: String?
     /// The header fields, in order, repeats allowed.
     public var headers: HTTPHeaders
-    /// The body bytes (not used when ``streamedBody`` is set).
+    /// The body bytes (not used by a streamed body, ``streaming(_:end:)``).
     public var body: Data
     /// The chunk size for `Transfer-Encoding: chunked`, or `nil` to send the body with `Content-Length`
     /// (not used when ``streamedBody`` is set: each part is its own chunk).
-    public var chunkSize: Int?
+    package var chunkSize: Int?
     /// The body as a script of parts, each written after its own delay as its own chunk of
     /// `Transfer-Encoding: chunked`, or `nil` (the default) to send ``body``. Set it with
     /// ``streaming(_:end:)``.
-    public var streamedBody: [BodyPart]?
+    package var streamedBody: [StubChunk]?
     /// How a streamed body ends: ``StreamEnd/complete`` (the default) or ``StreamEnd/disconnect``. Only used
     /// when ``streamedBody`` is set.
-    public var streamEnd: StreamEnd
+    package var streamEnd: StreamEnd
     /// How long to wait after reading the request before sending the status line and headers.
-    public var headersDelay: Duration
+    package var headersDelay: Duration
     /// How fast to send the body, or `nil` for as fast as the socket allows.
-    public var throttle: Throttle?
+    package var throttle: Throttle?
     /// The connection behaviour or fault to apply; ``SocketPolicy/keepOpen`` by default.
-    public var socketPolicy: SocketPolicy
+    package var socketPolicy: SocketPolicy
     /// Whether to send `Connection: close` and close the connection after this response.
-    public var closesConnectionAfterResponse: Bool
+    package var closesConnectionAfterResponse: Bool
     /// Interim (1xx) responses sent, in order, before this one, for example `[103]` for Early Hints.
-    public var interimStatusCodes: [Int] = []
+    package var interimStatusCodes: [Int] = []
 
     /// A body transfer rate: ``bytesPerPeriod`` bytes, then a pause of ``period``, and so on.
-    public struct Throttle: Sendable, Hashable {
+    package struct Throttle: Sendable, Hashable {
         /// How many bytes to send before each pause (at least 1).
-        public var bytesPerPeriod: Int
+        package var bytesPerPeriod: Int
         /// How long to pause between slices.
-        public var period: Duration
+        package var period: Duration
 
         /// Creates a throttle of `bytesPerPeriod` bytes per `period`.
-        public init(bytesPerPeriod: Int, period: Duration) {
+        package init(bytesPerPeriod: Int, period: Duration) {
             self.bytesPerPeriod = max(1, bytesPerPeriod)
             self.period = period
         }

@@ -3,25 +3,25 @@
 ///
 /// ```swift
 /// let event = MockServerSentEvent(id: "7", event: "update", data: "line one\nline two", retry: 3000)
-/// // event.wireText == "event: update\nid: 7\nretry: 3000\ndata: line one\ndata: line two\n\n"
+/// // written as "event: update\nid: 7\nretry: 3000\ndata: line one\ndata: line two\n\n"
 /// ```
 ///
-/// Every field is optional; a `nil` field is left out. Values are written as given: a line break inside ``id``
-/// or ``event`` starts a new line on the wire, which a test can use on purpose to produce a malformed stream.
+/// Every field is optional; a `nil` field is left out. Values are written as given: a line break inside `id`
+/// or `event` starts a new line on the wire, which a test can use on purpose to produce a malformed stream.
 public struct MockServerSentEvent: Sendable, Hashable {
     /// The event ID (an `id:` line), which the client sends back as `Last-Event-ID` when it reconnects.
-    public var id: String?
+    package var id: String?
     /// The event type (an `event:` line); a client that gets none dispatches a `message` event.
-    public var event: String?
+    package var event: String?
     /// The data; each line of a multi-line value (split at CR LF, CR or LF) is written as its own `data:` line,
     /// and the client joins them with LF.
-    public var data: String?
+    package var data: String?
     /// The reconnection time in milliseconds (a `retry:` line).
-    public var retry: Int?
+    package var retry: Int?
     /// A comment, ignored by clients (one `:` line per line of the comment), often used as a keep-alive.
-    public var comment: String?
+    package var comment: String?
     /// How long the server waits before writing this event (after the previous one, or after the headers).
-    public var delay: Duration
+    package var delay: Duration
 
     /// Creates an event; `delay` is how long the server waits before writing it.
     public init(
@@ -42,7 +42,7 @@ public struct MockServerSentEvent: Sendable, Hashable {
 
     /// The event as it goes on the wire: the fields in the order comment, event, id, retry, data, each on its own
     /// LF-terminated line as `name: value` (`name:` for an empty value), then a blank line that ends the event.
-    public var wireText: String {
+    package var wireText: String {
         var text = ""
         if let comment {
             for line in Self.lines(of: comment) {

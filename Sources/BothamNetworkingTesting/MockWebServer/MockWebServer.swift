@@ -2,11 +2,11 @@ import Foundation
 
 /// A real HTTP/1.1 server on the loopback interface for integration tests, modelled on OkHttp's MockWebServer; a
 /// client that opens with the HTTP/2 preface (cleartext HTTP/2 with prior knowledge) is served over HTTP/2 on the
-/// same port (see ``Configuration/servesHTTP2PriorKnowledge``).
+/// same port.
 ///
 /// The server starts listening as soon as it is created, on `127.0.0.1` and a free port. Script its answers with
 /// ``enqueue(_:)`` (first in, first out) or answer by request with ``setDispatcher(_:)``; when neither has an
-/// answer it sends ``Configuration/defaultResponse`` (an empty `404 Not Found` by default). Every request is
+/// answer it sends the configuration's default response (an empty `404 Not Found` unless given). Every request is
 /// recorded; ``takeRequest(timeout:)`` hands them out in arrival order so a test can assert on exactly what the
 /// client sent. ``MockResponse`` can also delay, throttle or break the response (see ``SocketPolicy``).
 ///
@@ -63,7 +63,7 @@ public final class MockWebServer: Sendable {
     private let core: ServerCore
 
     /// The address the server listens on, such as `127.0.0.1` or `::1`.
-    public let host: String
+    package let host: String
     /// The TCP port the server listens on.
     public let port: Int
     /// The root URL of the server, such as `http://127.0.0.1:54321` (no trailing slash).
@@ -109,12 +109,12 @@ public final class MockWebServer: Sendable {
     }
 
     /// Adds `responses` to the end of the queue, in order.
-    public func enqueue(contentsOf responses: [MockResponse]) {
+    package func enqueue(contentsOf responses: [MockResponse]) {
         core.enqueue(responses)
     }
 
     /// How many enqueued responses have not been used yet.
-    public var queuedResponseCount: Int {
+    package var queuedResponseCount: Int {
         core.queuedResponseCount
     }
 
@@ -167,7 +167,7 @@ public final class MockWebServer: Sendable {
     }
 
     /// Whether ``shutdown()`` has been called.
-    public var isShutDown: Bool {
+    package var isShutDown: Bool {
         core.isShutDown
     }
 

@@ -14,7 +14,7 @@ public struct RecordedRequest: Sendable {
     /// The HTTP version from the request line, such as `HTTP/1.1`; `HTTP/2` for a request that came on an HTTP/2
     /// stream (its ``target`` is `:path`, and its ``headers`` start with `Host` made from `:authority`, then the
     /// fields as sent, in lower case, with `cookie` fields joined by `; ` as RFC 9113 §8.2.3 says).
-    public let version: String
+    package let version: String
     /// The path part of ``target``, still percent-encoded (for an absolute-form target, the path of that URL).
     public let path: String
     /// The query part of ``target`` without the `?`, still percent-encoded, or `nil` when there is no `?`.
@@ -26,11 +26,11 @@ public struct RecordedRequest: Sendable {
     /// The body, after removing chunked framing.
     public let body: Data
     /// The sizes of the chunks of a chunked body, in order (empty when the body was not chunked).
-    public let chunkSizes: [Int]
+    package let chunkSizes: [Int]
     /// The position of this request on its connection: 0 for the first, 1 for the second (keep-alive), …
-    public let sequenceNumber: Int
+    package let sequenceNumber: Int
     /// Which connection carried the request: 0 for the first connection the server accepted, 1 for the next, …
-    public let connectionIndex: Int
+    package let connectionIndex: Int
 
     init(
         method: HTTPMethod,

@@ -8,7 +8,7 @@ import Foundation
 public enum SocketPolicy: Sendable, Hashable {
     /// The default: answer normally and keep the connection open for the next request, unless HTTP says
     /// otherwise (the client sent `Connection: close`, an HTTP/1.0 client did not ask for keep-alive, or the
-    /// response has ``MockResponse/closesConnectionAfterResponse``).
+    /// response has ``MockResponse/closingConnection()``).
     case keepOpen
     /// Close the connection without sending a byte: the client sees end of stream (EOF) before any response.
     case disconnectAtStart
@@ -35,7 +35,7 @@ public enum SocketPolicy: Sendable, Hashable {
     /// responses are not used; its headers delay is), for wire shapes the builders cannot make: a malformed head,
     /// chunk extensions and trailers, several interim responses, a body delimited by closing the connection. The
     /// connection is then kept open for the next request unless the response has
-    /// ``MockResponse/closesConnectionAfterResponse`` (closed without sending `Connection: close`) or the client
+    /// ``MockResponse/closingConnection()`` (closed without sending `Connection: close`) or the client
     /// asked to close it. The bytes are not counted in ``MockWebServer/responseBodyBytesWritten``.
     ///
     /// ```swift

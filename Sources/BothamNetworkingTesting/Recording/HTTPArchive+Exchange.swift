@@ -158,10 +158,10 @@ extension HTTPArchive {
 extension HTTPArchive.Timings {
     /// The recorder's own `wait` (start to response) and `receive` (a streamed body), replaced by the phases the
     /// transport measured (`measured`, the response's `HTTPResponse.timings`) where it has them.
-    init(wait: Duration, receive: Duration, measured: HTTPTimings?) {
+    init(wait: Duration, receive: Duration, measured: HTTPResponse.Timings?) {
         self.init(send: 0, wait: HTTPArchive.milliseconds(wait), receive: HTTPArchive.milliseconds(receive))
         guard let measured else { return }
-        func milliseconds(_ phase: HTTPTimings.Phase?) -> Double? {
+        func milliseconds(_ phase: HTTPResponse.Timings.Phase?) -> Double? {
             phase.map { HTTPArchive.milliseconds($0.duration) }
         }
         let ssl = milliseconds(measured.tlsHandshake)

@@ -6,152 +6,152 @@ import Foundation
 /// Only the members HAR 1.2 requires, plus `queryString`, `postData`, `content.encoding` and, for a streamed
 /// response, `content._chunks` (a custom member, as HAR allows: other tools ignore it), are written; members other
 /// tools add (and any other member starting with `_`) are ignored when a file is read.
-public struct HTTPArchive: Sendable, Hashable, Codable {
+package struct HTTPArchive: Sendable, Hashable, Codable {
     /// The archive's root object.
-    public var log: Log
+    package var log: Log
 
     /// An archive of `entries`, created by BothamNetworking.
-    public init(entries: [Entry] = []) {
+    package init(entries: [Entry] = []) {
         log = Log(version: "1.2", creator: Creator(name: "BothamNetworking", version: "1"), entries: entries)
     }
 
     /// The `log` object: the format version, the tool that wrote it, and the exchanges.
-    public struct Log: Sendable, Hashable, Codable {
+    package struct Log: Sendable, Hashable, Codable {
         /// The HAR version, `1.2`.
-        public var version: String
+        package var version: String
         /// The tool that wrote the archive.
-        public var creator: Creator
+        package var creator: Creator
         /// The exchanges, in the order they ended.
-        public var entries: [Entry]
+        package var entries: [Entry]
     }
 
     /// The `creator` object.
-    public struct Creator: Sendable, Hashable, Codable {
+    package struct Creator: Sendable, Hashable, Codable {
         /// The tool's name.
-        public var name: String
+        package var name: String
         /// The tool's version.
-        public var version: String
+        package var version: String
     }
 
     /// A name and value pair: a header field, a query item or a form parameter.
-    public struct NameValue: Sendable, Hashable, Codable {
+    package struct NameValue: Sendable, Hashable, Codable {
         /// The name, as sent.
-        public var name: String
+        package var name: String
         /// The value (percent-decoded for query items).
-        public var value: String
+        package var value: String
 
         /// A pair.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
     /// One exchange: a request and the response it got.
-    public struct Entry: Sendable, Hashable, Codable {
+    package struct Entry: Sendable, Hashable, Codable {
         /// When the request started, ISO 8601 with milliseconds.
-        public var startedDateTime: String
+        package var startedDateTime: String
         /// Milliseconds from the start to the end of the response body.
-        public var time: Double
+        package var time: Double
         /// The request, redacted.
-        public var request: Request
+        package var request: Request
         /// The response, redacted.
-        public var response: Response
+        package var response: Response
         /// Always empty: nothing is cached.
-        public var cache: Cache
+        package var cache: Cache
         /// How the time was spent.
-        public var timings: Timings
+        package var timings: Timings
         /// A note for people (for example why a body was left out).
-        public var comment: String?
+        package var comment: String?
     }
 
     /// The `request` object.
-    public struct Request: Sendable, Hashable, Codable {
+    package struct Request: Sendable, Hashable, Codable {
         /// The method, for example `GET`.
-        public var method: String
+        package var method: String
         /// The absolute URL, redacted.
-        public var url: String
+        package var url: String
         /// `HTTP/1.1`.
-        public var httpVersion: String
+        package var httpVersion: String
         /// Always empty: cookies are in ``headers``.
-        public var cookies: [NameValue]
+        package var cookies: [NameValue]
         /// The header fields in order, redacted.
-        public var headers: [NameValue]
+        package var headers: [NameValue]
         /// The URL's query items in order, percent-decoded, redacted.
-        public var queryString: [NameValue]
+        package var queryString: [NameValue]
         /// The body, when there is one.
-        public var postData: PostData?
+        package var postData: PostData?
         /// `-1`: not known.
-        public var headersSize: Int
+        package var headersSize: Int
         /// The body's size in bytes (`-1` when not known, for a streamed body).
-        public var bodySize: Int
+        package var bodySize: Int
     }
 
     /// The `postData` object: a request body.
-    public struct PostData: Sendable, Hashable, Codable {
+    package struct PostData: Sendable, Hashable, Codable {
         /// The body's `Content-Type` (empty when it has none).
-        public var mimeType: String
+        package var mimeType: String
         /// The body as text (UTF-8; base64 when ``encoding`` says so — an extension HAR 1.2 makes for `content`
         /// only), or `nil` when it was not recorded (``comment`` says why).
-        public var text: String?
+        package var text: String?
         /// `base64` for a body that is not UTF-8 text.
-        public var encoding: String?
+        package var encoding: String?
         /// Why the body is not in ``text``.
-        public var comment: String?
+        package var comment: String?
     }
 
     /// One chunk of a streamed response body as it arrived: a member of `content._chunks`.
-    public struct Chunk: Sendable, Hashable, Codable {
+    package struct Chunk: Sendable, Hashable, Codable {
         /// The chunk's size in bytes, as received (before redaction).
-        public var size: Int
+        package var size: Int
         /// When it arrived, in milliseconds after the response head (as the recording caller read it: a caller that
         /// reads slower than the server sends records its own pace).
-        public var time: Double
+        package var time: Double
 
         /// A chunk of `size` bytes that arrived `time` milliseconds after the head.
-        public init(size: Int, time: Double) {
+        package init(size: Int, time: Double) {
             self.size = size
             self.time = time
         }
     }
 
     /// The `response` object.
-    public struct Response: Sendable, Hashable, Codable {
+    package struct Response: Sendable, Hashable, Codable {
         /// The status code.
-        public var status: Int
+        package var status: Int
         /// The reason phrase (empty: HTTP/1.1 makes it optional and transports do not report it).
-        public var statusText: String
+        package var statusText: String
         /// `HTTP/1.1`.
-        public var httpVersion: String
+        package var httpVersion: String
         /// Always empty: cookies are in ``headers``.
-        public var cookies: [NameValue]
+        package var cookies: [NameValue]
         /// The header fields in order, redacted.
-        public var headers: [NameValue]
+        package var headers: [NameValue]
         /// The body.
-        public var content: Content
+        package var content: Content
         /// The `Location` of a redirect, or empty.
-        public var redirectURL: String
+        package var redirectURL: String
         /// `-1`: not known.
-        public var headersSize: Int
+        package var headersSize: Int
         /// The body's size in bytes as received.
-        public var bodySize: Int
+        package var bodySize: Int
     }
 
     /// The `content` object: a response body.
-    public struct Content: Sendable, Hashable, Codable {
+    package struct Content: Sendable, Hashable, Codable {
         /// The body's size in bytes.
-        public var size: Int
+        package var size: Int
         /// The `Content-Type` (empty when there was none).
-        public var mimeType: String
+        package var mimeType: String
         /// The body (UTF-8 text, or base64 when ``encoding`` is `base64`); `nil` when it was not recorded.
-        public var text: String?
+        package var text: String?
         /// `base64` for a body that is not UTF-8 text.
-        public var encoding: String?
+        package var encoding: String?
         /// Why the body is not in ``text``.
-        public var comment: String?
+        package var comment: String?
         /// How a streamed body arrived, chunk by chunk (written as `_chunks`); `nil` for a body that was not
         /// streamed, or not recorded.
-        public var chunks: [Chunk]?
+        package var chunks: [Chunk]?
 
         private enum CodingKeys: String, CodingKey {
             case size, mimeType, text, encoding, comment
@@ -160,29 +160,29 @@ public struct HTTPArchive: Sendable, Hashable, Codable {
     }
 
     /// The `cache` object (always empty).
-    public struct Cache: Sendable, Hashable, Codable {}
+    package struct Cache: Sendable, Hashable, Codable {}
 
     /// The `timings` object, in milliseconds. When the transport measured the exchange (its
     /// `HTTPResponse.timings`, as `NativeHTTPClient` does), the phases come from there; otherwise ``send`` is `0`,
     /// ``wait`` runs from the start until the response arrived and ``receive`` covers a streamed body.
-    public struct Timings: Sendable, Hashable, Codable {
+    package struct Timings: Sendable, Hashable, Codable {
         /// Sending the request: the transport's measured send, or `0` when it does not report it apart from
         /// ``wait``.
-        public var send: Double
+        package var send: Double
         /// Waiting for the response: the transport's time to first byte, or from the start until the response
         /// arrived.
-        public var wait: Double
+        package var wait: Double
         /// Reading the body after the head.
-        public var receive: Double
+        package var receive: Double
         /// The DNS lookup, `-1` when there was none (a reused connection, an IP literal, a transport that cannot
         /// see it); absent when the transport measured nothing.
-        public var dns: Double?
+        package var dns: Double?
         /// Connecting, the TLS handshake included (as HAR 1.2 counts it), `-1` when there was none; absent when the
         /// transport measured nothing.
-        public var connect: Double?
+        package var connect: Double?
         /// The TLS handshake (also counted in ``connect``), `-1` when there was none; absent when the transport
         /// measured nothing.
-        public var ssl: Double?
+        package var ssl: Double?
     }
 }
 
@@ -190,7 +190,7 @@ extension HTTPArchive {
     /// Reads an archive from HAR text.
     ///
     /// - Throws: ``RecordingError/unreadableRecording(_:reason:)`` when the text is not a HAR 1.x document.
-    public init(data: Data, from url: URL) throws(RecordingError) {
+    package init(data: Data, from url: URL) throws(RecordingError) {
         do {
             self = try JSONDecoder().decode(HTTPArchive.self, from: data)
         } catch {
@@ -202,7 +202,7 @@ extension HTTPArchive {
     }
 
     /// The archive as HAR text: pretty-printed with sorted keys, so a committed recording diffs well.
-    public func encoded() throws(RecordingError) -> Data {
+    package func encoded() throws(RecordingError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
@@ -219,7 +219,7 @@ extension HTTPArchive.PostData {
     }
 
     /// Reads a `postData` object; an empty `text` beside a ``comment`` is a body that was not recorded.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         mimeType = try container.decode(String.self, forKey: .mimeType)
         encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
@@ -230,7 +230,7 @@ extension HTTPArchive.PostData {
 
     /// Writes a `postData` object with the `text` HAR 1.2 requires: empty for a body that was not recorded
     /// (``comment`` says why).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(mimeType, forKey: .mimeType)
         try container.encode(text ?? "", forKey: .text)

@@ -38,11 +38,11 @@ public enum RecordingError: Error, Sendable, CustomStringConvertible {
 /// A request that no recorded exchange matches, with the difference from the closest one.
 public struct ReplayMismatch: Error, Sendable, Hashable, CustomStringConvertible {
     /// The request as it would be recorded (redacted): `GET https://…`.
-    public let request: String
+    package let request: String
     /// How many exchanges the recording holds.
-    public let recordedCount: Int
+    package let recordedCount: Int
     /// The closest recorded request (`GET https://…`), or `nil` when the recording is empty.
-    public let closest: String?
+    package let closest: String?
     /// The lines that differ: `- ` what the closest recording has, `+ ` what was sent, for every compared part
     /// (method, scheme and host, path, each query item, each compared header, the body).
     public let differences: [String]

@@ -20,15 +20,15 @@ import Foundation
 /// - ``Mode/recordIfMissing`` answers from the file when an exchange matches and records the others (the file may
 ///   not exist yet): the first run records, every later run replays.
 ///
-/// What is written is redacted with ``RecordingOptions/redactor`` — header values, query items and named JSON and
+/// What is written is redacted with `RecordingOptions(redactor:)` — header values, query items and named JSON and
 /// form body fields, of requests and responses — so a recording can be committed; replayed responses carry
-/// `REDACTED` where a secret was. Requests match as ``RecordingOptions/matching`` says (method and URL by default),
+/// `REDACTED` where a secret was. Requests match as `RecordingOptions(matching:)` says (method and URL by default),
 /// compared in their redacted form. Several recorded exchanges that match one request answer it in the order they
 /// were recorded, one per send, and then the last repeats.
 ///
 /// Bodies:
 /// - a request body is recorded as sent; a file body is read from its file (up to
-///   ``RecordingOptions/maximumBodySize``); a streamed request body (`HTTPBody.stream`) is copied as the wrapped
+///   `RecordingOptions(maximumBodySize:)`); a streamed request body (`HTTPBody.stream`) is copied as the wrapped
 ///   transport reads it — read once, never twice — and recorded when the transport read it to its end (the last
 ///   attempt of a replayable body resent after a 307/308); one larger than `maximumBodySize`, or not read to its
 ///   end when the response came, is left out with a comment saying why;
@@ -40,15 +40,15 @@ import Foundation
 ///   sees the end (a body the caller stopped reading early is recorded without its body, and replaying it fails
 ///   with ``RecordingError/bodyNotRecorded(request:reason:)``);
 /// - a streamed response is recorded with its chunks' sizes and arrival times (`content._chunks`), and replayed to
-///   a streaming call in the same chunks — at their recorded times, scaled, with ``RecordingOptions/timing`` — so
+///   a streaming call in the same chunks — at their recorded times, scaled, with `RecordingOptions(timing:)` — so
 ///   Server-Sent Events or NDJSON arrive as they did; any other replayed body is returned in memory: the client
 ///   writes it to a file destination, and hands it to a streaming call as one chunk;
 /// - text that is valid UTF-8 is written as text, anything else as base64 (`"encoding": "base64"`).
 ///
 /// Transport failures (timeouts, refused connections) pass through and are not recorded. The file is rewritten
 /// after every exchange, atomically (a temporary file renamed over it), one write at a time: concurrent calls each
-/// add their exchange and a reader never sees half a file. ``RecordingOptions/timing`` replays the recorded
-/// durations when you ask, and ``RecordingOptions/replaysProgress`` reports a replayed answer's upload and download
+/// add their exchange and a reader never sees half a file. `RecordingOptions(timing:)` replays the recorded
+/// durations when you ask, and `RecordingOptions(replaysProgress:)` reports a replayed answer's upload and download
 /// progress, paced by those durations when timing replay is on.
 public final class RecordingHTTPClient: HTTPClient {
     /// Whether to record, replay, or replay what is there and record the rest.
@@ -69,9 +69,9 @@ public final class RecordingHTTPClient: HTTPClient {
     }
 
     /// The mode.
-    public let mode: Mode
+    package let mode: Mode
     /// The HAR file.
-    public let file: URL
+    package let file: URL
     private let transport: any HTTPClient
     private let options: RecordingOptions
     private let state = Lock(State())
@@ -90,13 +90,13 @@ public final class RecordingHTTPClient: HTTPClient {
     }
 
     /// The exchanges recorded or read so far (reading the file first when nothing was).
-    public var entries: [HTTPArchive.Entry] {
+    package var entries: [HTTPArchive.Entry] {
         get throws(RecordingError) {
             try withArchive { archive, _ in archive.log.entries }
         }
     }
 
-    /// Answers from the recording, or sends through the wrapped transport and records, as ``mode`` says.
+    /// Answers from the recording, or sends through the wrapped transport and records, as its mode says.
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         var request = try request.prepared()
         var recorded = HTTPArchive.Request(
@@ -151,7 +151,7 @@ public final class RecordingHTTPClient: HTTPClient {
         } catch {
             response = .failure(error)
         }
-        let reporter = options.replaysProgress ? TransferProgressReporter.current : nil
+        let reporter = options.replaysProgress ? TransferProgress.Reporter.current : nil
         if case .stream = request.responseDestination, case .success(let answer) = response,
             let chunks = entry.response.content.chunks, !chunks.isEmpty
         {
@@ -176,7 +176,7 @@ public final class RecordingHTTPClient: HTTPClient {
     /// go, its rest in one last chunk.
     private func stream(
         _ answer: HTTPResponse, in chunks: [HTTPArchive.Chunk], of entry: HTTPArchive.Entry, request: HTTPRequest,
-        reporter: TransferProgressReporter?
+        reporter: TransferProgress.Reporter?
     ) async throws(APIClientError) -> HTTPResponse {
         var scale: Double?
         if case .recorded(let rawScale) = options.timing { scale = max(0, rawScale) }
@@ -232,7 +232,7 @@ public final class RecordingHTTPClient: HTTPClient {
     /// the timeout and times out, reporting nothing).
     private func pace(
         _ entry: HTTPArchive.Entry, request: HTTPRequest, recorded: HTTPArchive.Request, answer: HTTPResponse,
-        reporter: TransferProgressReporter
+        reporter: TransferProgress.Reporter
     ) async throws(APIClientError) {
         let uploadSize: Int64? =
             request.body == nil
@@ -262,7 +262,7 @@ public final class RecordingHTTPClient: HTTPClient {
     /// equal share of `milliseconds`.
     private func report(
         _ direction: TransferProgress.Direction, size: Int64, over milliseconds: Double,
-        to reporter: TransferProgressReporter
+        to reporter: TransferProgress.Reporter
     ) async throws(APIClientError) {
         let steps = StubHTTPClient.progressSteps
         guard size > 0 else {

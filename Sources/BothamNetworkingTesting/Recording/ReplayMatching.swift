@@ -14,14 +14,14 @@ import Foundation
 /// matching.body = true
 /// ```
 ///
-/// Requests are compared as they are recorded: redacted with the same ``RecordingOptions/redactor``, so a token
+/// Requests are compared as they are recorded: redacted with the same `RecordingOptions(redactor:)`, so a token
 /// that differs between the recording and the replay does not prevent a match (both are `REDACTED`).
 public struct ReplayMatching: Sendable, Hashable {
     /// Header fields whose values must be equal (all values of the name, in order). Default none.
     public var headers: [HTTPFieldName]
     /// Whether the bodies must be equal (byte for byte after redaction; JSON bodies as JSON values, so member order
     /// and formatting do not count). Default `false`. A streamed request body is read (up to
-    /// ``RecordingOptions/maximumBodySize``) to be compared only when this is on.
+    /// `RecordingOptions(maximumBodySize:)`) to be compared only when this is on.
     public var body: Bool
     /// Query items left out of the comparison, by exact name. Default none.
     public var ignoredQueryItems: Set<String>

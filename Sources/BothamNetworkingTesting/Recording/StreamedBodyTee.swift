@@ -38,7 +38,7 @@ final class StreamedBodyTee: Sendable {
     /// its already-used error surfaces before anything is sent.
     ///
     /// - Throws: what `original.makeChunks()` throws.
-    func body(wrapping original: StreamedRequestBody, contentType: String?) throws(APIClientError) -> HTTPBody {
+    func body(wrapping original: HTTPBody.Stream, contentType: String?) throws(APIClientError) -> HTTPBody {
         guard original.isReplayable else {
             return .stream(
                 length: original.length, contentType: contentType,
@@ -54,7 +54,7 @@ final class StreamedBodyTee: Sendable {
     /// A single-use body of `original`'s length that hands out `read` (chunks already read from `rest`) and then
     /// the rest of `rest`: `original`, whose chunks were made once, sent without making them again.
     static func resumed(
-        _ original: StreamedRequestBody, contentType: String?, read: [Data], rest: StreamedRequestBody.Chunks
+        _ original: HTTPBody.Stream, contentType: String?, read: [Data], rest: HTTPBody.Stream.Chunks
     ) -> HTTPBody {
         // A tee that keeps nothing: only its sequence is wanted here.
         let passThrough = StreamedBodyTee(limit: 0, length: nil)
@@ -84,8 +84,8 @@ final class StreamedBodyTee: Sendable {
     /// Reads `body` for a replay's comparison: up to the limit (and one chunk beyond, to know it is over) and
     /// returns the chunks read, what they are, and the chunks to read the rest from.
     static func read(
-        _ body: StreamedRequestBody, limit: Int
-    ) async throws(APIClientError) -> (chunks: [Data], capture: Capture, rest: StreamedRequestBody.Chunks) {
+        _ body: HTTPBody.Stream, limit: Int
+    ) async throws(APIClientError) -> (chunks: [Data], capture: Capture, rest: HTTPBody.Stream.Chunks) {
         let source = try body.makeChunks()
         let tee = StreamedBodyTee(limit: limit, length: body.length)
         var chunks: [Data] = []
@@ -105,12 +105,12 @@ private struct TeeSequence: AsyncSequence, Sendable {
 
     let tee: StreamedBodyTee
     let prefix: [Data]
-    let source: Result<StreamedRequestBody.Chunks, APIClientError>
+    let source: Result<HTTPBody.Stream.Chunks, APIClientError>
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let tee: StreamedBodyTee
         var prefix: [Data]
-        let source: Result<StreamedRequestBody.Chunks, APIClientError>
+        let source: Result<HTTPBody.Stream.Chunks, APIClientError>
 
         mutating func next() async throws -> Data? {
             let chunk: Data?

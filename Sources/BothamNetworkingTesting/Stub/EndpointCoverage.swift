@@ -59,12 +59,12 @@ public final class EndpointCoverage: Sendable, CustomStringConvertible {
     }
 
     /// The names of every declared endpoint, in the order they were declared.
-    public var declaredEndpoints: [String] {
+    package var declaredEndpoints: [String] {
         declarations.withLock { $0.map(\.name) }
     }
 
     /// How many requests hit the endpoints declared as `name`.
-    public func hits(of name: String) -> Int {
+    package func hits(of name: String) -> Int {
         declarations.withLock { $0.filter { $0.name == name }.reduce(0) { $0 + $1.hits } }
     }
 

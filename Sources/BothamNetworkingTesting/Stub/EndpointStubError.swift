@@ -1,11 +1,11 @@
 import BothamNetworking
 
-/// Why ``StubHTTPClient/stub(_:with:statusCode:headers:encoder:then:)`` (or ``StubResponse/value(_:for:statusCode:headers:encoder:)``)
+/// Why ``StubHTTPClient/stub(_:with:statusCode:headers:then:)`` (or ``StubResponse/value(_:for:statusCode:headers:)``)
 /// refused a typed stub. It checks at stub time that the answer it makes decodes back, so a stub that could never
 /// work fails where it is written, not in the call under test.
 public enum EndpointStubError: Error, Sendable, CustomStringConvertible {
-    /// The endpoint decodes with a closure of its own and has no encoder: pass `encoder:` (for example
-    /// `.json(encoder)`), or give the decoding one (`ResponseDecoding(_:encoder:)`).
+    /// The endpoint decodes with a closure of its own and has no encoder: stub it with a ``StubResponse`` (such as
+    /// ``StubResponse/json(_:statusCode:headers:)``) matched by ``RequestMatcher/endpoint(_:)``.
     case noEncoder(endpoint: String)
     /// The endpoint's parameters or path cannot be encoded, so no request of it could be matched.
     case invalidEndpoint(endpoint: String, underlying: APIClientError)
@@ -20,7 +20,7 @@ public enum EndpointStubError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noEncoder(let endpoint):
-            return "\(endpoint) decodes with a closure of its own: pass encoder: (for example .json(JSONEncoder()))"
+            return "\(endpoint) decodes with a closure of its own: stub it with a StubResponse (.json, .response)"
         case .invalidEndpoint(let endpoint, let underlying):
             return "\(endpoint) cannot be encoded: \(underlying)"
         case .doesNotDecode(let endpoint, let underlying):

@@ -18,7 +18,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Whether `request` matches.
-    public func matches(_ request: HTTPRequest) -> Bool {
+    package func matches(_ request: HTTPRequest) -> Bool {
         predicate(request)
     }
 

@@ -1,12 +1,17 @@
 import BothamNetworking
 import Foundation
 
-/// One chunk of a streamed stub body (``StubResponse/streamed(statusCode:headers:chunks:end:)``).
+/// One chunk of a streamed body, bytes after a delay: of a stub's (``StubResponse/streamed(statusCode:headers:chunks:end:)``)
+/// or of a ``MockWebServer`` response's (``MockResponse/streaming(_:end:)``).
+///
+/// `MockWebServer` waits the delay (measured from the end of the previous chunk, or from the headers for the first
+/// one), then writes the bytes as one chunk of `Transfer-Encoding: chunked` and hands it to the socket at once. A
+/// chunk without bytes only waits: it is not written, because a zero-length chunk would end the body.
 public struct StubChunk: Sendable, Hashable {
     /// The bytes.
-    public var bytes: Data
+    package var bytes: Data
     /// How long after the previous chunk (or the head) it arrives.
-    public var delay: Duration
+    package var delay: Duration
 
     /// A chunk of `bytes` arriving `delay` after the previous one.
     public init(_ bytes: Data, after delay: Duration = .zero) {
@@ -25,13 +30,13 @@ public enum StubStreamEnd: Sendable {
     /// The body is complete.
     case complete
     /// The body breaks off with `error`, for example
-    /// `.networkError(NetworkFailure(kind: .connectionLost))` for a dropped connection.
+    /// `.networkError(APIClientError.NetworkFailure(kind: .connectionLost))` for a dropped connection.
     case failure(APIClientError)
 }
 
 extension StubResponse {
     /// A `200` event stream (`Content-Type: text/event-stream`) that sends `events`, each after its delay, then ends
-    /// as `end` says (a `.failure(.networkError(NetworkFailure(kind: .connectionLost)))` drops it mid-stream).
+    /// as `end` says (a `.failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost)))` drops it mid-stream).
     ///
     /// ```swift
     /// stubClient.stub(

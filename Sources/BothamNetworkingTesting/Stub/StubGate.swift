@@ -21,9 +21,9 @@ public final class StubGate: Sendable {
     /// ``StubGate/waitUntilHeld(_:timeout:)`` ran out before enough requests were held.
     public struct Timeout: Error, Sendable, CustomStringConvertible {
         /// How many held requests were awaited.
-        public let expected: Int
+        package let expected: Int
         /// How many were held when the wait ended.
-        public let held: Int
+        package let held: Int
 
         /// Says how many were expected and held.
         public var description: String {
@@ -53,9 +53,9 @@ public final class StubGate: Sendable {
     }
 
     /// Which requests the gate holds.
-    public let matcher: RequestMatcher
+    package let matcher: RequestMatcher
     /// How many requests it holds at most.
-    public let capacity: Int
+    package let capacity: Int
     private let state = Lock(State())
 
     init(matcher: RequestMatcher, capacity: Int) {
@@ -64,12 +64,12 @@ public final class StubGate: Sendable {
     }
 
     /// How many requests are held now.
-    public var heldCount: Int {
+    package var heldCount: Int {
         state.withLock { $0.held.count }
     }
 
     /// How many requests the gate has taken so far (held now or released).
-    public var capturedCount: Int {
+    package var capturedCount: Int {
         state.withLock { $0.captured }
     }
 

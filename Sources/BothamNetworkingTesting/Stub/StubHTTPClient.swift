@@ -32,12 +32,12 @@ import Foundation
 /// - It fails closed: a request no stub matches fails with `APIClientError/httpClientError(underlying:)` holding
 ///   an ``UnmatchedRequest`` that names the request and lists the stubs.
 /// - Latency is virtual by default: ``virtualTimeElapsed`` advances, nothing sleeps; a latency longer than the
-///   request's timeout ends with `APIClientError/timeout` at once. With ``LatencyMode/clock`` it is waited out on
+///   request's timeout ends with `APIClientError/timeout` at once. With `LatencyMode.clock` it is waited out on
 ///   the call's clock instead: real time by default, or a ``VirtualClock`` the test advances.
 /// - Safe to use from concurrent calls; ``hold(_:next:)`` makes their interleaving deterministic (hold requests
 ///   until the test releases them, see ``StubGate``).
-/// - Progress is reported for stubbed bodies too (the request body, then the response body, a quarter at a time, see
-///   ``progressSteps``), so progress UIs can be tested; a file `HTTPRequest.responseDestination` gets the stubbed
+/// - Progress is reported for stubbed bodies too (the request body, then the response body, a quarter at a time),
+///   so progress UIs can be tested; a file `HTTPRequest.responseDestination` gets the stubbed
 ///   body written to it by the client.
 public final class StubHTTPClient: HTTPClient {
     /// How latency is spent.
@@ -62,9 +62,9 @@ public final class StubHTTPClient: HTTPClient {
     /// The error of a request no stub matches.
     public struct UnmatchedRequest: Error, CustomStringConvertible {
         /// The request, as sent.
-        public let request: HTTPRequest
+        package let request: HTTPRequest
         /// The descriptions of the stubs that were tried.
-        public let stubs: [String]
+        package let stubs: [String]
 
         /// Names the request and lists the stubs.
         public var description: String {
@@ -171,7 +171,7 @@ public final class StubHTTPClient: HTTPClient {
             throw error
         case .response(let statusCode, let headers, let body):
             let responseBody = request.method == .head ? Data() : body
-            if let reporter = TransferProgressReporter.current {
+            if let reporter = TransferProgress.Reporter.current {
                 if let size = Self.requestBodySize(of: request) { Self.report(.upload, size: size, to: reporter) }
                 Self.report(.download, size: Int64(responseBody.count), to: reporter)
             }
@@ -216,11 +216,11 @@ public final class StubHTTPClient: HTTPClient {
     }
 
     /// How many progress reports a stubbed body produces per direction: a quarter of it at a time.
-    public static let progressSteps = 4
+    package static let progressSteps = 4
 
     /// Reports `size` bytes going in `direction` in ``progressSteps`` equal steps, ending at the total.
     private static func report(
-        _ direction: TransferProgress.Direction, size: Int64, to reporter: TransferProgressReporter
+        _ direction: TransferProgress.Direction, size: Int64, to reporter: TransferProgress.Reporter
     ) {
         guard size > 0 else { return reporter.report(direction, completed: 0, total: 0) }
         for step in 1...Int64(progressSteps) {

@@ -12,17 +12,27 @@ extension StubResponse {
     ///                 try .value(todo, for: TodosAPI.get(id: 1)))
     /// ```
     ///
-    /// See ``StubHTTPClient/stub(_:with:statusCode:headers:encoder:then:)`` for the rules (empty values, status,
-    /// the check that the answer decodes back).
+    /// See ``StubHTTPClient/stub(_:with:statusCode:headers:then:)`` for the rules (empty values, status, the check
+    /// that the answer decodes back).
     ///
     /// - Throws: ``EndpointStubError`` when the endpoint has no encoder, cannot be encoded, or would not read the
-    ///   answer back as `value`; the encoder's own error (`EncodingError`, `ResponseEncodingError`).
+    ///   answer back as `value`; the encoder's own error (`EncodingError`, or why a strategy cannot be inverted).
     public static func value<Convertible: EndpointConvertible>(
         _ value: Convertible.Response,
         for endpoint: Convertible,
         statusCode: Int? = nil,
+        headers: HTTPHeaders = [:]
+    ) throws -> StubResponse {
+        try Self.value(value, for: endpoint, statusCode: statusCode, headers: headers, encoder: nil)
+    }
+
+    /// ``value(_:for:statusCode:headers:)`` with `encoder` (when not `nil`) instead of the endpoint's own.
+    package static func value<Convertible: EndpointConvertible>(
+        _ value: Convertible.Response,
+        for endpoint: Convertible,
+        statusCode: Int? = nil,
         headers: HTTPHeaders = [:],
-        encoder: ResponseEncoding<Convertible.Response>? = nil
+        encoder: ResponseEncoding<Convertible.Response>?
     ) throws -> StubResponse {
         let endpoint = endpoint.endpoint
         let route: EndpointRoute

@@ -11,7 +11,7 @@ public struct StubResponse: Sendable {
 
     let outcome: Outcome
     /// How long the transport takes to answer (virtual by default; see ``StubHTTPClient/LatencyMode``).
-    public private(set) var latency: Duration = .zero
+    package private(set) var latency: Duration = .zero
 
     init(outcome: Outcome) {
         self.outcome = outcome
@@ -53,7 +53,7 @@ public struct StubResponse: Sendable {
         StubResponse(outcome: .streamed(statusCode: statusCode, headers: headers, chunks: chunks, end: end))
     }
 
-    /// A transport failure, for example `.networkError(NetworkFailure(kind: .cannotConnect))` or `.timeout`.
+    /// A transport failure, for example `.networkError(APIClientError.NetworkFailure(kind: .cannotConnect))` or `.timeout`.
     public static func failure(_ error: APIClientError) -> StubResponse {
         StubResponse(outcome: .failure(error))
     }

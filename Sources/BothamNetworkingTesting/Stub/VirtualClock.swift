@@ -1,9 +1,9 @@
 import BothamNetworking
 import Foundation
 
-/// A clock that only moves when the test says so: give it to a client (`BothamAPIClient.Configuration.clock`) and
+/// A clock that only moves when the test says so: give it to a client (``BothamAPIClient/Configuration/clock``) and
 /// every time-based part of a call — retry sleeps and `Retry-After`, the call timeout, the token refresh limit, cache
-/// freshness, cookie expiry, `EventSource` reconnection delays, ``StubHTTPClient`` latency (``StubHTTPClient/LatencyMode/clock``) — waits on it instead of
+/// freshness, cookie expiry, `EventSource` reconnection delays, ``StubHTTPClient`` latency (`StubHTTPClient.LatencyMode.clock`) — waits on it instead of
 /// on real time.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ import Foundation
 /// await clock.advance(by: .milliseconds(500))  // the retry runs now; nothing slept for real
 /// ```
 ///
-/// - ``now`` and ``currentDate`` start at the instant the clock is made and at ``startDate``, and move only by
+/// - ``now`` and ``currentDate`` start at the instant the clock is made and at its start date, and move only by
 ///   ``advance(by:)`` / ``advance(to:)`` (or, with ``Sleeping/advancesClock``, by sleeping).
 /// - ``advance(by:)`` wakes the sleepers whose deadline it reaches, in deadline order (ties in the order they began
 ///   to sleep), moving the time to each one's deadline as it wakes it; each woken sleeper has resumed before the
@@ -41,9 +41,9 @@ public final class VirtualClock: HTTPClock {
     /// ``waitForSleepers(_:timeout:)`` ran out before enough tasks were sleeping.
     public struct Timeout: Error, Sendable, CustomStringConvertible {
         /// How many sleepers were awaited.
-        public let expected: Int
+        package let expected: Int
         /// How many were sleeping when the wait ended.
-        public let sleeping: Int
+        package let sleeping: Int
 
         /// Says how many were expected and sleeping.
         public var description: String {
@@ -85,9 +85,9 @@ public final class VirtualClock: HTTPClock {
     }
 
     /// The wall-clock date at which the clock started.
-    public let startDate: Date
+    package let startDate: Date
     /// What a sleep does.
-    public let sleeping: Sleeping
+    package let sleeping: Sleeping
     private let origin: ContinuousClock.Instant
     private let state = Lock(State())
 
@@ -108,7 +108,7 @@ public final class VirtualClock: HTTPClock {
     /// The current instant: the instant the clock was made plus ``elapsed``.
     public var now: ContinuousClock.Instant { origin + elapsed }
 
-    /// ``startDate`` plus ``elapsed``.
+    /// The start date given to ``init(startDate:sleeping:)`` plus ``elapsed``.
     public var currentDate: Date { startDate.addingTimeInterval(Self.seconds(elapsed)) }
 
     /// One nanosecond.
@@ -119,10 +119,10 @@ public final class VirtualClock: HTTPClock {
     public var sleeps: [Duration] { state.withLock { $0.sleeps } }
 
     /// How many tasks are sleeping on the clock now.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// The deadlines of the tasks sleeping now, soonest first.
-    public var pendingDeadlines: [ContinuousClock.Instant] {
+    package var pendingDeadlines: [ContinuousClock.Instant] {
         state.withLock { $0.sleepers.map { origin + $0.deadline } }
     }
 

@@ -196,7 +196,9 @@ struct MockWebServerHTTP2Tests {
 
     @Test("with servesHTTP2PriorKnowledge off, the preface is answered 505 HTTP Version Not Supported")
     func http1OnlyRejectsThePreface() async throws {
-        let server = try MockWebServer(configuration: .init(servesHTTP2PriorKnowledge: false))
+        var configuration = MockWebServer.Configuration()
+        configuration.servesHTTP2PriorKnowledge = false
+        let server = try MockWebServer(configuration: configuration)
         defer { server.shutdown() }
 
         let (bytes, _) = try await offCooperativePool {

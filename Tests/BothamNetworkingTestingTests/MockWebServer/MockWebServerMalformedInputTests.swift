@@ -121,7 +121,9 @@ struct MockWebServerMalformedInputTests {
 
     @Test("a single header line longer than the limit is answered with 431")
     func oversizedHeaderLine() async throws {
-        let server = try MockWebServer(configuration: .init(maxHeaderBytes: 1024))
+        var configuration = MockWebServer.Configuration()
+        configuration.maxHeaderBytes = 1024
+        let server = try MockWebServer(configuration: configuration)
         defer { server.shutdown() }
         let connection = try RawHTTPConnection(port: server.port)
 

@@ -10,8 +10,8 @@ import Testing
 struct MockWebServerStreamingTests {
     private static let request = "GET /stream HTTP/1.1\r\nHost: test\r\n\r\n"
 
-    private func part(_ text: String, after delay: Duration = .zero) -> MockResponse.BodyPart {
-        MockResponse.BodyPart(Data(text.utf8), after: delay)
+    private func part(_ text: String, after delay: Duration = .zero) -> StubChunk {
+        StubChunk(Data(text.utf8), after: delay)
     }
 
     // MARK: Streamed bodies
@@ -95,7 +95,7 @@ struct MockWebServerStreamingTests {
         defer { server.shutdown() }
         server.setDispatcher { request in
             request.path == "/slow"
-                ? MockResponse().streaming([MockResponse.BodyPart(Data("late".utf8), after: .seconds(30))])
+                ? MockResponse().streaming([StubChunk(Data("late".utf8), after: .seconds(30))])
                 : MockResponse().withBody("fast")
         }
         let slow = try RawHTTPConnection(port: server.port)
@@ -261,7 +261,7 @@ struct MockWebServerStreamingTests {
             switch request.path {
             case "/plain": MockResponse().withBody("abc")
             case "/chunked": MockResponse().withBody("defg").chunked(chunkSize: 3)
-            case "/stream": MockResponse().streaming([MockResponse.BodyPart(Data("hi".utf8))])
+            case "/stream": MockResponse().streaming([StubChunk(Data("hi".utf8))])
             default: MockResponse()
             }
         }
@@ -288,7 +288,7 @@ struct MockWebServerStreamingTests {
         let server = try MockWebServer()
         defer { server.shutdown() }
         let parts = stride(from: 0, to: size, by: 1024 * 1024).map { offset in
-            MockResponse.BodyPart(body[offset..<(offset + 1024 * 1024)])
+            StubChunk(body[offset..<(offset + 1024 * 1024)])
         }
         server.enqueue(streamed ? MockResponse().streaming(parts) : MockResponse().withBody(body))
         server.enqueue(MockResponse())

@@ -388,7 +388,7 @@ private struct FileWritingTransport: HTTPClient {
 
 /// A transport whose responses carry the given timings, as a measuring transport's do.
 private struct MeasuringTransport: HTTPClient {
-    let timings: HTTPTimings?
+    let timings: HTTPResponse.Timings?
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         HTTPResponse(statusCode: 200, body: Data("ok".utf8), request: request, timings: timings)
@@ -399,7 +399,7 @@ private struct MeasuringTransport: HTTPClient {
 struct RecordingHARTimingsTests {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent("har-\(UUID().uuidString).har")
 
-    private func recordedTimings(_ timings: HTTPTimings?) async throws -> HTTPArchive.Timings {
+    private func recordedTimings(_ timings: HTTPResponse.Timings?) async throws -> HTTPArchive.Timings {
         defer { try? FileManager.default.removeItem(at: file) }
         let recorder = RecordingHTTPClient(.record, file: file, wrapping: MeasuringTransport(timings: timings))
         let request = HTTPRequest(method: .get, baseEndpoint: "https://api.example.com", path: "/")
@@ -411,10 +411,10 @@ struct RecordingHARTimingsTests {
 
     @Test("The transport's measured phases fill HAR's dns, connect (TLS included), ssl, send, wait and receive")
     func measuredPhases() async throws {
-        func phase(_ start: Int, _ end: Int) -> HTTPTimings.Phase {
-            HTTPTimings.Phase(start: .milliseconds(start), end: .milliseconds(end))
+        func phase(_ start: Int, _ end: Int) -> HTTPResponse.Timings.Phase {
+            HTTPResponse.Timings.Phase(start: .milliseconds(start), end: .milliseconds(end))
         }
-        let measured = HTTPTimings(
+        let measured = HTTPResponse.Timings(
             dnsLookup: phase(0, 1), connect: phase(1, 3), tlsHandshake: phase(3, 6), requestSent: phase(6, 7),
             waiting: phase(7, 17), bodyReceived: phase(17, 20), reusedConnection: false)
 
@@ -426,7 +426,7 @@ struct RecordingHARTimingsTests {
 
     @Test("A reused connection records dns, connect and ssl as -1; a transport that measures nothing leaves them out")
     func notApplicable() async throws {
-        let reused = HTTPTimings(
+        let reused = HTTPResponse.Timings(
             requestSent: .init(start: .zero, end: .milliseconds(1)),
             waiting: .init(start: .milliseconds(1), end: .milliseconds(4)), reusedConnection: true)
         let har = try await recordedTimings(reused)

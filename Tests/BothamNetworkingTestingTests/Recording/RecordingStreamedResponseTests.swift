@@ -127,8 +127,8 @@ struct RecordingStreamedResponseTests: RecordingSuite {
         let options = RecordingOptions(replaysProgress: true)
         let apiClient = client(RecordingHTTPClient(replaying: file, options: options))
 
-        let response = try await TransferProgressReporter.$current.withValue(
-            TransferProgressReporter { update in
+        let response = try await TransferProgress.Reporter.$current.withValue(
+            TransferProgress.Reporter { update in
                 if update.direction == .download { progress.withLock { $0.append(update.completedBytes) } }
             }
         ) { try await apiClient.stream(.get, "/feed") }

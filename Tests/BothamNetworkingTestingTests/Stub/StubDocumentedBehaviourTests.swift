@@ -39,7 +39,7 @@ struct StubDocumentedBehaviourTests {
         let apiClient = BothamAPIClient(
             baseEndpoint: "https://api.example.com", httpClient: stub,
             configuration: .init(
-                maxRetries: 2, retrier: RetryPolicy(backoff: RetryBackoff(baseDelay: .zero, maxDelay: .zero))))
+                maxRetries: 2, retrier: RetryPolicy(backoff: RetryPolicy.Backoff(baseDelay: .zero, maxDelay: .zero))))
         #expect(try await apiClient.GET("/x").get().body == Data("ok".utf8))
         #expect(stub.receivedRequests.count == 3)
         #expect(try await apiClient.GET("/x").get().body == Data("ok".utf8))  // the last answer repeats

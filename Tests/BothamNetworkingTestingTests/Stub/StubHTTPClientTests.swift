@@ -84,7 +84,7 @@ struct StubHTTPClientTests {
 
     @Test("Transport errors are thrown as stubbed")
     func transportErrors() async throws {
-        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .cannotConnect))))
+        stub.stub(with: .failure(.networkError(APIClientError.NetworkFailure(kind: .cannotConnect))))
         guard case .failure(.networkError(let failure)) = await apiClient.GET("/x") else {
             Issue.record("expected a network error")
             return

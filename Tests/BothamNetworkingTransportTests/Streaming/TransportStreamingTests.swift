@@ -99,7 +99,7 @@ extension TransportIntegrationTests {
         func earlyExit(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
-            let parts = (0..<50).map { MockResponse.BodyPart(Data("event \($0)\n".utf8), after: .milliseconds(20)) }
+            let parts = (0..<50).map { StubChunk(Data("event \($0)\n".utf8), after: .milliseconds(20)) }
             server.enqueue(MockResponse().streaming(parts))
             server.enqueue(MockResponse().withBody("next"))
             let apiClient = TransportTest.client(transport, server)
@@ -193,7 +193,7 @@ extension TransportIntegrationTests {
         func longStreamOutlivesTimeout(transport: TransportUnderTest) async throws {
             let server = try MockWebServer()
             defer { server.shutdown() }
-            let parts = (0..<5).map { MockResponse.BodyPart(Data("tick \($0)\n".utf8), after: .milliseconds(300)) }
+            let parts = (0..<5).map { StubChunk(Data("tick \($0)\n".utf8), after: .milliseconds(300)) }
             server.enqueue(MockResponse().streaming(parts))
             let apiClient = TransportTest.client(transport, server)
 

@@ -15,7 +15,7 @@ struct ResponseBodyScript {
         case chunked(maxChunkSize: Int?)
     }
 
-    var parts: [MockResponse.BodyPart]
+    var parts: [StubChunk]
     var framing: Framing
     /// Whether the terminating zero-length chunk follows the parts (chunked framing only).
     var isTerminated: Bool
@@ -57,7 +57,7 @@ struct ResponseBodyScript {
             guard remaining > 0 else { break }
             let kept = min(remaining, part.bytes.count)
             let start = part.bytes.startIndex
-            copy.parts.append(MockResponse.BodyPart(part.bytes[start..<(start + kept)], after: part.delay))
+            copy.parts.append(StubChunk(part.bytes[start..<(start + kept)], after: part.delay))
             remaining -= kept
         }
         return copy

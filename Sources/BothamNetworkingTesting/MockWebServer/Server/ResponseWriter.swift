@@ -97,7 +97,7 @@ private struct ResponsePlan {
         let isStreamed = response.streamedBody != nil
         var headers = response.headers
         var body = ResponseBodyScript(
-            parts: response.streamedBody ?? [MockResponse.BodyPart(response.body)],
+            parts: response.streamedBody ?? [StubChunk(response.body)],
             framing: .raw,
             isTerminated: true,
             wireLimit: nil

@@ -211,7 +211,7 @@ struct EndpointStubTests {
 
     @Test("text, data and property-list endpoints use their decodings' encoders")
     func otherDecodings() async throws {
-        let text = Endpoint<String>(.get, "/motd")
+        let text = Endpoint<String>(.get, "/motd", decoding: .string())
         let bytes = Endpoint<Data>(.get, "/blob", decoding: .data)
         let plist = Endpoint<Fixtures.Manifest>(.get, "/manifest.plist", decoding: .propertyList())
 
@@ -258,7 +258,7 @@ struct EndpointStubTests {
         let apiClient = BothamAPIClient(
             baseEndpoint: Fixtures.baseEndpoint, httpClient: stubClient,
             configuration: .init(
-                maxRetries: 1, retrier: RetryPolicy(backoff: RetryBackoff(baseDelay: .zero, maxDelay: .zero))))
+                maxRetries: 1, retrier: RetryPolicy(backoff: RetryPolicy.Backoff(baseDelay: .zero, maxDelay: .zero))))
 
         #expect(try await apiClient.value(for: endpoint) == event)
         #expect(stubClient.receivedRequests.count == 2)

@@ -129,7 +129,7 @@ struct HTTP2ResponseWriter {
 /// The fields and body a response goes out with over HTTP/2.
 private struct HTTP2ResponsePlan {
     var fields: [HPACKHeaderField]
-    var parts: [MockResponse.BodyPart]
+    var parts: [StubChunk]
     /// Whether HEADERS carries END_STREAM (no body).
     var endsWithHeaders: Bool
     /// Whether the connection closes after the parts instead of the stream ending.
@@ -141,7 +141,7 @@ private struct HTTP2ResponsePlan {
         let isBodiless = (100..<200).contains(status) || status == 204
         let suppressesBody = method == .head || isBodiless || status == 304
         let isStreamed = response.streamedBody != nil
-        var parts = response.streamedBody ?? [MockResponse.BodyPart(response.body)]
+        var parts = response.streamedBody ?? [StubChunk(response.body)]
         let payloadCount = parts.reduce(0) { $0 + $1.bytes.count }
         var fields = [HPACKHeaderField(name: ":status", value: String(status))]
         var hasLength = false
@@ -175,12 +175,12 @@ private struct HTTP2ResponsePlan {
         maxFrame = isStreamed ? nil : response.chunkSize
     }
 
-    private static func prefix(of parts: [MockResponse.BodyPart], payloadBytes count: Int) -> [MockResponse.BodyPart] {
-        var kept: [MockResponse.BodyPart] = []
+    private static func prefix(of parts: [StubChunk], payloadBytes count: Int) -> [StubChunk] {
+        var kept: [StubChunk] = []
         var remaining = count
         for part in parts where remaining > 0 {
             let bytes = part.bytes.prefix(remaining)
-            kept.append(MockResponse.BodyPart(bytes, after: part.delay))
+            kept.append(StubChunk(bytes, after: part.delay))
             remaining -= bytes.count
         }
         return kept
