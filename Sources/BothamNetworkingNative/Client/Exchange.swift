@@ -44,7 +44,7 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
     private var streamUploadWaiter: CheckedContinuation<Bool, Never>?
     private var streamUploadSent = 0
     private var streamUploadDone = false
-    /// When each step happened, for the response's ``HTTPTimings``.
+    /// When each step happened, for the response's ``HTTPResponse/Timings``.
     private var timeline = ExchangeTimeline()
     /// Whether the head and an in-memory body are queued (the request is sent once the socket took them, and any
     /// file or streamed body).
@@ -204,7 +204,9 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
                     // An empty reply on a new connection: the server answered, with nothing (URLSession agrees).
                     let error = NativeTransportError(
                         code: .malformedResponse, reason: "the server closed the connection without a response")
-                    finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse, underlying: error))))
+                    finish(
+                        .failure(
+                            .networkError(APIClientError.NetworkFailure(kind: .badServerResponse, underlying: error))))
                 }
             } catch {
                 finish(.failure(bodyFile?.failure ?? Self.apiError(for: error)))
@@ -212,26 +214,30 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
         case .socket(let error):
             finish(staleOr(error))
         case .resolve(let error):
-            finish(.failure(.networkError(NetworkFailure(kind: .cannotFindHost, underlying: error))))
+            finish(.failure(.networkError(APIClientError.NetworkFailure(kind: .cannotFindHost, underlying: error))))
         case .connect(let error):
-            finish(.failure(.networkError(NetworkFailure(kind: .cannotConnect, underlying: error))))
+            finish(.failure(.networkError(APIClientError.NetworkFailure(kind: .cannotConnect, underlying: error))))
         case .tls(let error):
-            finish(.failure(.networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: error))))
+            finish(
+                .failure(.networkError(APIClientError.NetworkFailure(kind: .secureConnectionFailed, underlying: error)))
+            )
         case .proxy(let error):
-            let kind: NetworkFailure.Kind =
+            let kind: APIClientError.NetworkFailure.Kind =
                 error.code == .authenticationRequired ? .proxyAuthenticationRequired : .cannotConnect
-            finish(.failure(.networkError(NetworkFailure(kind: kind, underlying: error))))
+            finish(.failure(.networkError(APIClientError.NetworkFailure(kind: kind, underlying: error))))
         case .refused(let error):
             // Refused after its head arrived (GOAWAY below it, REFUSED_STREAM late): not "unprocessed" after all.
             guard !parser.hasReceivedBytes else {
-                return finish(.failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: error))))
+                return finish(
+                    .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost, underlying: error))))
             }
             finish(.refused)
         case .streamReset(let error):
-            finish(.failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: error))))
+            finish(.failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost, underlying: error))))
         case .malformed(let error):
-            let kind: NetworkFailure.Kind = error.code == .responseTooLarge ? .responseTooLarge : .badServerResponse
-            finish(.failure(.networkError(NetworkFailure(kind: kind, underlying: error))))
+            let kind: APIClientError.NetworkFailure.Kind =
+                error.code == .responseTooLarge ? .responseTooLarge : .badServerResponse
+            finish(.failure(.networkError(APIClientError.NetworkFailure(kind: kind, underlying: error))))
         case .rejectedRequest(let reason):
             finish(.failure(.invalidRequest(reason: reason)))
         }
@@ -301,7 +307,7 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
 
     /// Reads the streamed body on a task of its own and queues each chunk on the loop, waiting while the connection
     /// has 256 KiB or more unsent (back-pressure on the producer).
-    private func startStreamUpload(_ chunks: StreamedRequestBody.Chunks) {
+    private func startStreamUpload(_ chunks: HTTPBody.Stream.Chunks) {
         let loop = self.loop
         streamUpload = Task { [weak self] in
             do throws(APIClientError) {
@@ -380,7 +386,7 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
 
     private func staleOr(_ error: NativeTransportError) -> ExchangeOutcome {
         if reused && !parser.hasReceivedBytes { return .staleConnection }
-        return .failure(.networkError(NetworkFailure(kind: .connectionLost, underlying: error)))
+        return .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost, underlying: error)))
     }
 
     private func complete(reusable: Bool) {
@@ -392,7 +398,8 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
         do {
             try streamInflater?.finish()
         } catch {
-            return finish(.failure(.networkError(NetworkFailure(kind: .badServerResponse, underlying: error))))
+            return finish(
+                .failure(.networkError(APIClientError.NetworkFailure(kind: .badServerResponse, underlying: error))))
         }
         stream?.finish()
         stream = nil
@@ -578,9 +585,11 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
 
     private static func apiError(for error: NativeTransportError) -> APIClientError {
         switch error.code {
-        case .responseTooLarge: return .networkError(NetworkFailure(kind: .responseTooLarge, underlying: error))
-        case .closedByPeer, .socket: return .networkError(NetworkFailure(kind: .connectionLost, underlying: error))
-        default: return .networkError(NetworkFailure(kind: .badServerResponse, underlying: error))
+        case .responseTooLarge:
+            return .networkError(APIClientError.NetworkFailure(kind: .responseTooLarge, underlying: error))
+        case .closedByPeer, .socket:
+            return .networkError(APIClientError.NetworkFailure(kind: .connectionLost, underlying: error))
+        default: return .networkError(APIClientError.NetworkFailure(kind: .badServerResponse, underlying: error))
         }
     }
 }

@@ -16,7 +16,7 @@ struct ExchangePlan: Sendable {
     /// A file to stream as the body after the head (in chunks, never loaded whole), and its length.
     var bodyFile: (url: URL, length: Int)?
     /// A body produced while it is sent, and its length (`nil`: sent chunked).
-    var bodyStream: (chunks: StreamedRequestBody.Chunks, length: Int?)?
+    var bodyStream: (chunks: HTTPBody.Stream.Chunks, length: Int?)?
     /// Whether the request asked for `Connection: close` (the connection is not reused).
     var requestCloses: Bool
     /// Response limits.
@@ -32,7 +32,7 @@ struct ExchangePlan: Sendable {
     /// The file the response body is written to as it arrives, instead of memory.
     var responseBodyFile: URL?
     /// Who watches the call's progress, if anyone.
-    var progress: TransferProgressReporter?
+    var progress: TransferProgress.Reporter?
     /// Whether a content-coded response body is decoded once it is complete (its progress is then reported by the
     /// client, in decoded bytes, rather than as it arrives).
     var decodesAfterwards = false

@@ -1,7 +1,7 @@
 import BothamNetworking
 
 /// When each step of one ``Exchange`` happened, in monotonic nanoseconds (0: not reached), and the
-/// ``HTTPTimings`` they make. Plain stored instants, set from clock reads the exchange makes anyway where it can
+/// ``HTTPResponse/Timings`` they make. Plain stored instants, set from clock reads the exchange makes anyway where it can
 /// (a few per exchange, no allocation until the timings are handed over).
 struct ExchangeTimeline {
     /// When the exchange began (a connection asked of the pool).
@@ -16,9 +16,9 @@ struct ExchangeTimeline {
     /// The timings of the exchange (over `protocolVersion`), ending now (`completedAt`: its body's last byte, or 0 for a response handed over
     /// at its head), with the steps of opening `connection` when the exchange opened it (`reused` is `false`).
     func timings(
-        opening: ConnectionOpening?, reused: Bool, completedAt: UInt64, protocolVersion: HTTPProtocolVersion?
-    ) -> HTTPTimings {
-        var timings = HTTPTimings(reusedConnection: reused, protocolVersion: protocolVersion)
+        opening: ConnectionOpening?, reused: Bool, completedAt: UInt64, protocolVersion: HTTPResponse.ProtocolVersion?
+    ) -> HTTPResponse.Timings {
+        var timings = HTTPResponse.Timings(reusedConnection: reused, protocolVersion: protocolVersion)
         if !reused, let opening {
             if opening.resolvedAt != 0 { timings.dnsLookup = phase(opening.startedAt, opening.resolvedAt) }
             if opening.connectedAt != 0 { timings.connect = phase(opening.connectStartedAt, opening.connectedAt) }
@@ -38,8 +38,8 @@ struct ExchangeTimeline {
 
     /// `start` to `end` as offsets from ``startedAt`` (an instant before it, of a connection opened for another
     /// exchange that then went away, counts as the start).
-    private func phase(_ start: UInt64, _ end: UInt64) -> HTTPTimings.Phase {
-        HTTPTimings.Phase(start: offset(start), end: offset(end))
+    private func phase(_ start: UInt64, _ end: UInt64) -> HTTPResponse.Timings.Phase {
+        HTTPResponse.Timings.Phase(start: offset(start), end: offset(end))
     }
 
     private func offset(_ instant: UInt64) -> Duration {

@@ -47,7 +47,7 @@ extension NativeHTTPClient {
         public var http2 = HTTP2Options()
         /// Who turns host names into addresses (``SystemNameResolver``: `getaddrinfo`, off the event loop). IP
         /// literals are never looked up.
-        public var nameResolver: any NameResolving = SystemNameResolver()
+        package var nameResolver: any NameResolving = SystemNameResolver()
         /// How long a resolved name's addresses are reused by new connections (30 s): `getaddrinfo` reports no time
         /// to live, so this is the client's choice, short enough to follow DNS changes and long enough to spare a
         /// lookup per connection. `.zero` turns the cache off. The cache is the client's own; a name whose every
@@ -72,7 +72,7 @@ extension NativeHTTPClient {
         /// `all_proxy` and `no_proxy` once, by curl's rules. Plain `http` requests go to an HTTP proxy in absolute
         /// form, `https` ones through a `CONNECT` tunnel with TLS and pins end to end with the origin; SOCKS5 proxies
         /// (`socks5://`, `socks5h://`) carry both. A proxy's `407` fails the call with
-        /// `NetworkFailure.Kind.proxyAuthenticationRequired`, unless ``ProxyConfiguration/authenticator`` answers
+        /// `APIClientError.NetworkFailure.Kind.proxyAuthenticationRequired`, unless ``ProxyConfiguration/authenticator`` answers
         /// it with credentials to try once.
         public var proxy = ProxyConfiguration.none
 

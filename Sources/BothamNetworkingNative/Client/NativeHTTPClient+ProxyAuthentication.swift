@@ -12,16 +12,13 @@ extension NativeHTTPClient {
         guard case .networkError(let networkFailure) = failure,
             networkFailure.kind == .proxyAuthenticationRequired,
             let refusal = networkFailure.underlying as? NativeProxyError,
-            let statusCode = refusal.statusCode,
+            refusal.statusCode != nil,
             let authenticator = configuration.proxy.authenticator,
             let proxy = plan.route.proxy, proxy.kind == .http
         else { return nil }
         // A forwarded request's body went to the proxy already; one that cannot be produced again is not resent.
         if plan.route.forwardsToHTTPProxy && !(request.body?.isReplayable ?? true) { return nil }
-        let challenge = ProxyAuthenticationChallenge(
-            proxy: proxy, origin: plan.route.origin.hostHeader, isTunnel: plan.route.needsTunnel,
-            statusCode: statusCode, challenges: refusal.challenges)
-        guard let credentials = await authenticator.credentials(for: challenge) else { return nil }
+        guard let credentials = await authenticator.credentials(for: refusal.challenges) else { return nil }
         if Task.isCancelled { throw .cancelled }
         var retry: ExchangePlan
         if plan.route.forwardsToHTTPProxy {
@@ -51,7 +48,7 @@ extension NativeHTTPClient {
 
     /// The proxy a request to `origin` goes through, with the credentials to send: `answered` ones, else ones an
     /// authenticator gave earlier for this proxy, else the configured ones.
-    func proxy(for origin: Origin, answered: ProxyCredentials?) -> ProxyServer? {
+    func proxy(for origin: Origin, answered: BasicAuthCredentials?) -> ProxyServer? {
         guard var proxy = configuration.proxy.proxy(for: origin) else { return nil }
         // Only an authenticator's answers are remembered: without one, no lock or lookup per proxied request.
         let remembered =
@@ -71,8 +68,9 @@ extension NativeHTTPClient {
         let what = proxy.credentials == nil ? "no credentials were configured" : "the credentials were rejected"
         let error = NativeProxyError(
             code: .authenticationRequired, proxy: proxy.description, statusCode: 407,
-            challenges: response.headers.values(for: "Proxy-Authenticate"),
+            challenges: AuthenticationChallenge.parse(
+                response.headers, field: "Proxy-Authenticate", isProxy: true, origin: proxy.authority),
             reason: "the request for \(plan.route.origin.hostHeader) answered 407: \(what)")
-        return .networkError(NetworkFailure(kind: .proxyAuthenticationRequired, underlying: error))
+        return .networkError(APIClientError.NetworkFailure(kind: .proxyAuthenticationRequired, underlying: error))
     }
 }

@@ -23,9 +23,9 @@ import Foundation
 /// that comes anyway is stored as sent, its `Content-Encoding` kept. Other response bodies are held in memory
 /// (bounded by `TransportLimits.maxResponseBytes`). Time limits are ``Configuration/limits``: connecting, idle time
 /// and the whole attempt, sub-second values included. A 1 GiB transfer each way peaks at about 30 MiB. Upload and
-/// download progress goes to `TransferProgressReporter.current`, reported on the loop thread.
+/// download progress goes to `TransferProgress.Reporter.current`, reported on the loop thread.
 ///
-/// Every response carries the `HTTPTimings` of its exchange (the last hop of a redirected call) in
+/// Every response carries the `HTTPResponse.Timings` of its exchange (the last hop of a redirected call) in
 /// `HTTPResponse.timings`, measured on the loop's monotonic clock with a few clock reads per exchange: the lookup
 /// (about zero for an answer from the DNS cache, none for an IP literal), the connect from the first Happy Eyeballs
 /// attempt to the winner, the TLS handshake, the request sent, the wait for the first byte and the body (none for a
@@ -57,7 +57,7 @@ public final class NativeHTTPClient: HTTPClient {
     let shards: PoolShards?
     /// Credentials a ``ProxyAuthenticator`` gave that the proxy accepted, by the proxy as configured: sent up front
     /// on later calls.
-    let answeredProxyCredentials = Lock<[ProxyServer: ProxyCredentials]>([:])
+    let answeredProxyCredentials = Lock<[ProxyServer: BasicAuthCredentials]>([:])
 
     /// Creates a client. The TLS configuration is loaded on the first HTTPS request (and shared by clients with the
     /// same configuration); one that cannot be loaded (bad PEM, bad pin) makes HTTPS calls fail with
@@ -134,7 +134,7 @@ public final class NativeHTTPClient: HTTPClient {
         var current = request
         var url = try request.resolvedURL()
         var redirects = 0
-        let progress = TransferProgressReporter.current
+        let progress = TransferProgress.Reporter.current
         while true {
             let (parsed, bodyStream) = try await exchange(current, url: url, deadline: deadline, progress: progress)
             if let bodyStream {
@@ -156,7 +156,7 @@ public final class NativeHTTPClient: HTTPClient {
                 guard redirects <= policy.maxRedirects else {
                     let reason = "more than \(policy.maxRedirects) redirects, the last to \(next.url)"
                     let error = NativeTransportError(code: .redirect, reason: reason)
-                    throw .networkError(NetworkFailure(kind: .tooManyRedirects, underlying: error))
+                    throw .networkError(APIClientError.NetworkFailure(kind: .tooManyRedirects, underlying: error))
                 }
                 // Read only when a redirect is followed (in the calling task, which bound it): no cost per request.
                 if let hopObserver = RedirectHopObserver.current {
@@ -200,11 +200,11 @@ public final class NativeHTTPClient: HTTPClient {
     static let maxRefusedRetries = 3
 
     private func exchange(
-        _ request: HTTPRequest, url: URL, deadline: UInt64?, progress: TransferProgressReporter?
+        _ request: HTTPRequest, url: URL, deadline: UInt64?, progress: TransferProgress.Reporter?
     ) async throws(APIClientError) -> (ParsedResponse, HTTPBodyStream?) {
         guard let shards else {
             let error = NativeTransportError(code: .socket, reason: "the event loop could not be started")
-            throw .networkError(NetworkFailure(kind: .other, underlying: error))
+            throw .networkError(APIClientError.NetworkFailure(kind: .other, underlying: error))
         }
         // The calling task's loop when it runs on one of ours, else the least busy: every attempt of this hop on it.
         let (shard, counted) = shards.enter()
@@ -263,7 +263,7 @@ public final class NativeHTTPClient: HTTPClient {
                 guard refusals <= Self.maxRefusedRetries else {
                     let error = NativeTransportError(
                         code: .closedByPeer, reason: "the HTTP/2 server refused the request \(refusals) times")
-                    throw .networkError(NetworkFailure(kind: .connectionLost, underlying: error))
+                    throw .networkError(APIClientError.NetworkFailure(kind: .connectionLost, underlying: error))
                 }
                 let route = plan.route  // with the proxy credentials an authenticator answered, if any
                 plan = try makePlan(request, url: url, deadline: deadline)
@@ -277,7 +277,7 @@ public final class NativeHTTPClient: HTTPClient {
                     continue
                 }
                 let error = NativeTransportError(code: .closedByPeer, reason: "the kept-alive connection was closed")
-                throw .networkError(NetworkFailure(kind: .connectionLost, underlying: error))
+                throw .networkError(APIClientError.NetworkFailure(kind: .connectionLost, underlying: error))
             }
             // At most one answered retry per hop: a second refusal is the caller's typed error, never a loop.
             guard !answeredProxy,
@@ -289,7 +289,7 @@ public final class NativeHTTPClient: HTTPClient {
     }
 
     func makePlan(
-        _ request: HTTPRequest, url: URL, deadline: UInt64?, answeredCredentials: ProxyCredentials? = nil
+        _ request: HTTPRequest, url: URL, deadline: UInt64?, answeredCredentials: BasicAuthCredentials? = nil
     ) throws(APIClientError) -> ExchangePlan {
         // `request` is prepared (checked once, in `send`), or a redirect's follow-up that `RedirectHop` made from
         // it (a token method, a subset of its header fields, its body or none): nothing needs checking again.
@@ -303,7 +303,7 @@ public final class NativeHTTPClient: HTTPClient {
             // An authenticator's answer replaces whatever the refused request carried.
             if answeredCredentials != nil { headers.remove(.proxyAuthorization) }
             if let credentials = proxy.credentials, !headers.contains(.proxyAuthorization) {
-                headers.add(.proxyAuthorization, credentials.basicAuthorization)
+                headers.add(.proxyAuthorization, credentials.authorizationHeaderValue)
             }
         } else if route.needsTunnel, headers.contains(.proxyAuthorization) {
             // Inside a tunnel every field reaches the origin: a proxy credential must not (checked first, so a
@@ -315,7 +315,7 @@ public final class NativeHTTPClient: HTTPClient {
             switch TLSContextCache.context(for: configuration.tls, alpn: ALPNOffer(configuration.httpVersion)) {
             case .success(let context): tlsContext = context
             case .failure(let error):
-                throw .networkError(NetworkFailure(kind: .secureConnectionFailed, underlying: error))
+                throw .networkError(APIClientError.NetworkFailure(kind: .secureConnectionFailed, underlying: error))
             }
         }
         // A body going to a file is written as it arrives, so no coding is offered for it (it could not be decoded
@@ -389,8 +389,9 @@ public final class NativeHTTPClient: HTTPClient {
         do {
             return try ContentDecoder.decode(response, limit: max(0, configuration.limits.maxResponseBytes ?? Int.max))
         } catch {
-            let kind: NetworkFailure.Kind = error.code == .responseTooLarge ? .responseTooLarge : .badServerResponse
-            throw .networkError(NetworkFailure(kind: kind, underlying: error))
+            let kind: APIClientError.NetworkFailure.Kind =
+                error.code == .responseTooLarge ? .responseTooLarge : .badServerResponse
+            throw .networkError(APIClientError.NetworkFailure(kind: kind, underlying: error))
         }
     }
 }

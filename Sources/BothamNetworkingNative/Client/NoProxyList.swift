@@ -22,7 +22,7 @@ import Foundation
 /// - Spaces around entries and empty entries are ignored.
 public struct NoProxyList: Sendable, Hashable {
     /// The entries as given, trimmed and lower-cased, without empty ones.
-    public let entries: [String]
+    package let entries: [String]
 
     /// No host is exempt.
     public init() {
@@ -36,7 +36,7 @@ public struct NoProxyList: Sendable, Hashable {
     }
 
     /// Whether `host` (a name or an IP literal, with or without brackets) is reached directly.
-    public func matches(host: String) -> Bool {
+    package func matches(host: String) -> Bool {
         var host = host.lowercased()
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host.hasSuffix(".") { host.removeLast() }

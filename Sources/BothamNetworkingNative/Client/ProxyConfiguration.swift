@@ -17,7 +17,7 @@ import Foundation
 /// Connections are pooled per origin *and* proxy (credentials included): one made through a proxy is never reused
 /// for a direct request or for another proxy.
 ///
-/// A `407` from an HTTP proxy fails the call with `NetworkFailure.Kind.proxyAuthenticationRequired`, unless
+/// A `407` from an HTTP proxy fails the call with `APIClientError.NetworkFailure.Kind.proxyAuthenticationRequired`, unless
 /// ``authenticator`` answers it with credentials to try once.
 public struct ProxyConfiguration: Sendable, Hashable {
     /// The proxy for `http://` URLs, if any.

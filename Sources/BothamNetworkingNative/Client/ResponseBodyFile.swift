@@ -59,7 +59,8 @@ final class ResponseBodyFile {
     private func fail(_ what: String) -> NativeTransportError {
         let code = errno  // before closing the file, which may change it
         let reason = "the body file \(what): \(String(cString: strerror(code)))"
-        failure = .downloadDestinationError(DownloadDestinationError(kind: .cannotWrite, url: url, reason: reason))
+        failure = .downloadDestinationError(
+            ResponseBodyDestination.Failure(kind: .cannotWrite, url: url, reason: reason))
         finish()
         return NativeTransportError(code: .socket, reason: reason, systemErrno: code)
     }

@@ -4,7 +4,7 @@ import Foundation
 /// An HTTP/1.1 connection carries one exchange at a time: the head and body go out as bytes, the response comes in
 /// as bytes for the exchange's parser.
 extension Connection: ExchangeCarrier {
-    var protocolVersion: HTTPProtocolVersion { .http1_1 }
+    var protocolVersion: HTTPResponse.ProtocolVersion { .http1_1 }
 
     func attach(_ delegate: any ExchangeCarrierDelegate) {
         self.delegate = delegate

@@ -1,5 +1,5 @@
 /// When each step of opening a ``Connection`` happened, in monotonic nanoseconds (0: not reached), for the
-/// ``HTTPTimings`` of the exchange that opened it. Plain stored instants: recording one costs a clock read and no
+/// ``HTTPResponse/Timings`` of the exchange that opened it. Plain stored instants: recording one costs a clock read and no
 /// allocation.
 struct ConnectionOpening {
     /// When ``Connection/start()`` began (the lookup starts here).

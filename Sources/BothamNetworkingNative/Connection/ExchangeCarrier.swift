@@ -16,7 +16,7 @@ protocol ExchangeCarrier: AnyObject {
     /// Whether reading is paused for a consumer that has not caught up.
     var isReadingPaused: Bool { get }
     /// The version of HTTP the carrier speaks.
-    var protocolVersion: HTTPProtocolVersion { get }
+    var protocolVersion: HTTPResponse.ProtocolVersion { get }
 
     /// Makes `delegate` the one who hears the response.
     func attach(_ delegate: any ExchangeCarrierDelegate)

@@ -35,10 +35,10 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     public var port: Int
     /// What the proxy is told to let the client through: `Proxy-Authorization: Basic` to an HTTP proxy (on the
     /// forwarded request or the `CONNECT`), RFC 1929 username/password to a SOCKS5 proxy. Never sent to an origin.
-    public var credentials: ProxyCredentials?
+    public var credentials: BasicAuthCredentials?
 
     /// A proxy from its parts; `host` is lower-cased and loses any brackets.
-    public init(kind: Kind, host: String, port: Int, credentials: ProxyCredentials? = nil) {
+    public init(kind: Kind, host: String, port: Int, credentials: BasicAuthCredentials? = nil) {
         var host = host.lowercased()
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         self.kind = kind
@@ -76,9 +76,9 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         else {
             throw ProxyURLError(reason: "a proxy URL has no path or query: \(Self.redacted(trimmed))")
         }
-        var credentials: ProxyCredentials?
+        var credentials: BasicAuthCredentials?
         if let user = components.user, !user.isEmpty {
-            credentials = ProxyCredentials(username: user, password: components.password ?? "")
+            credentials = BasicAuthCredentials(username: user, password: components.password ?? "")
         }
         self.init(kind: kind, host: host, port: port, credentials: credentials)
     }
@@ -99,26 +99,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A proxy's username and password.
-///
-/// Its ``description`` hides the password.
-public struct ProxyCredentials: Sendable, Hashable, CustomStringConvertible {
-    /// The username.
-    public var username: String
-    /// The password.
-    public var password: String
-
-    /// Credentials for a proxy.
-    public init(username: String, password: String) {
-        self.username = username
-        self.password = password
-    }
-
-    /// `username:<redacted>`.
-    public var description: String { "\(username):<redacted>" }
-
-    /// The `Proxy-Authorization` value for HTTP proxies: `Basic` with `username:password` in base64 (RFC 7617).
-    var basicAuthorization: String {
-        BasicAuthCredentials(username: username, password: password).authorizationHeaderValue
-    }
+extension ProxyServer {
+    /// The proxy as `host:port` (an IPv6 literal in brackets): what its challenges say made them.
+    var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

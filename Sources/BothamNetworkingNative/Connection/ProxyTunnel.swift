@@ -62,7 +62,7 @@ struct ProxyTunnel {
             let authority = Self.authority(targetHost, targetPort)
             var head = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n"
             if let credentials = proxy.credentials {
-                head += "Proxy-Authorization: \(credentials.basicAuthorization)\r\n"
+                head += "Proxy-Authorization: \(credentials.authorizationHeaderValue)\r\n"
             }
             return Data((head + "\r\n").utf8)
         case .socks5, .socks5h:
@@ -112,11 +112,17 @@ struct ProxyTunnel {
         // The answer to CONNECT is always the proxy's own, so a 401 is about the proxy's credentials too (tinyproxy
         // 1.11 answers a wrong password with 401 and `WWW-Authenticate`).
         let challengeField = status == 401 ? "www-authenticate" : "proxy-authenticate"
-        let challenges = lines.dropFirst().compactMap { line -> String? in
+        let challenges = lines.dropFirst().flatMap { line -> [AuthenticationChallenge] in
             guard let colon = line.firstIndex(of: ":"),
                 line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == challengeField
-            else { return nil }
-            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            else { return [] }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            return AuthenticationChallenge.parse(value).map { challenge in
+                var challenge = challenge
+                challenge.isProxy = true
+                challenge.origin = proxy.authority
+                return challenge
+            }
         }
         let reason = statusParts.count > 2 ? " \(statusParts[2])" : ""
         if status == 407 || status == 401 {

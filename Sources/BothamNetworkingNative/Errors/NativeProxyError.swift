@@ -1,13 +1,15 @@
+import BothamNetworking
+
 /// A proxy that ``NativeHTTPClient`` went through refused or failed the request.
 ///
-/// It travels as the `underlying` error of a `NetworkFailure`: of kind `proxyAuthenticationRequired` when the
+/// It travels as the `underlying` error of a `APIClientError.NetworkFailure`: of kind `proxyAuthenticationRequired` when the
 /// proxy wants (other) credentials, `cannotConnect` otherwise.
 ///
 /// ```swift
 /// if case .networkError(let failure) = error, failure.kind == .proxyAuthenticationRequired,
 ///     let proxyError = failure.underlying as? NativeProxyError
 /// {
-///     print(proxyError.proxy, proxyError.challenges)  // http://user:<redacted>@proxy:3128 ["Basic realm=\"corp\""]
+///     print(proxyError.proxy, proxyError.challenges.map(\.scheme))  // http://user:<redacted>@proxy:3128 ["Basic"]
 /// }
 /// ```
 public struct NativeProxyError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -31,14 +33,17 @@ public struct NativeProxyError: Error, Sendable, Hashable, CustomStringConvertib
     public let proxy: String
     /// The status of an HTTP proxy's answer (`407`, `403`, `502`…), if it was one.
     public let statusCode: Int?
-    /// The `Proxy-Authenticate` challenges of a `407` (`Basic realm="corp"`), or the `WWW-Authenticate` ones of a
-    /// `401` to `CONNECT`, in order; empty otherwise.
-    public let challenges: [String]
+    /// The proxy's challenges (`AuthenticationChallenge.isProxy`, with the proxy's `host:port` as their
+    /// `AuthenticationChallenge.origin`): those of the `Proxy-Authenticate` fields of a `407`
+    /// (`Basic realm="corp"`), or of the `WWW-Authenticate` ones of a `401` to `CONNECT`, in order; empty otherwise.
+    public let challenges: [AuthenticationChallenge]
     /// What happened, for people.
     public let reason: String
 
     /// Creates an error.
-    public init(code: Code, proxy: String, statusCode: Int? = nil, challenges: [String] = [], reason: String) {
+    package init(
+        code: Code, proxy: String, statusCode: Int? = nil, challenges: [AuthenticationChallenge] = [], reason: String
+    ) {
         self.code = code
         self.proxy = proxy
         self.statusCode = statusCode

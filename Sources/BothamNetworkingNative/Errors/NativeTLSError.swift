@@ -1,6 +1,6 @@
 /// A TLS failure in ``NativeHTTPClient``, with OpenSSL's reason.
 ///
-/// It travels as the `underlying` error of `NetworkFailure(kind: .secureConnectionFailed)`.
+/// It travels as the `underlying` error of `APIClientError.NetworkFailure(kind: .secureConnectionFailed)`.
 public struct NativeTLSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The category of a ``NativeTLSError``.
     public enum Code: Sendable, Hashable {
@@ -22,7 +22,7 @@ public struct NativeTLSError: Error, Sendable, Hashable, CustomStringConvertible
     public let reason: String
 
     /// Creates an error.
-    public init(code: Code, reason: String) {
+    package init(code: Code, reason: String) {
         self.code = code
         self.reason = reason
     }

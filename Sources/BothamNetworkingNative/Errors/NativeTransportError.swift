@@ -1,6 +1,6 @@
 /// A failure inside ``NativeHTTPClient`` below TLS: name resolution, sockets, HTTP/1.1 framing, limits, decoding.
 ///
-/// It travels as the `underlying` error of a `NetworkFailure`, so callers switch on the failure's `kind` and log
+/// It travels as the `underlying` error of a `APIClientError.NetworkFailure`, so callers switch on the failure's `kind` and log
 /// this for the detail:
 ///
 /// ```swift
@@ -37,7 +37,7 @@ public struct NativeTransportError: Error, Sendable, Hashable, CustomStringConve
     public let systemErrno: Int32?
 
     /// Creates an error.
-    public init(code: Code, reason: String, systemErrno: Int32? = nil) {
+    package init(code: Code, reason: String, systemErrno: Int32? = nil) {
         self.code = code
         self.reason = reason
         self.systemErrno = systemErrno

@@ -6,7 +6,7 @@ public struct ProxyURLError: Error, Sendable, Hashable, CustomStringConvertible 
     public let reason: String
 
     /// An error with its reason.
-    public init(reason: String) {
+    package init(reason: String) {
         self.reason = reason
     }
 

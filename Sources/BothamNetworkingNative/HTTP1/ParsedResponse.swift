@@ -12,5 +12,5 @@ struct ParsedResponse: Sendable {
     /// Whether the connection may carry another request.
     var keepAlive: Bool
     /// Where the exchange spent its time (set by the exchange when it hands the response over).
-    var timings: HTTPTimings?
+    var timings: HTTPResponse.Timings?
 }

@@ -15,7 +15,7 @@
 /// first, then alternating families), so the order of the answer only matters within a family. ``resolve(host:port:)``
 /// runs on dispatch threads of the client's own (from macOS 15 / iOS 18 on Apple platforms; the global executor
 /// before), never on the event loop, so a resolver may block.
-public protocol NameResolving: Sendable {
+package protocol NameResolving: Sendable {
     /// The addresses of `host` (a name, never an IP literal), each with `port` unless the resolver knows better.
     /// An empty answer or a thrown error fails the request with `cannotFindHost`, carrying a
     /// ``NativeTransportError``: the one thrown, or one with code `nameResolution` whose reason includes the thrown
@@ -25,12 +25,12 @@ public protocol NameResolving: Sendable {
 
 /// The system's resolver: `getaddrinfo` (`AI_ADDRCONFIG`, IPv4 and IPv6 stream addresses) on a dispatch queue of
 /// its own, never on the event loop (it blocks). It reports no time to live, hence the client's own cache.
-public struct SystemNameResolver: NameResolving {
+package struct SystemNameResolver: NameResolving {
     /// Creates the system resolver.
-    public init() {}
+    package init() {}
 
     /// Asks `getaddrinfo`; throws a ``NativeTransportError`` with code `nameResolution` when it fails.
-    public func resolve(host: String, port: Int) async throws -> [NetworkAddress] {
+    package func resolve(host: String, port: Int) async throws -> [NetworkAddress] {
         let result = await withCheckedContinuation { continuation in
             NameResolver.resolve(host: host, port: port) { continuation.resume(returning: $0) }
         }

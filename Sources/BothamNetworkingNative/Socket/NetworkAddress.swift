@@ -12,9 +12,9 @@
 /// ```swift
 /// let address = NetworkAddress(ip: "::1", port: 8080)  // [::1]:8080
 /// ```
-public struct NetworkAddress: Sendable, Hashable, CustomStringConvertible {
+package struct NetworkAddress: Sendable, Hashable, CustomStringConvertible {
     /// The address family.
-    public enum Family: Sendable, Hashable {
+    package enum Family: Sendable, Hashable {
         /// IPv4 (`AF_INET`).
         case ipv4
         /// IPv6 (`AF_INET6`).
@@ -22,9 +22,9 @@ public struct NetworkAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The address family.
-    public let family: Family
+    package let family: Family
     /// The TCP port, `0...65535`.
-    public let port: Int
+    package let port: Int
     /// The address in network byte order: 4 bytes for IPv4, 16 for IPv6.
     private let bytes: [UInt8]
     /// The IPv6 scope (interface) of a link-local address, 0 otherwise.
@@ -32,7 +32,7 @@ public struct NetworkAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// An address from its text (`127.0.0.1`, `::1`, `2001:db8::1`; no brackets, no zone) and a port, or `nil` when
     /// `ip` is not an IPv4 or IPv6 literal or `port` is outside `0...65535`.
-    public init?(ip: String, port: Int) {
+    package init?(ip: String, port: Int) {
         guard (0...65535).contains(port) else { return nil }
         var v4 = in_addr()
         var v6 = in6_addr()
@@ -73,7 +73,7 @@ public struct NetworkAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The IP address as text (`127.0.0.1`, `::1`), without brackets.
-    public var ip: String {
+    package var ip: String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let family = self.family == .ipv4 ? AF_INET : AF_INET6
         let written = bytes.withUnsafeBytes { raw in
@@ -84,7 +84,7 @@ public struct NetworkAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `127.0.0.1:8080` or `[::1]:8080`.
-    public var description: String {
+    package var description: String {
         family == .ipv4 ? "\(ip):\(port)" : "[\(ip)]:\(port)"
     }
 

@@ -99,8 +99,8 @@ extension NativeEventLoopsTests {
     /// that ran the exchange).
     static func send(_ request: HTTPRequest, with client: NativeHTTPClient) async throws -> (HTTPResponse, Set<UInt>) {
         let threads = Lock<Set<UInt>>([])
-        let reporter = TransferProgressReporter { _ in threads.withLock { _ = $0.insert(UInt(pthread_self())) } }
-        let response = try await TransferProgressReporter.$current.withValue(reporter) {
+        let reporter = TransferProgress.Reporter { _ in threads.withLock { _ = $0.insert(UInt(pthread_self())) } }
+        let response = try await TransferProgress.Reporter.$current.withValue(reporter) {
             try await client.send(request)
         }
         return (response, threads.withLock { $0 })

@@ -18,7 +18,7 @@ private struct DelayedLoopbackResolver: NameResolving {
 }
 
 /// Checks that the phases of `timings` follow one another: each starts no earlier than the previous one ended.
-func expectOrdered(_ timings: HTTPTimings, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectOrdered(_ timings: HTTPResponse.Timings, sourceLocation: SourceLocation = #_sourceLocation) {
     let phases = timings.phases
     for (earlier, later) in zip(phases, phases.dropFirst()) {
         #expect(

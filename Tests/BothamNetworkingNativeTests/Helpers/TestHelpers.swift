@@ -5,7 +5,7 @@ import BothamTestSupport
 import Foundation
 
 /// The network failure kind of `error`, or `nil` for other errors.
-func failureKind(of error: APIClientError) -> NetworkFailure.Kind? {
+func failureKind(of error: APIClientError) -> APIClientError.NetworkFailure.Kind? {
     if case .networkError(let failure) = error { return failure.kind }
     return nil
 }

@@ -95,7 +95,7 @@ struct NoProxyRulesTests {
         #expect(proxy.kind == .socks5h)
         #expect(proxy.host == "::1")
         #expect(proxy.port == 9050)
-        #expect(proxy.credentials == ProxyCredentials(username: "us@er", password: "p:ss"))
+        #expect(proxy.credentials == BasicAuthCredentials(username: "us@er", password: "p:ss"))
         #expect(proxy.description == "socks5h://us@er:<redacted>@[::1]:9050")
         #expect(!String(describing: proxy.credentials).contains("p:ss"))
         #expect(try ProxyServer(url: "HTTP://Proxy.Corp:3128").description == "http://proxy.corp:3128")

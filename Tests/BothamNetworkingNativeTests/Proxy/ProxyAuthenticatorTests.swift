@@ -17,8 +17,8 @@ import Testing
 struct ProxyAuthenticatorTests {
     /// tinyproxy with BasicAuth, its credentials stripped from the URL so that it answers 407.
     private let bareProxy: ProxyServer
-    private let right = ProxyCredentials(username: "botham", password: "s3cret")
-    private let wrong = ProxyCredentials(username: "botham", password: "wrong")
+    private let right = BasicAuthCredentials(username: "botham", password: "s3cret")
+    private let wrong = BasicAuthCredentials(username: "botham", password: "wrong")
 
     init() throws {
         bareProxy = try ProxyTestEnvironment.proxy(
@@ -33,17 +33,13 @@ struct ProxyAuthenticatorTests {
         let client = proxiedClient(ProxyConfiguration(httpProxy: bareProxy, authenticator: asked.authenticator))
         let response = try await client.send(get(server, "/answered"))
         #expect(response.statusCode == 200)
-        let challenges = asked.challenges
-        try #require(challenges.count == 1)
-        #expect(challenges[0].statusCode == 407)
-        #expect(!challenges[0].isTunnel)
-        #expect(challenges[0].origin == "127.0.0.1:\(server.port)")
-        #expect(challenges[0].proxy.credentials == nil, "nothing was sent the first time")
-        #expect(challenges[0].challenges.contains { $0.hasPrefix("Basic") }, "\(challenges[0].challenges)")
+        let asks = asked.asks
+        try #require(asks.count == 1)
+        expectProxyChallenges(asks[0], from: bareProxy)
 
         // The accepted answer is remembered: the next call sends it up front and nobody is asked again.
         #expect(try await client.send(get(server, "/again")).statusCode == 200)
-        #expect(asked.challenges.count == 1)
+        #expect(asked.asks.count == 1)
         let requests = try await server.takeRecordedRequests()
         try #require(requests.count == 2)
         for request in requests {
@@ -69,12 +65,9 @@ struct ProxyAuthenticatorTests {
         #expect(response.statusCode == 200)
         #expect(response.body == Data("hello over TLS".utf8))
         #expect(try await client.send(request).statusCode == 200)
-        let challenges = asked.challenges
-        try #require(challenges.count == 1, "asked once: the second call reuses the tunnel or sends the answer")
-        #expect(challenges[0].statusCode == 407)
-        #expect(challenges[0].isTunnel)
-        #expect(challenges[0].origin == "localhost:\(server.port)")
-        #expect(challenges[0].challenges.contains { $0.hasPrefix("Basic") }, "\(challenges[0].challenges)")
+        let asks = asked.asks
+        try #require(asks.count == 1, "asked once: the second call reuses the tunnel or sends the answer")
+        expectProxyChallenges(asks[0], from: bareProxy)
     }
 
     @Test("Wrong credentials from the authenticator: one retry, then proxyAuthenticationRequired (never a loop)")
@@ -86,18 +79,18 @@ struct ProxyAuthenticatorTests {
         let tunnelled = HTTPRequest(method: .get, baseEndpoint: "https://127.0.0.1:\(server.port)", path: "/")
         let error = try #require(proxyAuthenticationError(await failure(of: tunnelled, with: client)))
         #expect(error.statusCode == 401, "tinyproxy 1.11 answers a wrong password to CONNECT with 401")
-        #expect(error.challenges.contains { $0.hasPrefix("Basic") }, "\(error.challenges)")
+        expectProxyChallenges(error.challenges, from: bareProxy)
         #expect(!error.description.contains("wrong"), "the password is redacted: \(error)")
-        #expect(asked.challenges.count == 1, "asked once, retried once")
+        #expect(asked.asks.count == 1, "asked once, retried once")
 
         // A forwarded request: tinyproxy's 401 cannot be told from the origin's, so it stays a response (as without
         // an authenticator, `ProxyAuthenticationTests`), after one retry.
         let response = try await client.send(get(server, "/x"))
         #expect(response.statusCode == 401)
         #expect(response.headers["Server"]?.contains("tinyproxy") == true)
-        #expect(asked.challenges.count == 2, "asked once more, for the second call")
+        #expect(asked.asks.count == 2, "asked once more, for the second call")
         #expect(server.requestCount == 0, "nothing reached the origin")
-        #expect(!asked.challenges.map(\.description).joined().contains("wrong"), "challenges print no password")
+        #expect(!"\(asked.asks)".contains("wrong"), "challenges print no password")
     }
 
     @Test("An authenticator that returns nil gives the typed 407, for http and https alike")
@@ -111,7 +104,8 @@ struct ProxyAuthenticatorTests {
         let tunnelled = HTTPRequest(method: .get, baseEndpoint: "https://127.0.0.1:\(server.port)", path: "/")
         let connect = try #require(proxyAuthenticationError(await failure(of: tunnelled, with: client)))
         #expect(connect.statusCode == 407)
-        #expect(asked.challenges.map(\.isTunnel) == [false, true])
+        #expect(asked.asks.count == 2, "asked for the forwarded request, then for the CONNECT")
+        for challenges in asked.asks { expectProxyChallenges(challenges, from: bareProxy) }
         #expect(server.requestCount == 0)
     }
 
@@ -129,30 +123,45 @@ struct ProxyAuthenticatorTests {
         let request = HTTPRequest(method: .get, baseEndpoint: "http://127.0.0.1:9", path: "/never")
         let error = try #require(proxyAuthenticationError(await failure(of: request, with: client)))
         #expect(error.statusCode == 407)
-        #expect(error.challenges == ["Basic realm=\"mock\""])
-        #expect(asked.challenges.count == 1)
+        #expect(error.challenges.map(\.scheme) == ["Basic"])
+        #expect(error.challenges.map(\.realm) == ["mock"])
+        #expect(error.challenges.map(\.origin) == ["127.0.0.1:\(strictProxy.port)"])
+        #expect(asked.asks.count == 1)
+        #expect(asked.asks.first == error.challenges, "the authenticator was given the challenges the error carries")
         let requests = try await strictProxy.takeRecordedRequests()
         try #require(requests.count == 2, "the request, and one retry")
         #expect(requests[0].header(.proxyAuthorization) == nil)
-        #expect(requests[1].header(.proxyAuthorization) == wrong.basicAuthorization)
+        #expect(requests[1].header(.proxyAuthorization) == wrong.authorizationHeaderValue)
         #expect(requests[1].target == "http://127.0.0.1:9/never")
     }
 }
 
-/// An authenticator that records every challenge and answers each with the same credentials (or `nil`).
-private final class ChallengeRecorder: Sendable {
-    private let recorded = Recorder<ProxyAuthenticationChallenge>()
-    private let answer: ProxyCredentials?
+/// Expects `challenges` to be the proxy's: a Basic one, each marked as a proxy's, made by `proxy`'s `host:port`.
+private func expectProxyChallenges(
+    _ challenges: [AuthenticationChallenge], from proxy: ProxyServer, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(challenges.contains { $0.scheme == "Basic" }, "\(challenges)", sourceLocation: sourceLocation)
+    #expect(challenges.allSatisfy { $0.isProxy }, "\(challenges)", sourceLocation: sourceLocation)
+    #expect(
+        challenges.allSatisfy { $0.origin == "\(proxy.host):\(proxy.port)" }, "\(challenges)",
+        sourceLocation: sourceLocation)
+}
 
-    init(answer: ProxyCredentials?) {
+/// An authenticator that records the challenges of every ask and answers each with the same credentials (or `nil`).
+private final class ChallengeRecorder: Sendable {
+    private let recorded = Recorder<[AuthenticationChallenge]>()
+    private let answer: BasicAuthCredentials?
+
+    init(answer: BasicAuthCredentials?) {
         self.answer = answer
     }
 
-    var challenges: [ProxyAuthenticationChallenge] { recorded.values }
+    /// The challenges of each ask, in order.
+    var asks: [[AuthenticationChallenge]] { recorded.values }
 
     var authenticator: ProxyAuthenticator {
-        ProxyAuthenticator { [self] challenge in
-            recorded.append(challenge)
+        ProxyAuthenticator { [self] challenges in
+            recorded.append(challenges)
             return answer
         }
     }

@@ -73,7 +73,7 @@ struct ProxyPoolRouteTests {
         defer { server.shutdown() }
         let origin = Origin(scheme: "http", host: "127.0.0.1", port: server.port)
         var otherCredentials = authProxy
-        otherCredentials.credentials = ProxyCredentials(username: "someone", password: "else")
+        otherCredentials.credentials = BasicAuthCredentials(username: "someone", password: "else")
         let routes = [
             ConnectionRoute(origin: origin),
             ConnectionRoute(origin: origin, proxy: httpProxy),

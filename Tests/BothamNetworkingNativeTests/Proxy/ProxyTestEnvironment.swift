@@ -8,7 +8,7 @@ import Foundation
 extension ProxyTestEnvironment {
     /// The proxy of `url` (from the environment), with its kind or credentials replaced when asked.
     static func proxy(
-        _ url: String?, kind: ProxyServer.Kind? = nil, credentials: ProxyCredentials?? = .none
+        _ url: String?, kind: ProxyServer.Kind? = nil, credentials: BasicAuthCredentials?? = .none
     ) throws -> ProxyServer {
         var proxy = try ProxyServer(url: url ?? "")
         if let kind { proxy.kind = kind }

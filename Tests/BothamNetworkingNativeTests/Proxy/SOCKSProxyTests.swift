@@ -130,9 +130,9 @@ struct SOCKSProxyAuthenticationTests {
 
     @Test(
         "Without credentials, or with a wrong password, the call fails with proxyAuthenticationRequired",
-        arguments: [nil, ProxyCredentials(username: "botham", password: "wrong")] as [ProxyCredentials?]
+        arguments: [nil, BasicAuthCredentials(username: "botham", password: "wrong")] as [BasicAuthCredentials?]
     )
-    func rejected(credentials: ProxyCredentials?) async throws {
+    func rejected(credentials: BasicAuthCredentials?) async throws {
         let server = try recordingServer()
         defer { server.shutdown() }
         var bare = proxy

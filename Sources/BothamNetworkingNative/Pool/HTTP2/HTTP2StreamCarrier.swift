@@ -35,7 +35,7 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
 
     var isReady: Bool { true }
     var queuedBytes: Int { pending.count - pendingStart }
-    var protocolVersion: HTTPProtocolVersion { .http2 }
+    var protocolVersion: HTTPResponse.ProtocolVersion { .http2 }
     /// Whether request octets (or END_STREAM) wait for window.
     var hasPendingUpload: Bool { stream != nil && !sentEnd && (queuedBytes > 0 || endRequested) }
 

@@ -31,7 +31,7 @@ struct NativeHTTP2ClientTests {
         #expect(response.statusCode == 200)
         #expect(response.body == Data("hello from nginx over h2c\n".utf8))
         #expect(response.headers[HTTPFieldName.contentLength] == "26")
-        #expect(response.protocolVersion == HTTPProtocolVersion.http2)
+        #expect(response.protocolVersion == HTTPResponse.ProtocolVersion.http2)
         #expect(response.timings?.reusedConnection == false)
     }
 
@@ -70,7 +70,7 @@ struct NativeHTTP2ClientTests {
         for (index, response) in results {
             #expect(response.statusCode == 200)
             #expect(response.body == Data(H2CServers.pattern(100 + index * 7)))
-            #expect(response.protocolVersion == HTTPProtocolVersion.http2)
+            #expect(response.protocolVersion == HTTPResponse.ProtocolVersion.http2)
         }
         #expect(await client.openedConnectionCount() == 1)
     }
@@ -180,7 +180,7 @@ struct NativeHTTP2ClientTests {
         var received = Data()
         for try await chunk in streamed.body { received.append(chunk) }
 
-        #expect(streamed.head.protocolVersion == HTTPProtocolVersion.http2)
+        #expect(streamed.head.protocolVersion == HTTPResponse.ProtocolVersion.http2)
         #expect(received == Data(H2CServers.pattern(300_000)))
     }
 
@@ -322,7 +322,7 @@ struct NativeHTTP2GuaranteesTests {
         let request = HTTPRequest(
             method: .post, baseEndpoint: "http://\(try #require(H2CServers.hypercorn))", path: "/echo",
             body: .data(body))
-        let response = try await TransferProgressReporter.$current.withValue(TransferProgressReporter(log.append)) {
+        let response = try await TransferProgress.Reporter.$current.withValue(TransferProgress.Reporter(log.append)) {
             try await Self.client().send(request)
         }
         let uploads = log.values.filter { $0.direction == .upload }

@@ -23,7 +23,7 @@ struct NativeHTTP2FaultTests {
             method: method, baseEndpoint: "http://\(try #require(H2CServers.faults))", path: path, body: body)
     }
 
-    private func networkFailure(_ error: APIClientError?) -> NetworkFailure? {
+    private func networkFailure(_ error: APIClientError?) -> APIClientError.NetworkFailure? {
         guard case .networkError(let failure) = error else { return nil }
         return failure
     }

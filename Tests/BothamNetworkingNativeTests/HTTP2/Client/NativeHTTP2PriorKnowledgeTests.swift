@@ -17,7 +17,9 @@ struct NativeHTTP2PriorKnowledgeTests {
 
     @Test("an HTTP/1.1-only server's answer to the preface fails the call with badServerResponse")
     func http1OnlyServer() async throws {
-        let server = try MockWebServer(configuration: .init(servesHTTP2PriorKnowledge: false))
+        var configuration = MockWebServer.Configuration()
+        configuration.servesHTTP2PriorKnowledge = false
+        let server = try MockWebServer(configuration: configuration)
         defer { server.shutdown() }
 
         let error = await Self.send(to: server)

@@ -49,6 +49,22 @@ struct AuthenticationChallengeTests {
         #expect(challenges[1].realm == "legacy")
     }
 
+    @Test("A 401's challenges are the server's, with its origin; a 407's are the proxy's Proxy-Authenticate ones")
+    func serverOrProxy() {
+        var headers = HTTPHeaders()
+        headers.add(.wwwAuthenticate, #"Bearer realm="api""#)
+        headers.add("Proxy-Authenticate", #"Basic realm="corp""#)
+        let request = HTTPRequest(method: .get, baseEndpoint: "https://a.example:8443", path: "/me")
+        let server = HTTPResponse(statusCode: 401, headers: headers, request: request)
+        let proxy = HTTPResponse(statusCode: 407, headers: headers, request: request)
+
+        #expect(server.authenticationChallenges.map(\.scheme) == ["Bearer"])
+        #expect(server.authenticationChallenges.first?.isProxy == false)
+        #expect(server.authenticationChallenges.first?.origin == "https://a.example:8443")
+        #expect(proxy.authenticationChallenges.map(\.realm) == ["corp"])
+        #expect(proxy.authenticationChallenges.first?.isProxy == true)
+    }
+
     @Test("token68 data is kept, padding included, and a following challenge still parses")
     func token68() {
         let challenges = AuthenticationChallenge.parse("Negotiate a87421000492aa874209af8bc028==, Basic realm=x")
