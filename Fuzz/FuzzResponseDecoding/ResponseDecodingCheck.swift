@@ -5,7 +5,7 @@ import FuzzSupport
 /// Properties of the response-decoding helpers, for any body and any `Content-Type`:
 ///
 /// - `HTTPResponse.string(defaultCharset:)` returns text that re-encodes to the body (BOM aside) or throws
-///   `parsingError` keeping the body; ISO-8859-1 never fails; it agrees with `TextCharset.decode`;
+///   `parsingError` keeping the body; ISO-8859-1 never fails; it agrees with `HTTPResponse.Charset.decode`;
 /// - `JSONValue(jsonData:)` either fails or gives a value that `encoded()` writes back as JSON reading as the same
 ///   value;
 /// - `decoded(as:)` either decodes or throws `parsingError` keeping the body;
@@ -17,7 +17,7 @@ enum ResponseDecodingCheck {
         "text/plain; charset=us-ascii", "text/plain; charset=utf-16", "text/plain; charset=UTF-16LE",
         "text/plain; charset=utf-16be", "text/plain; charset=ebcdic-cp-us", "application/json",
     ]
-    private static let defaultCharsets: [TextCharset] = [
+    private static let defaultCharsets: [HTTPResponse.Charset] = [
         .utf8, .usASCII, .isoLatin1, .utf16, .utf16LittleEndian, .utf16BigEndian,
     ]
 
@@ -47,8 +47,8 @@ enum ResponseDecodingCheck {
         checkDebugText(body, limit: limit)
     }
 
-    private static func checkString(_ response: HTTPResponse, defaultCharset: TextCharset) {
-        let charset = response.charset.map { TextCharset(label: $0) } ?? defaultCharset
+    private static func checkString(_ response: HTTPResponse, defaultCharset: HTTPResponse.Charset) {
+        let charset = response.charset.map { HTTPResponse.Charset(label: $0) } ?? defaultCharset
         let text: String
         do {
             text = try response.string(defaultCharset: defaultCharset)
@@ -58,7 +58,7 @@ enum ResponseDecodingCheck {
                 return
             }
             fuzzExpect(kept == response.body, "parsingError lost the body")
-            fuzzExpect(underlying is TextDecodingError, "underlying \(underlying)")
+            fuzzExpect(underlying is HTTPResponse.Charset.DecodingError, "underlying \(underlying)")
             fuzzExpect(charset != .isoLatin1, "ISO-8859-1 refused \(Array(response.body))")
             if let charset { fuzzExpect(charset.decode(response.body) == nil, "string() and decode disagree") }
             return

@@ -2,7 +2,7 @@ import BothamNetworking
 import Foundation
 import FuzzSupport
 
-/// Properties of ``ServerSentEventParser``, for any bytes a server could send. The first two input bytes are seeds
+/// Properties of ``ServerSentEvent/Parser``, for any bytes a server could send. The first two input bytes are seeds
 /// for where the rest (the stream, at most ``maxStreamBytes``) is split into chunks, as reads from a socket would.
 ///
 /// - it never traps or hangs; the only error is `parsingError` for a line over ``maxLineBytes``;
@@ -22,7 +22,7 @@ enum ServerSentEventsCheck {
         var events: [ServerSentEvent] = []
         var lastEventID = ""
         var reconnectionTime: Duration?
-        var failure: StreamDecodingError?
+        var failure: HTTPBodyStream.DecodingError?
 
         var description: String {
             "\(events.count) events \(events), lastEventID \(Array(lastEventID.utf8)), "
@@ -56,8 +56,8 @@ enum ServerSentEventsCheck {
     /// Feeds `chunks` in order to two parsers, one through each `feed` method, until the end or the first error.
     private static func parse(_ chunks: [[UInt8]]) -> Outcome {
         var outcome = Outcome()
-        var dispatching = ServerSentEventParser(maxLineBytes: maxLineBytes)
-        var returning = ServerSentEventParser(maxLineBytes: maxLineBytes)
+        var dispatching = ServerSentEvent.Parser(maxLineBytes: maxLineBytes)
+        var returning = ServerSentEvent.Parser(maxLineBytes: maxLineBytes)
         for chunk in chunks {
             var dispatched: [ServerSentEvent] = []
             var dispatchError: APIClientError?
@@ -91,8 +91,8 @@ enum ServerSentEventsCheck {
     }
 
     /// The error's reason, which must be a line over the limit.
-    private static func lineTooLong(_ error: APIClientError) -> StreamDecodingError? {
-        guard case .parsingError(_, let underlying) = error, let reason = underlying as? StreamDecodingError,
+    private static func lineTooLong(_ error: APIClientError) -> HTTPBodyStream.DecodingError? {
+        guard case .parsingError(_, let underlying) = error, let reason = underlying as? HTTPBodyStream.DecodingError,
             reason == .lineTooLong(limit: maxLineBytes)
         else {
             fuzzExpect(false, "unexpected error \(error)")

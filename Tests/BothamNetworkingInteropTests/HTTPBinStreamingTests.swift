@@ -17,7 +17,7 @@ extension HTTPBinInteropTests {
         func jsonLines() async throws {
             let count = 20
             let response = try await apiClient.stream(.get, "/stream/\(count)")
-            #expect(response.statusCode == 200)
+            #expect(response.head.statusCode == 200)
 
             var lines: [StreamLine] = []
             for try await line in response.jsonLines(decoding: StreamLine.self) { lines.append(line) }
@@ -32,7 +32,7 @@ extension HTTPBinInteropTests {
             let response = try await apiClient.stream(
                 .get, "/drip", parameters: ["numbytes": "5", "duration": "1", "delay": "0"])
             let timeToHead = ContinuousClock.now - start
-            #expect(response.statusCode == 200)
+            #expect(response.head.statusCode == 200)
 
             var received = Data()
             var timeToLastByte = timeToHead
@@ -56,7 +56,7 @@ extension HTTPBinInteropTests {
             let count = 20_000
             let parameters: HTTPParameters = ["chunk_size": "\(chunkSize)", "seed": "7"]
             let response = try await apiClient.stream(.get, "/stream-bytes/\(count)", parameters: parameters)
-            #expect(response.statusCode == 200)
+            #expect(response.head.statusCode == 200)
 
             let streamed = try await response.body.collect()
 
@@ -70,7 +70,7 @@ extension HTTPBinInteropTests {
             let strict = BothamAPIClient(baseEndpoint: HTTPBin.url ?? "", httpClient: HTTPBin.transport())
             do {
                 let response = try await strict.stream(.get, "/status/404")
-                Issue.record("expected httpResponseError, got a \(response.statusCode) stream")
+                Issue.record("expected httpResponseError, got a \(response.head.statusCode) stream")
             } catch {
                 guard case .httpResponseError(let response) = error else {
                     Issue.record("expected httpResponseError, got \(error)")

@@ -19,13 +19,13 @@ extension TransportIntegrationTests {
                 baseEndpoint: server.baseURL.absoluteString, httpClient: transport.make(),
                 configuration: .init(
                     maxRetries: retries,
-                    retrier: retries > 0 ? RetryPolicy(backoff: RetryBackoff(baseDelay: .zero)) : nil,
+                    retrier: retries > 0 ? RetryPolicy(backoff: RetryPolicy.Backoff(baseDelay: .zero)) : nil,
                     clock: VirtualClock(sleeping: .advancesClock)))
             if let chaos { apiClient.networkInterceptors.append(chaos) }
             return apiClient
         }
 
-        static func kind(_ error: APIClientError?) -> NetworkFailure.Kind? {
+        static func kind(_ error: APIClientError?) -> APIClientError.NetworkFailure.Kind? {
             guard case .networkError(let failure) = error else { return nil }
             return failure.kind
         }

@@ -22,8 +22,9 @@ extension TransportIntegrationTests {
             #expect(
                 upload.absoluteString == server.url("/v2/app/blobs/uploads/u-1").absoluteString
                     + "?_state=a%2Fb+c%3D&n=1")
-            let finished = try await apiClient.upload(upload.absoluteString, method: .put, data: Data("blob".utf8))
-                .get()
+            let finished = try await apiClient.send(
+                apiClient.request(.put, upload.absoluteString, body: .data(Data("blob".utf8)))
+            ).get()
             #expect(finished.resolvedLocation == server.url("/v2/app/blobs/sha256:ab"))
 
             _ = try await server.takeRequest()

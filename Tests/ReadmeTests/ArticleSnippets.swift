@@ -903,7 +903,8 @@ func transfersExample(apiClient: BothamAPIClient, folder: URL) async throws {
 
     // Uploads are POST unless told: object stores (S3) and registries want PUT, chunked uploads PATCH.
     let stored = await apiClient.upload("/bucket/video.mp4", method: .put, fromFile: videoURL, contentType: "video/mp4")
-    let chunk = await apiClient.upload("/uploads/7", method: .patch, data: Data(count: 1024), contentType: "application/octet-stream")
+    let bytes = HTTPBody.data(Data(count: 1024), contentType: "application/octet-stream")
+    let chunk = await apiClient.send(apiClient.request(.patch, "/uploads/7", body: bytes)) { print($0) }
     print(stored, chunk)
 
     // Download to a file: the body is written to disk as it arrives; memory stays bounded.
@@ -1091,7 +1092,7 @@ func exportOrders(apiClient: BothamAPIClient) async throws {
 
 // StreamingAndServerSentEvents.md block 3: compiled, never called (it talks to real services)
 @Sendable func streamingAndServerSentEventsBlock3(apiClient: BothamAPIClient) async throws {
-    for try await event in apiClient.eventSource("/notifications") {
+    for try await event in apiClient.eventSource(apiClient.request(.get, "/notifications")) {
         print(event.type, event.id ?? "", event.data)
     }
 }
@@ -1122,7 +1123,7 @@ func eventFeedResumes() async throws {
         configuration: .init(clock: VirtualClock(sleeping: .advancesClock)))
 
     var received: [String] = []
-    for try await event in apiClient.eventSource("/feed") { received.append(event.data) }
+    for try await event in apiClient.eventSource(apiClient.request(.get, "/feed")) { received.append(event.data) }
 
     #expect(received == ["one", "two", "three"])
     #expect(stubClient.receivedRequests[1].headers["Last-Event-ID"] == "2")

@@ -9,10 +9,10 @@ public struct Empty: Codable, Sendable, Hashable {
     public init() {}
 
     /// The empty value.
-    public static let value = Empty()
+    package static let value = Empty()
 }
 
 extension Empty: EmptyResponse {
-    /// ``Empty/value``.
+    /// An `Empty()` value.
     public static func emptyValue() -> Empty { .value }
 }

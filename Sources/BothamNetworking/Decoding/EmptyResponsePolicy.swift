@@ -5,14 +5,14 @@
 /// body anywhere else is decoded as usual (and so is a parsing error for most types).
 public struct EmptyResponsePolicy: Sendable, Hashable {
     /// Status codes whose responses may be empty. Default 204, 205 and 304.
-    public var statusCodes: Set<Int>
+    package var statusCodes: Set<Int>
     /// Request methods whose responses may be empty. Default `HEAD`.
-    public var methods: Set<HTTPMethod>
+    package var methods: Set<HTTPMethod>
     /// Whether every empty body is allowed, whatever the status and method.
-    public var allowsEveryEmptyBody: Bool
+    package var allowsEveryEmptyBody: Bool
 
     /// Creates a policy.
-    public init(
+    package init(
         statusCodes: Set<Int> = [204, 205, 304], methods: Set<HTTPMethod> = [.head], allowsEveryEmptyBody: Bool = false
     ) {
         self.statusCodes = statusCodes
@@ -25,10 +25,10 @@ public struct EmptyResponsePolicy: Sendable, Hashable {
     /// Every empty body decodes to the empty value (for APIs that answer `200` with no body).
     public static let anyEmptyBody = EmptyResponsePolicy(allowsEveryEmptyBody: true)
     /// No empty body is special: it is decoded like any other.
-    public static let never = EmptyResponsePolicy(statusCodes: [], methods: [])
+    package static let never = EmptyResponsePolicy(statusCodes: [], methods: [])
 
     /// Whether `response` has an empty body this policy allows.
-    public func allowsEmptyBody(in response: HTTPResponse) -> Bool {
+    package func allowsEmptyBody(in response: HTTPResponse) -> Bool {
         guard response.body.isEmpty else { return false }
         return allowsEveryEmptyBody || statusCodes.contains(response.statusCode)
             || methods.contains(response.request.method)

@@ -18,7 +18,7 @@ extension HTTPResponse {
     /// ``decoded(as:decoder:emptyResponses:)``.
     ///
     /// - Throws: ``APIClientError/parsingError(body:underlying:)`` keeping the body, when it cannot be decoded.
-    public func decodedPropertyList<Value: Decodable>(
+    package func decodedPropertyList<Value: Decodable>(
         as type: Value.Type = Value.self,
         decoder: PropertyListDecoder = PropertyListDecoder(),
         emptyResponses: EmptyResponsePolicy = .default
@@ -59,7 +59,7 @@ extension Result where Success == HTTPResponse, Failure == APIClientError {
     }
 
     /// Botham's `mapJSON`: reads a successful response's body as JSON and transforms it.
-    public func mapJSON<Value>(_ transform: (JSONValue) throws -> Value) -> Result<Value, APIClientError> {
+    package func mapJSON<Value>(_ transform: (JSONValue) throws -> Value) -> Result<Value, APIClientError> {
         flatMap { response in
             let json: JSONValue
             do throws(APIClientError) {

@@ -3,7 +3,7 @@ import Foundation
 extension HTTPResponse {
     /// The `charset` parameter of the response's `Content-Type`, unquoted (`charset="utf-8"` gives `utf-8`), or
     /// `nil` when there is none.
-    public var charset: String? {
+    package var charset: String? {
         headers[.contentType].flatMap { MediaType($0).parameter("charset") }
     }
 
@@ -14,22 +14,24 @@ extension HTTPResponse {
     /// let page = try await apiClient.response(for: apiClient.request(.get, "/legacy")).string()
     /// ```
     ///
-    /// - Throws: ``APIClientError/parsingError(body:underlying:)`` with a ``TextDecodingError`` and the body, when
+    /// - Throws: ``APIClientError/parsingError(body:underlying:)`` with a ``HTTPResponse/Charset/DecodingError`` and the body, when
     ///   the charset is not supported or the bytes are not valid in it.
-    public func string(defaultCharset: TextCharset = .utf8) throws(APIClientError) -> String {
-        let textCharset: TextCharset
+    public func string(defaultCharset: HTTPResponse.Charset = .utf8) throws(APIClientError) -> String {
+        let textCharset: HTTPResponse.Charset
         let label: String
         if let named = charset {
-            guard let known = TextCharset(label: named) else {
+            guard let known = HTTPResponse.Charset(label: named) else {
                 throw .parsingError(
-                    body: body, underlying: TextDecodingError(charset: named, isUnsupportedCharset: true))
+                    body: body,
+                    underlying: HTTPResponse.Charset.DecodingError(charset: named, isUnsupportedCharset: true))
             }
             (textCharset, label) = (known, named)
         } else {
             (textCharset, label) = (defaultCharset, "\(defaultCharset)")
         }
         guard let text = textCharset.decode(body) else {
-            throw .parsingError(body: body, underlying: TextDecodingError(charset: label, isUnsupportedCharset: false))
+            throw .parsingError(
+                body: body, underlying: HTTPResponse.Charset.DecodingError(charset: label, isUnsupportedCharset: false))
         }
         return text
     }

@@ -8,24 +8,24 @@ import Foundation
 /// let issues = Endpoint<[Issue]>(.get, "/issues", decoding: .json(decoder))
 /// ```
 ///
-/// Each decoding may carry its inverse, ``encoder``: the response that decodes to a given value, which test doubles
+/// Each decoding may carry its inverse, `encoder`: the response that decodes to a given value, which test doubles
 /// answer typed endpoints with (`StubHTTPClient`'s `stub(_:with:)`). The library's decodings have one; a decoding
 /// made from a closure has one only when you give it.
 public struct ResponseDecoding<Response: Sendable>: Sendable {
     private let body: @Sendable (HTTPResponse) throws(APIClientError) -> Response
-    /// The inverse of this decoding: from a value, the response it decodes back to. ``json(_:emptyResponses:)``
-    /// mirrors its decoder's strategies into a `JSONEncoder`; ``propertyList(_:emptyResponses:)``, ``string``,
-    /// ``data`` and ``response`` have theirs; `nil` for a decoding made from a closure without one.
-    public let encoder: ResponseEncoding<Response>?
+    /// The inverse of this decoding: from a value, the response it decodes back to. `json(_:emptyResponses:)`
+    /// mirrors its decoder's strategies into a `JSONEncoder`; `propertyList`, `string`, `data` and `response` have
+    /// theirs; `nil` for a decoding made from a closure without one.
+    package let encoder: ResponseEncoding<Response>?
 
     /// A decoding from a function; throw ``APIClientError/parsingError(body:underlying:)`` for bodies it cannot read.
-    /// It has no ``encoder`` (use ``init(_:encoder:)`` to give it one).
+    /// It has no `encoder` (use `init(_:encoder:)` to give it one).
     public init(_ decode: @escaping @Sendable (HTTPResponse) throws(APIClientError) -> Response) {
         self.init(decode, encoder: nil)
     }
 
     /// A decoding from a function, with its inverse `encoder` (the response that decodes to a value).
-    public init(
+    package init(
         _ decode: @escaping @Sendable (HTTPResponse) throws(APIClientError) -> Response,
         encoder: ResponseEncoding<Response>?
     ) {
@@ -45,10 +45,10 @@ extension ResponseDecoding where Response: Decodable {
     /// JSON decoded with `decoder`; an empty body that `emptyResponses` allows gives ``Empty`` (or `nil` for an
     /// `Optional` response) instead of a parsing error.
     ///
-    /// Its ``encoder`` writes what ``ResponseEncoding/json(_:emptyResponses:)`` writes, with a `JSONEncoder`
+    /// Its `encoder` writes what ``ResponseEncoding/json(_:emptyResponses:)`` writes, with a `JSONEncoder`
     /// mirroring `decoder`'s date, data, key and non-conforming float strategies as they are when it encodes; a
     /// `.custom` strategy has no inverse, nor has a type that is only `Decodable`, and encoding then throws
-    /// ``ResponseEncodingError``.
+    /// `ResponseEncodingError`.
     public static func json(
         _ decoder: JSONDecoder = JSONDecoder(),
         emptyResponses: EmptyResponsePolicy = .default
@@ -65,7 +65,7 @@ extension ResponseDecoding where Response: Decodable {
     /// A property list (XML or binary) decoded with `decoder`, with the same empty-body rule as
     /// ``json(_:emptyResponses:)``.
     ///
-    /// Its ``encoder`` writes what ``ResponseEncoding/propertyList(_:emptyResponses:)`` writes (binary; the decoder
+    /// Its `encoder` writes what `ResponseEncoding.propertyList(_:emptyResponses:)` writes (binary; the decoder
     /// reads either format).
     public static func propertyList(
         _ decoder: PropertyListDecoder = PropertyListDecoder(),
@@ -82,13 +82,9 @@ extension ResponseDecoding where Response: Decodable {
 }
 
 extension ResponseDecoding where Response == String {
-    /// The body as text in the charset of its `Content-Type` (UTF-8 when it names none); see
-    /// ``HTTPResponse/string(defaultCharset:)``.
-    public static var string: ResponseDecoding<String> { string(defaultCharset: .utf8) }
-
-    /// The body as text, with `defaultCharset` for responses that name no charset.
-    /// Its ``encoder`` is ``ResponseEncoding/string`` (UTF-8, named in the `Content-Type`).
-    public static func string(defaultCharset: TextCharset) -> ResponseDecoding<String> {
+    /// The body as text in the charset its `Content-Type` names, with `defaultCharset` (UTF-8) for responses that
+    /// name none; see ``HTTPResponse/string(defaultCharset:)``.
+    public static func string(defaultCharset: HTTPResponse.Charset = .utf8) -> ResponseDecoding<String> {
         ResponseDecoding(
             { response throws(APIClientError) in try response.string(defaultCharset: defaultCharset) },
             encoder: .string)

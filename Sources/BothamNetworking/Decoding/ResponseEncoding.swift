@@ -2,23 +2,16 @@ import Foundation
 
 /// The inverse of a ``ResponseDecoding``: from a value, the response that decodes back to it.
 ///
-/// Every decoding the library makes has one (``ResponseDecoding/encoder``): ``ResponseDecoding/json(_:emptyResponses:)``
-/// encodes with a `JSONEncoder` mirroring its decoder's strategies, so an endpoint that reads ISO 8601 dates and
-/// snake_case keys is answered with ISO 8601 dates and snake_case keys. Test doubles use it to answer a typed endpoint
-/// from a value (`StubHTTPClient`'s `stub(_:with:)`); write one for a decoding of your own:
-///
-/// ```swift
-/// let csv = ResponseDecoding<[String]>({ response throws(APIClientError) in
-///     try response.string().split(separator: ",").map(String.init)
-/// }, encoder: ResponseEncoding { values, _ in
-///     EncodedResponse(headers: ["Content-Type": "text/csv"], body: Data(values.joined(separator: ",").utf8))
-/// })
-/// ```
+/// Every decoding the library makes has one: ``ResponseDecoding/json(_:emptyResponses:)`` encodes with a
+/// `JSONEncoder` mirroring its decoder's strategies, so an endpoint that reads ISO 8601 dates and snake_case keys is
+/// answered with ISO 8601 dates and snake_case keys. Test doubles use it to answer a typed endpoint from a value
+/// (`StubHTTPClient`'s `stub(_:with:)`); an endpoint that decodes JSON with a closure of its own is answered with
+/// ``json(_:emptyResponses:)``.
 public struct ResponseEncoding<Response: Sendable>: Sendable {
     private let body: @Sendable (Response, HTTPMethod) throws -> EncodedResponse
 
     /// An encoding from a function of the value and the request's method (a `HEAD` answer has no body).
-    public init(_ encode: @escaping @Sendable (_ value: Response, _ method: HTTPMethod) throws -> EncodedResponse) {
+    package init(_ encode: @escaping @Sendable (_ value: Response, _ method: HTTPMethod) throws -> EncodedResponse) {
         body = encode
     }
 
@@ -26,7 +19,7 @@ public struct ResponseEncoding<Response: Sendable>: Sendable {
     ///
     /// - Throws: the encoder's error (`EncodingError`), or ``ResponseEncodingError`` when the decoding it mirrors
     ///   has no inverse.
-    public func encode(_ value: Response, for method: HTTPMethod = .get) throws -> EncodedResponse {
+    package func encode(_ value: Response, for method: HTTPMethod = .get) throws -> EncodedResponse {
         try body(value, method)
     }
 }
@@ -43,8 +36,8 @@ extension ResponseEncoding where Response: Encodable {
     }
 
     /// A property list encoded with `encoder` (binary by default), with `Content-Type: application/x-plist` and the
-    /// same empty-value rule as ``json(_:emptyResponses:)``.
-    public static func propertyList(
+    /// same empty-value rule as `json(_:emptyResponses:)`.
+    package static func propertyList(
         _ encoder: PropertyListEncoder = PropertyListEncoder(), emptyResponses: EmptyResponsePolicy = .default
     ) -> ResponseEncoding<Response> {
         .encodable(contentType: "application/x-plist", emptyResponses: emptyResponses) { try encoder.encode($0) }
@@ -89,7 +82,7 @@ extension ResponseEncoding {
 
 extension ResponseEncoding where Response == String {
     /// The text in UTF-8, with `Content-Type: text/plain; charset=utf-8`.
-    public static var string: ResponseEncoding<String> {
+    package static var string: ResponseEncoding<String> {
         ResponseEncoding { text, _ in
             EncodedResponse(headers: [.contentType: "text/plain; charset=utf-8"], body: Data(text.utf8))
         }
@@ -98,7 +91,7 @@ extension ResponseEncoding where Response == String {
 
 extension ResponseEncoding where Response == Data {
     /// The bytes as they are, with `Content-Type: application/octet-stream`.
-    public static var data: ResponseEncoding<Data> {
+    package static var data: ResponseEncoding<Data> {
         ResponseEncoding { bytes, _ in
             EncodedResponse(headers: [.contentType: "application/octet-stream"], body: bytes)
         }
@@ -107,7 +100,7 @@ extension ResponseEncoding where Response == Data {
 
 extension ResponseEncoding where Response == HTTPResponse {
     /// The response's own status, header fields and body.
-    public static var response: ResponseEncoding<HTTPResponse> {
+    package static var response: ResponseEncoding<HTTPResponse> {
         ResponseEncoding { response, _ in
             EncodedResponse(statusCode: response.statusCode, headers: response.headers, body: response.body)
         }

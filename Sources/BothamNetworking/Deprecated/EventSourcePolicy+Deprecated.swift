@@ -1,7 +1,7 @@
 // The release before the one clock of a call gave EventSourcePolicy a sleeper of its own (#34: a removed member
 // keeps a deprecated shim for at least one minor version).
 
-extension EventSourcePolicy {
+extension EventSource.Policy {
     /// How the source waits between connections.
     @available(*, deprecated, message: "an EventSource waits on BothamAPIClient.Configuration.clock")
     public var sleeper: RetrySleeper {
@@ -16,8 +16,8 @@ extension EventSourcePolicy {
         maxReconnectionDelay: Duration = .seconds(60),
         maxConsecutiveFailures: Int = 8,
         retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
-        jitter: RetryJitter = .proportional(0.2),
-        random: RandomSource = .system,
+        jitter: RetryPolicy.Jitter = .proportional(0.2),
+        random: RetryPolicy.Random = .system,
         sleeper: RetrySleeper,
         lastEventID: String = ""
     ) {
@@ -33,3 +33,7 @@ extension EventSourcePolicy {
         self.sleep = sleeper.sleep
     }
 }
+
+/// The earlier name of ``EventSource/Policy``.
+@available(*, deprecated, renamed: "EventSource.Policy")
+public typealias EventSourcePolicy = EventSource.Policy

@@ -2,7 +2,7 @@ import Foundation
 
 extension HTTPBody {
     /// The media type of property list bodies: `application/x-plist`.
-    public static let propertyListContentType = "application/x-plist"
+    package static let propertyListContentType = "application/x-plist"
 
     /// A dictionary (or any ``JSONValue`` without `null`, which property lists cannot express) as a property list,
     /// sent as `application/x-plist` unless the request has a `Content-Type`.
@@ -13,8 +13,8 @@ extension HTTPBody {
     ///
     /// Encoding happens now; a failure is kept and reported as ``APIClientError/invalidRequest(reason:)`` when the
     /// request is sent, and nothing is sent.
-    public static func propertyList(_ value: JSONValue, format: PropertyListFormat = .xml) -> HTTPBody {
-        if let path = PropertyListFormat.nullPath(in: value, path: "") {
+    public static func propertyList(_ value: JSONValue, format: HTTPBody.PropertyListFormat = .xml) -> HTTPBody {
+        if let path = HTTPBody.PropertyListFormat.nullPath(in: value, path: "") {
             return HTTPBody(
                 storage: .failed(reason: "a property list cannot hold null (at \(path.isEmpty ? "the top" : path))")
             )

@@ -11,7 +11,7 @@ extension HTTPRequest {
     /// ```
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` when the parameters cannot be encoded.
-    public func encodingParameters(
+    package func encodingParameters(
         _ parameters: JSONValue,
         with encoding: ParameterEncoding = .default
     ) throws(APIClientError) -> HTTPRequest {
@@ -23,7 +23,7 @@ extension HTTPRequest {
     /// date, data and key strategies apply.
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` when the value cannot be encoded.
-    public func encodingParameters<Value: Encodable>(
+    package func encodingParameters<Value: Encodable>(
         _ value: Value,
         with encoding: ParameterEncoding = .default,
         encoder: JSONEncoder

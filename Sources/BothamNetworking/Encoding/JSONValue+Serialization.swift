@@ -4,14 +4,14 @@ extension JSONValue {
     /// The value serialised as compact UTF-8 JSON, object members in order.
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` for NaN or an infinity, which JSON cannot express.
-    public func encoded() throws(APIClientError) -> Data {
+    package func encoded() throws(APIClientError) -> Data {
         var output = ""
         try write(into: &output)
         return Data(output.utf8)
     }
 
     /// The value read from JSON bytes, or `nil` when they are not valid JSON.
-    public init?(jsonData: Data) {
+    package init?(jsonData: Data) {
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: jsonData) else { return nil }
         self = value
     }

@@ -20,7 +20,7 @@ extension ParameterEncoding {
     /// The flat, not yet escaped pairs for an `Encodable` value, which must encode to a dictionary.
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` when the value cannot be encoded.
-    public func items<Value: Encodable>(
+    package func items<Value: Encodable>(
         for value: Value,
         encoder: JSONEncoder = JSONEncoder()
     ) throws(APIClientError) -> HTTPParameters {

@@ -11,7 +11,7 @@
 ///   (``ArrayEncoding/noBrackets``) or `key[0]=a&key[1]=b` (``ArrayEncoding/indexed``). An empty array adds nothing.
 /// - Booleans: `1`/`0` (``BoolEncoding/numeric``, the default) or `true`/`false` (``BoolEncoding/literal``).
 /// - Dictionaries: `key[sub]=value`, at any depth. An empty dictionary adds nothing.
-/// - `null`: left out (``NullEncoding/dropKey``, the default), `key=` or `key=null`.
+/// - `null`: left out.
 /// - Order: keys sorted at every level (the default, so URLs are deterministic) or as written.
 /// - Names and values are percent-encoded (RFC 3986: all but the unreserved characters; `?` and `/` stay as they
 ///   are), so the brackets are sent as `%5B` and `%5D`.
@@ -56,7 +56,7 @@ public struct ParameterEncoding: Sendable, Hashable {
     }
 
     /// How `null` is written.
-    public enum NullEncoding: Sendable, Hashable {
+    package enum NullEncoding: Sendable, Hashable {
         /// The parameter is left out.
         case dropKey
         /// `key=`
@@ -66,23 +66,35 @@ public struct ParameterEncoding: Sendable, Hashable {
     }
 
     /// Where the encoded parameters go. Default ``Destination/methodDependent``.
-    public var destination: Destination
+    package var destination: Destination
     /// How arrays are written. Default ``ArrayEncoding/brackets``.
-    public var arrayEncoding: ArrayEncoding
+    package var arrayEncoding: ArrayEncoding
     /// How booleans are written. Default ``BoolEncoding/numeric``.
-    public var boolEncoding: BoolEncoding
+    package var boolEncoding: BoolEncoding
     /// The order of dictionary members. Default ``KeyOrder/sorted``.
-    public var keyOrder: KeyOrder
+    package var keyOrder: KeyOrder
     /// How `null` is written. Default ``NullEncoding/dropKey``.
-    public var nullEncoding: NullEncoding
+    package var nullEncoding: NullEncoding
 
     /// Creates an encoding; every option defaults to Alamofire's documented default.
     public init(
         destination: Destination = .methodDependent,
         arrayEncoding: ArrayEncoding = .brackets,
         boolEncoding: BoolEncoding = .numeric,
+        keyOrder: KeyOrder = .sorted
+    ) {
+        self.init(
+            destination: destination, arrayEncoding: arrayEncoding, boolEncoding: boolEncoding, keyOrder: keyOrder,
+            nullEncoding: .dropKey)
+    }
+
+    /// Creates an encoding that writes `null` as `nullEncoding` says.
+    package init(
+        destination: Destination = .methodDependent,
+        arrayEncoding: ArrayEncoding = .brackets,
+        boolEncoding: BoolEncoding = .numeric,
         keyOrder: KeyOrder = .sorted,
-        nullEncoding: NullEncoding = .dropKey
+        nullEncoding: NullEncoding
     ) {
         self.destination = destination
         self.arrayEncoding = arrayEncoding
@@ -111,7 +123,7 @@ public struct ParameterEncoding: Sendable, Hashable {
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` when `parameters` is not a dictionary or holds a number
     ///   that is not finite.
-    public func items(for parameters: JSONValue) throws(APIClientError) -> HTTPParameters {
+    package func items(for parameters: JSONValue) throws(APIClientError) -> HTTPParameters {
         guard case .object(let members) = parameters else {
             throw .invalidRequest(reason: "parameters must be a dictionary, not \(Self.kind(of: parameters))")
         }
@@ -136,7 +148,7 @@ public struct ParameterEncoding: Sendable, Hashable {
     /// `parameters` as an escaped query string or form body: `a=1&b%5B%5D=x`.
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` as ``items(for:)`` does.
-    public func percentEncoded(_ parameters: JSONValue) throws(APIClientError) -> String {
+    package func percentEncoded(_ parameters: JSONValue) throws(APIClientError) -> String {
         try items(for: parameters).percentEncoded
     }
 

@@ -24,24 +24,24 @@ import Foundation
 /// ``APIClientError/invalidRequest(reason:)`` and nothing is sent.
 public struct Endpoint<Response: Sendable>: Sendable {
     /// The method.
-    public var method: HTTPMethod
+    package var method: HTTPMethod
     /// The path, relative to the client's base endpoint (or an absolute URL).
-    public var path: String
+    package var path: String
     /// Nested parameters, encoded by ``encoding``; `nil` for none.
-    public var parameters: JSONValue?
+    package var parameters: JSONValue?
     /// How ``parameters`` are encoded and where they go.
-    public var encoding: ParameterEncoding
+    package var encoding: ParameterEncoding
     /// Header fields of this endpoint; they replace the client's fields of the same name.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body, or `nil`.
-    public var body: HTTPBody?
+    package var body: HTTPBody?
     /// The per-attempt timeout, or `nil` for the transport's default.
-    public var timeout: Duration?
+    package var timeout: Duration?
     /// How the accepted response becomes a `Response`.
-    public var decoding: ResponseDecoding<Response>
+    package var decoding: ResponseDecoding<Response>
     /// Which responses this endpoint accepts, replacing the client's ``BothamAPIClient/Configuration/validation``
     /// (see ``HTTPRequest/accepting(_:)``); `nil`, the default, uses the client's. Set it with ``accepting(_:)``.
-    public var validation: ResponseValidation?
+    package var validation: ResponseValidation?
 
     /// Creates an endpoint with an explicit decoding.
     public init(
@@ -83,7 +83,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` when the parameters cannot be encoded, or when they
     ///   would go in the body and the endpoint also has a body.
-    public func request(for client: BothamAPIClient) throws(APIClientError) -> HTTPRequest {
+    package func request(for client: BothamAPIClient) throws(APIClientError) -> HTTPRequest {
         var request = client.request(method, path, headers: headers, body: body).withTimeout(timeout)
             .accepting(validation)
         if let parameters {
@@ -121,30 +121,6 @@ extension Endpoint where Response: Decodable {
             body: body,
             timeout: timeout,
             decoding: .json(decoder, emptyResponses: emptyResponses)
-        )
-    }
-}
-
-extension Endpoint where Response == String {
-    /// Creates an endpoint whose response is text, read in the charset its `Content-Type` names (UTF-8 when none).
-    public init(
-        _ method: HTTPMethod,
-        _ path: String,
-        parameters: JSONValue? = nil,
-        encoding: ParameterEncoding = .default,
-        headers: HTTPHeaders = [:],
-        body: HTTPBody? = nil,
-        timeout: Duration? = nil
-    ) {
-        self.init(
-            method,
-            path,
-            parameters: parameters,
-            encoding: encoding,
-            headers: headers,
-            body: body,
-            timeout: timeout,
-            decoding: .string
         )
     }
 }

@@ -19,21 +19,21 @@ import Foundation
 ///   ``HTTPBody`` refers to that file (``HTTPBody/fileURL``) and deletes it when the last copy of the body is gone.
 public struct MultipartFormData: Sendable {
     /// Bodies up to this size (10 MiB) are built in memory by default; larger ones in a temporary file.
-    public static let defaultInMemoryThreshold = 10 * 1024 * 1024
+    package static let defaultInMemoryThreshold = 10 * 1024 * 1024
 
     /// The boundary between parts.
-    public let boundary: String
+    package let boundary: String
     /// The parts, in order.
-    public private(set) var parts: [MultipartPart] = []
+    package private(set) var parts: [MultipartFormData.Part] = []
 
     /// Creates an empty form with a random boundary, or with `boundary` (1 to 70 characters of RFC 2046's `bchars`;
     /// another is reported as ``APIClientError/invalidRequest(reason:)`` when the form is encoded).
-    public init(boundary: String = MultipartFormData.randomBoundary()) {
-        self.boundary = boundary
+    public init(boundary: String? = nil) {
+        self.boundary = boundary ?? Self.randomBoundary()
     }
 
     /// A new random boundary: `botham.` followed by 32 hexadecimal digits.
-    public static func randomBoundary() -> String {
+    package static func randomBoundary() -> String {
         var generator = SystemRandomNumberGenerator()
         let high = String(generator.next() as UInt64, radix: 16)
         let low = String(generator.next() as UInt64, radix: 16)
@@ -42,27 +42,28 @@ public struct MultipartFormData: Sendable {
     }
 
     /// The `Content-Type` of the body: `multipart/form-data; boundary=…`.
-    public var contentType: String {
+    package var contentType: String {
         let needsQuotes = boundary.contains { "()<>@,;:\\\"/[]?= ".contains($0) }
         return "multipart/form-data; boundary=" + (needsQuotes ? "\"\(boundary)\"" : boundary)
     }
 
     /// Appends a text field, sent as UTF-8 without a `Content-Type`.
     public mutating func append(_ value: String, name: String) {
-        parts.append(MultipartPart(name: name, filename: nil, contentType: nil, content: .data(Data(value.utf8))))
+        parts.append(
+            MultipartFormData.Part(name: name, filename: nil, contentType: nil, content: .data(Data(value.utf8))))
     }
 
     /// Appends bytes: a file when `filename` is given (its `Content-Type` defaults to `application/octet-stream`),
     /// otherwise a field with `contentType` if one is given.
     public mutating func append(_ data: Data, name: String, filename: String? = nil, contentType: String? = nil) {
         let type = contentType ?? (filename == nil ? nil : MediaType.octetStream)
-        parts.append(MultipartPart(name: name, filename: filename, contentType: type, content: .data(data)))
+        parts.append(MultipartFormData.Part(name: name, filename: filename, contentType: type, content: .data(data)))
     }
 
     /// Appends the file at `url`, read when the body is encoded. `filename` defaults to the URL's last path
     /// component and `contentType` to a type guessed from its extension (`application/octet-stream` otherwise).
     public mutating func append(fileAt url: URL, name: String, filename: String? = nil, contentType: String? = nil) {
-        let part = MultipartPart(
+        let part = MultipartFormData.Part(
             name: name,
             filename: filename ?? url.lastPathComponent,
             contentType: contentType ?? MediaType.forPathExtension(url.pathExtension),
@@ -74,7 +75,7 @@ public struct MultipartFormData: Sendable {
     /// The size of the encoded body in bytes (files are measured, not read).
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` when a file cannot be read.
-    public func contentLength() throws(APIClientError) -> Int {
+    package func contentLength() throws(APIClientError) -> Int {
         var total = closingDelimiter.count
         for part in parts {
             total += try header(for: part).count + 2
@@ -90,7 +91,7 @@ public struct MultipartFormData: Sendable {
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` for an invalid boundary or content type, a part that
     ///   holds the boundary, or a file that cannot be read.
-    public func encoded() throws(APIClientError) -> Data {
+    package func encoded() throws(APIClientError) -> Data {
         var output = Data()
         try write { output.append($0) }
         return output
@@ -100,7 +101,7 @@ public struct MultipartFormData: Sendable {
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` as ``encoded()`` does, or when the file cannot be
     ///   written (a partly written file is removed).
-    public func write(to url: URL, chunkSize: Int = 256 * 1024) throws(APIClientError) {
+    package func write(to url: URL, chunkSize: Int = 256 * 1024) throws(APIClientError) {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw .invalidRequest(reason: "cannot create the multipart body file \(DebugText.quoted(url.path))")
         }
@@ -121,8 +122,8 @@ public struct MultipartFormData: Sendable {
     /// ``contentType`` unless the request has one.
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` as ``write(to:chunkSize:)`` does.
-    public func body(
-        inMemoryThreshold: Int = MultipartFormData.defaultInMemoryThreshold,
+    package func body(
+        inMemoryThreshold: Int = 10 * 1024 * 1024,
         temporaryDirectory: URL = FileManager.default.temporaryDirectory
     ) throws(APIClientError) -> HTTPBody {
         if try contentLength() <= inMemoryThreshold {
@@ -137,7 +138,7 @@ public struct MultipartFormData: Sendable {
     private var closingDelimiter: Data { Data("--\(boundary)--\r\n".utf8) }
 
     /// The delimiter line and header lines before a part's content.
-    private func header(for part: MultipartPart) throws(APIClientError) -> Data {
+    private func header(for part: MultipartFormData.Part) throws(APIClientError) -> Data {
         var disposition = "form-data; name=\"\(Self.escaped(part.name))\""
         if let filename = part.filename { disposition += "; filename=\"\(Self.escaped(filename))\"" }
         var text = "--\(boundary)\r\nContent-Disposition: \(disposition)\r\n"
@@ -176,7 +177,7 @@ public struct MultipartFormData: Sendable {
     private func copy(
         _ url: URL,
         chunkSize: Int,
-        part: MultipartPart,
+        part: MultipartFormData.Part,
         to sink: (Data) throws(APIClientError) -> Void
     ) throws(APIClientError) {
         let delimiter = self.delimiter
@@ -204,7 +205,7 @@ public struct MultipartFormData: Sendable {
         }
     }
 
-    private func boundaryCollision(_ part: MultipartPart) -> APIClientError {
+    private func boundaryCollision(_ part: MultipartFormData.Part) -> APIClientError {
         .invalidRequest(
             reason: "multipart part \(DebugText.quoted(part.name)) contains the boundary; use another boundary"
         )

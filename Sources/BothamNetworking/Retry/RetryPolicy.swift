@@ -10,59 +10,61 @@ import Foundation
 ///
 /// An attempt is retried when all of these hold:
 /// - it ended with a status in ``retryableStatusCodes`` (default 408, 429, 500, 502, 503, 504), a
-///   ``APIClientError/networkError(_:)`` whose kind is in ``retryableNetworkFailures`` (default `cannotConnect`,
-///   `connectionLost`, `cannotFindHost`), or ``APIClientError/timeout`` when ``retriesTimeouts`` is on;
+///   ``APIClientError/networkError(_:)`` whose kind is in `retryableNetworkFailures` (default `cannotConnect`,
+///   `connectionLost`, `cannotFindHost`), or ``APIClientError/timeout`` when `retriesTimeouts` is on;
 /// - the method is idempotent (``HTTPMethod/isIdempotent``), or ``retriesNonIdempotentMethods`` is on;
-/// - ``additionalCondition`` (if any) agrees.
+/// - `additionalCondition` (if any) agrees.
 ///
 /// Cancellation is never retried. The number of retries is not the policy's business: the client's
 /// ``BothamAPIClient/Configuration/maxRetries`` is the single budget per call, shared with response interceptors
 /// that return ``ResponseInterceptorResult/retry``; when it is spent the call ends with
 /// ``APIClientError/retryLimitExceeded(attempts:lastOutcome:)``.
 ///
-/// The delay before retry *n* is ``backoff`` (`baseDelay × multiplier^(n−1)`, at most `maxDelay`) randomised by
-/// ``jitter`` with ``random``. When the response carries `Retry-After` (seconds or an HTTP-date, read against the
-/// call's ``HTTPCallContext/clock``) and ``honorsRetryAfter`` is on, that delay is used instead, without jitter,
-/// capped at ``retryAfterLimit`` (default: the backoff's `maxDelay`). The client waits it out on the same clock.
+/// The delay before retry *n* is `backoff` (`baseDelay × multiplier^(n−1)`, at most `maxDelay`) randomised by
+/// `jitter` with `random`. When the response carries `Retry-After` (seconds or an HTTP-date, read against the
+/// call's clock) and `honorsRetryAfter` is on, that delay is used instead, without jitter,
+/// capped at `retryAfterLimit` (default: the backoff's `maxDelay`). The client waits it out on the same clock.
 public struct RetryPolicy: Sendable {
     /// The statuses Alamofire and Ktor retry by default, plus 429: 408, 429, 500, 502, 503, 504.
-    public static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    package static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// Failures where the request most likely never reached the server or the connection broke:
     /// `cannotConnect`, `connectionLost`, `cannotFindHost`.
-    public static let defaultRetryableNetworkFailures: Set<NetworkFailure.Kind> = [
+    package static let defaultRetryableNetworkFailures: Set<APIClientError.NetworkFailure.Kind> = [
         .cannotConnect, .connectionLost, .cannotFindHost,
     ]
 
     /// The exponential backoff.
-    public var backoff: RetryBackoff
-    /// How the backoff delay is randomised. Default ``RetryJitter/full``.
-    public var jitter: RetryJitter
-    /// Where jitter's random numbers come from. Default ``RandomSource/system``.
-    public var random: RandomSource
+    package var backoff: RetryPolicy.Backoff
+    /// How the backoff delay is randomised. Default ``RetryPolicy/Jitter/full``.
+    package var jitter: RetryPolicy.Jitter
+    /// Where jitter's random numbers come from. Default ``RetryPolicy/Random/system``.
+    package var random: RetryPolicy.Random
     /// Response statuses that are retried.
     public var retryableStatusCodes: Set<Int>
     /// Network failure kinds that are retried.
-    public var retryableNetworkFailures: Set<NetworkFailure.Kind>
+    package var retryableNetworkFailures: Set<APIClientError.NetworkFailure.Kind>
     /// Whether ``APIClientError/timeout`` is retried. Default `true`.
-    public var retriesTimeouts: Bool
+    package var retriesTimeouts: Bool
     /// Whether `POST`, `PATCH` and other non-idempotent methods are retried too. Default `false`: repeating them
     /// may repeat their effect.
     public var retriesNonIdempotentMethods: Bool
     /// Whether `Retry-After` replaces the backoff delay. Default `true`.
-    public var honorsRetryAfter: Bool
+    package var honorsRetryAfter: Bool
     /// The longest `Retry-After` delay obeyed; longer ones are cut to this. `nil` (the default) uses
-    /// ``RetryBackoff/maxDelay``.
-    public var retryAfterLimit: Duration?
+    /// ``RetryPolicy/Backoff/maxDelay``.
+    package var retryAfterLimit: Duration?
     /// An extra condition every retry must pass, given the outcome and the request; `nil` (the default) adds none.
-    public var additionalCondition: (@Sendable (Result<HTTPResponse, APIClientError>, HTTPRequest) -> Bool)?
+    package var additionalCondition: (@Sendable (Result<HTTPResponse, APIClientError>, HTTPRequest) -> Bool)?
 
     /// Creates a policy; every argument has a sensible default.
     public init(
-        backoff: RetryBackoff = RetryBackoff(),
-        jitter: RetryJitter = .full,
-        random: RandomSource = .system,
-        retryableStatusCodes: Set<Int> = RetryPolicy.defaultRetryableStatusCodes,
-        retryableNetworkFailures: Set<NetworkFailure.Kind> = RetryPolicy.defaultRetryableNetworkFailures,
+        backoff: RetryPolicy.Backoff = RetryPolicy.Backoff(),
+        jitter: RetryPolicy.Jitter = .full,
+        random: RetryPolicy.Random = .system,
+        retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+        retryableNetworkFailures: Set<APIClientError.NetworkFailure.Kind> = [
+            .cannotConnect, .connectionLost, .cannotFindHost,
+        ],
         retriesTimeouts: Bool = true,
         retriesNonIdempotentMethods: Bool = false,
         honorsRetryAfter: Bool = true,
@@ -82,7 +84,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// Whether `outcome` of `request` should be retried (ignoring the budget, which the client owns).
-    public func shouldRetry(_ outcome: Result<HTTPResponse, APIClientError>, request: HTTPRequest) -> Bool {
+    package func shouldRetry(_ outcome: Result<HTTPResponse, APIClientError>, request: HTTPRequest) -> Bool {
         guard request.method.isIdempotent || retriesNonIdempotentMethods else { return false }
         guard isRetryable(outcome) else { return false }
         return additionalCondition?(outcome, request) ?? true
@@ -91,7 +93,7 @@ public struct RetryPolicy: Sendable {
     /// The delay before the retry that follows attempt `attempt` (1-based) which ended with `outcome`, when the
     /// time is `now` (what a `Retry-After` HTTP-date is measured from; the client passes its clock's
     /// ``HTTPClock/currentDate``).
-    public func delay(
+    package func delay(
         afterAttempt attempt: Int, outcome: Result<HTTPResponse, APIClientError>, now: Date
     ) -> Duration {
         let limit = max(.zero, retryAfterLimit ?? backoff.maxDelay)
@@ -129,8 +131,8 @@ public struct RetryPolicy: Sendable {
 }
 
 extension RetryPolicy: RequestRetrier {
-    /// Retries after ``delay(afterAttempt:outcome:now:)`` (at the call clock's ``HTTPClock/currentDate``) when
-    /// ``shouldRetry(_:request:)`` says so; never retries a cancelled call.
+    /// Retries after `delay` (at the call clock's ``HTTPClock/currentDate``) when
+    /// `shouldRetry` says so; never retries a cancelled call.
     public func decision(
         for outcome: Result<HTTPResponse, APIClientError>,
         request: HTTPRequest,

@@ -83,7 +83,7 @@ struct LineDecoder: ChunkDecoder {
     }
 }
 
-extension ServerSentEventParser: ChunkDecoder {
+extension ServerSentEvent.Parser: ChunkDecoder {
     mutating func decode(_ bytes: UnsafeRawBufferPointer, into values: inout [ServerSentEvent]) throws(APIClientError) {
         try feed(bytes) { values.append($0) }
     }

@@ -1,39 +1,31 @@
 import Foundation
 
 extension HTTPBodyStream {
-    /// The body as Server-Sent Events, parsed as ``ServerSentEventParser`` describes.
+    /// The body as Server-Sent Events, parsed as the WHATWG HTML specification's event stream interpretation says.
     ///
     /// This reads one response; ``BothamAPIClient/eventSource(_:policy:)`` also reconnects with `Last-Event-ID`.
     public var events: Events { Events(stream: self, lastEventID: "") }
 
     /// The events of a streamed body; see ``HTTPBodyStream/events``.
     public struct Events: AsyncSequence, Sendable {
-        /// What the sequence yields.
-        public typealias Element = ServerSentEvent
-        /// The error that ends the sequence early.
-        public typealias Failure = APIClientError
 
         let stream: HTTPBodyStream
         let lastEventID: String
 
         /// Starts reading events.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(chunks: stream.makeAsyncIterator(), parser: ServerSentEventParser(lastEventID: lastEventID))
+            AsyncIterator(chunks: stream.makeAsyncIterator(), parser: ServerSentEvent.Parser(lastEventID: lastEventID))
         }
 
         /// Reads events one after another.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            /// What the sequence yields.
-            public typealias Element = ServerSentEvent
-            /// The error that ends the sequence early.
-            public typealias Failure = APIClientError
 
-            var decoding: ChunkDecoding<ServerSentEventParser>
+            var decoding: ChunkDecoding<ServerSentEvent.Parser>
 
             /// The parser, with the last event ID and reconnection time seen so far.
-            package var parser: ServerSentEventParser { decoding.decoder }
+            package var parser: ServerSentEvent.Parser { decoding.decoder }
 
-            init(chunks: HTTPBodyStream.AsyncIterator, parser: ServerSentEventParser) {
+            init(chunks: HTTPBodyStream.AsyncIterator, parser: ServerSentEvent.Parser) {
                 decoding = ChunkDecoding(chunks: chunks, decoder: parser)
             }
 

@@ -4,8 +4,7 @@ extension HTTPBodyStream {
     /// The body as lines of text (UTF-8; invalid bytes become U+FFFD), without their line ends.
     ///
     /// Lines end with LF, CRLF or a lone CR; a last line without a line end is delivered too. A line longer than
-    /// 1 MiB ends the sequence with ``APIClientError/parsingError(body:underlying:)`` (use
-    /// ``lines(maxLineBytes:)`` for another bound).
+    /// 1 MiB ends the sequence with ``APIClientError/parsingError(body:underlying:)``.
     ///
     /// ```swift
     /// for try await line in try await apiClient.stream(.get, "/logs/tail").lines {
@@ -15,16 +14,12 @@ extension HTTPBodyStream {
     public var lines: Lines { Lines(stream: self, maxLineBytes: 1 << 20) }
 
     /// The body as lines of text, with at most `maxLineBytes` bytes per line.
-    public func lines(maxLineBytes: Int) -> Lines {
+    package func lines(maxLineBytes: Int) -> Lines {
         Lines(stream: self, maxLineBytes: Swift.max(1, maxLineBytes))
     }
 
     /// The lines of a streamed body; see ``HTTPBodyStream/lines``.
     public struct Lines: AsyncSequence, Sendable {
-        /// What the sequence yields.
-        public typealias Element = String
-        /// The error that ends the sequence early.
-        public typealias Failure = APIClientError
 
         let stream: HTTPBodyStream
         let maxLineBytes: Int
@@ -39,10 +34,6 @@ extension HTTPBodyStream {
 
         /// Reads lines one after another.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            /// What the sequence yields.
-            public typealias Element = String
-            /// The error that ends the sequence early.
-            public typealias Failure = APIClientError
 
             var decoding: ChunkDecoding<LineDecoder>
 
@@ -74,10 +65,6 @@ extension HTTPBodyStream {
     public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, @unchecked Sendable {
         // @unchecked: `JSONDecoder` is not declared Sendable on every platform; it is only read (its `decode` is
         // thread-safe for a decoder nobody configures concurrently), and each iterator uses it from one task.
-        /// What the sequence yields.
-        public typealias Element = Value
-        /// The error that ends the sequence early.
-        public typealias Failure = APIClientError
 
         let lines: Lines
         let decoder: JSONDecoder
@@ -89,10 +76,6 @@ extension HTTPBodyStream {
 
         /// Reads values one after another.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            /// What the sequence yields.
-            public typealias Element = Value
-            /// The error that ends the sequence early.
-            public typealias Failure = APIClientError
 
             var lines: Lines.AsyncIterator
             let decoder: JSONDecoder

@@ -16,21 +16,10 @@ public struct HTTPStreamedResponse: Sendable {
     public let body: HTTPBodyStream
 
     /// Creates a streamed response.
-    public init(head: HTTPResponse, body: HTTPBodyStream) {
+    package init(head: HTTPResponse, body: HTTPBodyStream) {
         self.head = head
         self.body = body
     }
-
-    /// The status code.
-    public var statusCode: Int { head.statusCode }
-    /// The status code and its class.
-    public var status: HTTPStatus { head.status }
-    /// The header fields.
-    public var headers: HTTPHeaders { head.headers }
-    /// The URL the response came from (after redirects).
-    public var url: URL? { head.url }
-    /// The request as it was sent.
-    public var request: HTTPRequest { head.request }
 
     /// The body as lines of text; see ``HTTPBodyStream/lines``.
     public var lines: HTTPBodyStream.Lines { body.lines }

@@ -68,7 +68,7 @@ struct LineSplitter {
         guard lineBytes <= maxLineBytes else {
             var start = Data(pending.prefix(1024))
             start.append(contentsOf: piece.prefix(1024 - start.count))
-            throw .parsingError(body: start, underlying: StreamDecodingError.lineTooLong(limit: maxLineBytes))
+            throw .parsingError(body: start, underlying: HTTPBodyStream.DecodingError.lineTooLong(limit: maxLineBytes))
         }
     }
 }

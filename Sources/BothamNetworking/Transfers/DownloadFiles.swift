@@ -19,7 +19,7 @@ import Foundation
 ///    memory, and ``storingBody(of:sentWith:)`` writes it there). A transport never moves or deletes it.
 /// 3. When the call ends, ``deliver(_:)`` moves the part file of the response the call succeeds with into the
 ///    destination, reads the body of a rejected response back into memory (small ones; or moves it into place with
-///    ``DownloadOptions/keepFileWhenRejected``), and deletes every other part file. The response it returns names
+///    ``ResponseBodyDestination/Options/keepFileWhenRejected``), and deletes every other part file. The response it returns names
 ///    where its body is now: ``HTTPResponse/bodyFileURL`` and `request.responseDestination` are the caller's.
 ///
 /// A value owned by one call's retry loop, which runs its attempts one after another, so it needs no lock; a call
@@ -61,7 +61,8 @@ struct DownloadFiles {
         do {
             try response.body.write(to: url)
         } catch {
-            throw .downloadDestinationError(DownloadDestinationError(kind: .cannotWrite, url: url, reason: "\(error)"))
+            throw .downloadDestinationError(
+                ResponseBodyDestination.Failure(kind: .cannotWrite, url: url, reason: "\(error)"))
         }
         return response.withBodyFile(url)
     }
@@ -101,29 +102,29 @@ struct DownloadFiles {
 
     // MARK: Destination checks and moves
 
-    private static func checkFolder(_ folder: URL, options: DownloadOptions) throws(APIClientError) {
+    private static func checkFolder(_ folder: URL, options: ResponseBodyDestination.Options) throws(APIClientError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw .downloadDestinationError(
-                    DownloadDestinationError(kind: .cannotCreateDirectory, url: folder, reason: "it is a file"))
+                    ResponseBodyDestination.Failure(kind: .cannotCreateDirectory, url: folder, reason: "it is a file"))
             }
             return
         }
         guard options.contains(.createIntermediateDirectories) else {
-            throw .downloadDestinationError(DownloadDestinationError(kind: .directoryMissing, url: folder))
+            throw .downloadDestinationError(ResponseBodyDestination.Failure(kind: .directoryMissing, url: folder))
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw .downloadDestinationError(
-                DownloadDestinationError(kind: .cannotCreateDirectory, url: folder, reason: "\(error)"))
+                ResponseBodyDestination.Failure(kind: .cannotCreateDirectory, url: folder, reason: "\(error)"))
         }
     }
 
-    private static func checkNoFile(at url: URL, options: DownloadOptions) throws(APIClientError) {
+    private static func checkNoFile(at url: URL, options: ResponseBodyDestination.Options) throws(APIClientError) {
         guard !options.contains(.replaceExistingFile), FileManager.default.fileExists(atPath: url.path) else { return }
-        throw .downloadDestinationError(DownloadDestinationError(kind: .fileExists, url: url))
+        throw .downloadDestinationError(ResponseBodyDestination.Failure(kind: .fileExists, url: url))
     }
 
     /// Moves the body file of `response` to its destination and returns the response pointing there.
@@ -144,7 +145,7 @@ struct DownloadFiles {
             if rename(source.path, target.path) != 0 {
                 let reason = String(cString: strerror(errno))
                 throw .downloadDestinationError(
-                    DownloadDestinationError(kind: .cannotMove, url: target, reason: reason))
+                    ResponseBodyDestination.Failure(kind: .cannotMove, url: target, reason: reason))
             }
         } else {
             try checkNoFile(at: target, options: options)
@@ -153,7 +154,8 @@ struct DownloadFiles {
             } catch {
                 let exists = FileManager.default.fileExists(atPath: target.path)
                 throw .downloadDestinationError(
-                    DownloadDestinationError(kind: exists ? .fileExists : .cannotMove, url: target, reason: "\(error)"))
+                    ResponseBodyDestination.Failure(
+                        kind: exists ? .fileExists : .cannotMove, url: target, reason: "\(error)"))
             }
         }
         return HTTPResponse(

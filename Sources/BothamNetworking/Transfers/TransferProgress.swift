@@ -20,7 +20,7 @@ public struct TransferProgress: Sendable, Hashable {
     public let totalBytes: Int64?
 
     /// Creates a report.
-    public init(direction: Direction, completedBytes: Int64, totalBytes: Int64?) {
+    package init(direction: Direction, completedBytes: Int64, totalBytes: Int64?) {
         self.direction = direction
         self.completedBytes = max(0, completedBytes)
         self.totalBytes = totalBytes.map { max(0, $0) }
@@ -34,7 +34,7 @@ public struct TransferProgress: Sendable, Hashable {
     }
 
     /// Whether every byte has been transferred (the total is known and reached).
-    public var isFinished: Bool { totalBytes == completedBytes }
+    package var isFinished: Bool { totalBytes == completedBytes }
 }
 
 extension TransferProgress: CustomStringConvertible {

@@ -12,7 +12,7 @@ import Foundation
 /// A file destination goes through the whole pipeline (interceptors, retries, validation). Each attempt streams the
 /// body into a temporary file beside the destination (so memory stays bounded whatever the size), and only the
 /// response the call ends with is moved into place. A failed, cancelled, timed-out or rejected call leaves no file
-/// behind (unless ``DownloadOptions/keepFileWhenRejected`` keeps the file of a rejected response), and an existing
+/// behind (unless ``ResponseBodyDestination/Options/keepFileWhenRejected`` keeps the file of a rejected response), and an existing
 /// file is only replaced once the new one is complete.
 public enum ResponseBodyDestination: Sendable, Hashable {
     /// The body is read into ``HTTPResponse/body``.
@@ -20,14 +20,14 @@ public enum ResponseBodyDestination: Sendable, Hashable {
     /// The body is handed over as it arrives, as ``HTTPResponse/bodyStream`` (see ``BothamAPIClient/stream(_:callTimeout:)``).
     case stream
     /// The body is written to the file at `url`.
-    case file(URL, options: DownloadOptions = [])
+    case file(URL, options: ResponseBodyDestination.Options = [])
     /// The body is written into `directory`, under the name the response suggests
     /// (``HTTPResponse/suggestedFilename``: its `Content-Disposition`, else the last component of its URL, made
     /// safe so that it can never leave `directory`).
-    case directory(URL, options: DownloadOptions = [])
+    case directory(URL, options: ResponseBodyDestination.Options = [])
 
     /// The options of a file or directory destination (empty for ``memory``).
-    public var options: DownloadOptions {
+    package var options: ResponseBodyDestination.Options {
         switch self {
         case .memory, .stream: return []
         case .file(_, let options), .directory(_, let options): return options

@@ -8,7 +8,7 @@
 ///     baseEndpoint: "https://api.example.com", configuration: .init(validation: rule))
 /// ```
 ///
-/// A request can carry its own rule (``HTTPRequest/accepting(_:)``, ``Endpoint/validation``), which replaces the
+/// A request can carry its own rule (``HTTPRequest/accepting(_:)``, ``Endpoint/accepting(_:)``), which replaces the
 /// client's for that call.
 ///
 /// - A rejected status ends the call with ``APIClientError/httpResponseError(_:)``.

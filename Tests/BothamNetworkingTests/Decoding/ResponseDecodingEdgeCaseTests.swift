@@ -38,7 +38,7 @@ struct ResponseDecodingEdgeCaseTests {
     @Test("a UTF-16 body with a byte order mark the charset does not name keeps it as U+FEFF/U+FFFE")
     func foreignByteOrderMark() throws {
         let body = Data([0xFF, 0xFE, 0x00, 0x68])
-        #expect(TextCharset.utf16BigEndian.decode(body) == "\u{FFFE}h")
-        #expect(TextCharset.utf16LittleEndian.decode(Data([0xFE, 0xFF, 0x68, 0x00])) == "\u{FFFE}h")
+        #expect(HTTPResponse.Charset.utf16BigEndian.decode(body) == "\u{FFFE}h")
+        #expect(HTTPResponse.Charset.utf16LittleEndian.decode(Data([0xFE, 0xFF, 0x68, 0x00])) == "\u{FFFE}h")
     }
 }

@@ -52,7 +52,7 @@ struct ResponseEncodingTests {
             { _ throws(APIClientError) in 1 }, encoder: ResponseEncoding { _, _ in EncodedResponse() })
         #expect(plain.encoder == nil)
         #expect(given.encoder != nil)
-        #expect(ResponseDecoding<String>.string.encoder != nil)
+        #expect(ResponseDecoding<String>.string().encoder != nil)
         #expect(ResponseDecoding<Data>.data.encoder != nil)
     }
 

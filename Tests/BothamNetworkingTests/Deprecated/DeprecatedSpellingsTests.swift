@@ -17,7 +17,7 @@ struct DeprecatedSpellingsTests {
     @Test("A retry sleeper set through the former spelling is what the retry loop waits through")
     func retrySleeperWaits() async throws { try await former.retrySleeperWaits() }
 
-    @Test("An EventSourcePolicy with a sleeper of its own waits through it")
+    @Test("An EventSource.Policy with a sleeper of its own waits through it")
     func eventFeedResumes() async throws { try await former.eventFeedResumes() }
 }
 
@@ -52,7 +52,7 @@ struct FormerSpellings: FormerSpellingsScenarios {
         stub.stub(with: .response(statusCode: 503), .response(statusCode: 200))
         let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
         apiClient.configuration.retryStrategy = RetryPolicy(
-            backoff: RetryBackoff(baseDelay: .seconds(30), multiplier: 1, maxDelay: .seconds(30)), jitter: .none)
+            backoff: RetryPolicy.Backoff(baseDelay: .seconds(30), multiplier: 1, maxDelay: .seconds(30)), jitter: .none)
         let waits = Recorder<Duration>()
         apiClient.configuration.retrySleeper = RetrySleeper { waits.append($0) }
 
@@ -63,7 +63,7 @@ struct FormerSpellings: FormerSpellingsScenarios {
         #expect(waits.values.allSatisfy { $0 > .seconds(29) && $0 <= .seconds(30) })
     }
 
-    // The previous release's README test, its sleeper recording the waits: an EventSourcePolicy with a sleeper of its
+    // The previous release's README test, its sleeper recording the waits: an EventSource.Policy with a sleeper of its
     // own.
     @available(*, deprecated, message: "uses the deprecated spellings")
     func eventFeedResumes() async throws {
@@ -74,13 +74,13 @@ struct FormerSpellings: FormerSpellingsScenarios {
                     MockServerSentEvent(id: "1", data: "one"),
                     MockServerSentEvent(id: "2", data: "two", after: .seconds(1)),
                 ],
-                end: .failure(.networkError(NetworkFailure(kind: .connectionLost)))),
+                end: .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost)))),
             .serverSentEvents([MockServerSentEvent(id: "3", data: "three")]),
             .response(statusCode: 204)
         )
         let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stubClient)
         let waits = Recorder<Duration>()
-        let noWaiting = EventSourcePolicy(sleeper: RetrySleeper { waits.append($0) })
+        let noWaiting = EventSource.Policy(sleeper: RetrySleeper { waits.append($0) })
 
         var received: [String] = []
         for try await event in apiClient.eventSource("/feed", policy: noWaiting) { received.append(event.data) }

@@ -32,10 +32,13 @@ struct EncodingFailureTests {
     @Test("NaN in endpoint parameters, in the query and in the body")
     func nanParameters() async {
         stub.stub(with: .text("ok"))
-        expectInvalidRequest(await apiClient.send(Endpoint<String>(.get, "/x", parameters: ["x": .double(.nan)])))
-        expectInvalidRequest(await apiClient.send(Endpoint<String>(.post, "/x", parameters: ["x": .double(.nan)])))
         expectInvalidRequest(
-            await apiClient.send(Endpoint<String>(.get, "/x", parameters: ["not", "a", "dictionary"])))
+            await apiClient.send(Endpoint<String>(.get, "/x", parameters: ["x": .double(.nan)], decoding: .string())))
+        expectInvalidRequest(
+            await apiClient.send(Endpoint<String>(.post, "/x", parameters: ["x": .double(.nan)], decoding: .string())))
+        expectInvalidRequest(
+            await apiClient.send(
+                Endpoint<String>(.get, "/x", parameters: ["not", "a", "dictionary"], decoding: .string())))
         #expect(stub.receivedRequests.isEmpty)
     }
 
@@ -43,7 +46,8 @@ struct EncodingFailureTests {
     func bodyAndParameters() async {
         stub.stub(with: .text("ok"))
         expectInvalidRequest(
-            await apiClient.send(Endpoint<String>(.post, "/x", parameters: ["a": 1], body: .text("b"))))
+            await apiClient.send(
+                Endpoint<String>(.post, "/x", parameters: ["a": 1], body: .text("b"), decoding: .string())))
         #expect(stub.receivedRequests.isEmpty)
     }
 

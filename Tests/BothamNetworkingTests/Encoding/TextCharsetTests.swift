@@ -53,7 +53,8 @@ struct TextCharsetTests {
             try response(bytes, contentType: "text/plain; charset=utf-8").string()
         } throws: { error in
             guard case .parsingError(let body, let underlying) = error as? APIClientError else { return false }
-            return body == Data(bytes) && (underlying as? TextDecodingError)?.isUnsupportedCharset == false
+            return body == Data(bytes)
+                && (underlying as? HTTPResponse.Charset.DecodingError)?.isUnsupportedCharset == false
         }
         #expect(throws: APIClientError.self) {
             try response([0x00, 0x68, 0x00], contentType: "text/plain; charset=utf-16be").string()
@@ -69,7 +70,7 @@ struct TextCharsetTests {
             try response([0x61], contentType: "text/plain; charset=klingon").string()
         } throws: { error in
             guard case .parsingError(_, let underlying) = error as? APIClientError,
-                let textError = underlying as? TextDecodingError
+                let textError = underlying as? HTTPResponse.Charset.DecodingError
             else { return false }
             return textError.isUnsupportedCharset && textError.charset == "klingon"
         }

@@ -121,6 +121,6 @@ struct TodosEndpointTests {
     func stringEndpoint() async throws {
         stub.stub(
             with: .response(headers: [.contentType: "text/plain; charset=iso-8859-1"], body: Data([0x6F, 0x6C, 0xE9])))
-        #expect(try await apiClient.value(for: Endpoint<String>(.get, "/motd")) == "olé")
+        #expect(try await apiClient.value(for: Endpoint<String>(.get, "/motd", decoding: .string())) == "olé")
     }
 }

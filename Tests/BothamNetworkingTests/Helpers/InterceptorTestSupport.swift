@@ -3,9 +3,9 @@ import BothamTestSupport
 import Foundation
 
 /// A random source answering the given values in order (then repeating the last).
-func sequence(_ values: [Double]) -> RandomSource {
+func sequence(_ values: [Double]) -> RetryPolicy.Random {
     let index = Lock(0)
-    return RandomSource {
+    return RetryPolicy.Random {
         index.withLock { index in
             defer { index += 1 }
             return values[min(index, values.count - 1)]

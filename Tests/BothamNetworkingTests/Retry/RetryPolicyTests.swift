@@ -18,13 +18,13 @@ struct RetryPolicyTests {
     }
 
     func exponential(
-        _ jitter: RetryJitter = .none,
-        random: RandomSource = .constant(0.5),
+        _ jitter: RetryPolicy.Jitter = .none,
+        random: RetryPolicy.Random = .constant(0.5),
         base: Duration = .seconds(1),
         max: Duration = .seconds(30)
     ) -> RetryPolicy {
         RetryPolicy(
-            backoff: RetryBackoff(baseDelay: base, multiplier: 2, maxDelay: max), jitter: jitter, random: random)
+            backoff: RetryPolicy.Backoff(baseDelay: base, multiplier: 2, maxDelay: max), jitter: jitter, random: random)
     }
 
     @Test("Without jitter the delays are base × 2^(n−1) and the call succeeds once the server recovers")
@@ -136,8 +136,8 @@ struct RetryPolicyTests {
     @Test("Retryable network failures and timeouts are retried; other failures are not")
     func networkFailures() async throws {
         stub.stub(
-            with: .failure(.networkError(NetworkFailure(kind: .connectionLost))),
-            .failure(.networkError(NetworkFailure(kind: .cannotConnect))),
+            with: .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost))),
+            .failure(.networkError(APIClientError.NetworkFailure(kind: .cannotConnect))),
             .text("late").delayed(by: .seconds(5)),
             .text("ok")
         )
@@ -147,7 +147,7 @@ struct RetryPolicyTests {
         #expect(try result.get().statusCode == 200)
         #expect(stub.receivedRequests.count == 4)
 
-        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .secureConnectionFailed))))
+        stub.stub(with: .failure(.networkError(APIClientError.NetworkFailure(kind: .secureConnectionFailed))))
         let tls = await client(exponential()).GET("/b")
         guard case .networkError(let failure) = tls.error else {
             Issue.record("expected a network error, got \(tls)")
@@ -173,7 +173,7 @@ struct RetryPolicyTests {
 
     @Test("A spent budget ends with retryLimitExceeded carrying the last error")
     func budgetExhaustionWithError() async {
-        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .cannotFindHost))))
+        stub.stub(with: .failure(.networkError(APIClientError.NetworkFailure(kind: .cannotFindHost))))
         let result = await client(exponential(), maxRetries: 1).GET("/items")
         guard case .retryLimitExceeded(2, .failure(.networkError(let failure))) = result.error else {
             Issue.record("expected retryLimitExceeded with a network error, got \(result)")

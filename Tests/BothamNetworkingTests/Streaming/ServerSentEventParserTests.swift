@@ -17,7 +17,7 @@ private struct ParseOutcome: Equatable, CustomStringConvertible {
 private func parse(_ pieces: [[UInt8]], lastEventID: String = "", maxLineBytes: Int = 1 << 20) throws(APIClientError)
     -> ParseOutcome
 {
-    var parser = ServerSentEventParser(lastEventID: lastEventID, maxLineBytes: maxLineBytes)
+    var parser = ServerSentEvent.Parser(lastEventID: lastEventID, maxLineBytes: maxLineBytes)
     var events: [ServerSentEvent] = []
     for piece in pieces {
         events += try parser.feed(Data(piece))
@@ -41,7 +41,7 @@ private func message(_ data: String, id: String? = nil) -> ServerSentEvent {
 
 private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-@Suite("ServerSentEventParser follows the WHATWG event stream interpretation", .timeLimit(.minutes(1)))
+@Suite("ServerSentEvent.Parser follows the WHATWG event stream interpretation", .timeLimit(.minutes(1)))
 struct ServerSentEventParserTests {
     // MARK: The specification's examples
 
@@ -168,7 +168,7 @@ struct ServerSentEventParserTests {
 
     @Test("An empty feed between the CR and the LF of a CRLF changes nothing")
     func emptyFeedInsideCRLF() throws {
-        var parser = ServerSentEventParser()
+        var parser = ServerSentEvent.Parser()
         var events: [ServerSentEvent] = []
         let storage: [UInt8] = Array("data: a\r\ndata: b\n\n".utf8)
         let crEnd = 8  // "data: a\r"
@@ -232,7 +232,7 @@ struct ServerSentEventParserTests {
 
     @Test("An id line not yet followed by a blank line does not change lastEventID")
     func idCommittedOnlyAtBlankLine() throws {
-        var parser = ServerSentEventParser()
+        var parser = ServerSentEvent.Parser()
         _ = try parser.feed(Data("id: 1\ndata: a\n\nid: 2\n".utf8))
         #expect(parser.lastEventID == "1")
         _ = try parser.feed(Data("data: partial".utf8))
@@ -244,7 +244,7 @@ struct ServerSentEventParserTests {
 
     @Test("A blank line commits the id even when no event is dispatched")
     func blankLineWithoutDataCommitsID() throws {
-        var parser = ServerSentEventParser()
+        var parser = ServerSentEvent.Parser()
         let events = try parser.feed(Data("id: 9\n\n".utf8))
         #expect(events.isEmpty)
         #expect(parser.lastEventID == "9")
@@ -450,7 +450,7 @@ struct ServerSentEventParserTests {
 
     @Test("The events of one feed come back in order, and a later feed only returns the events it completes")
     func feedReturnsOnlyCompletedEvents() throws {
-        var parser = ServerSentEventParser()
+        var parser = ServerSentEvent.Parser()
         #expect(try parser.feed(Data("data: a\n\ndata: b\n\nda".utf8)) == [message("a"), message("b")])
         #expect(try parser.feed(Data("ta: c\n".utf8)).isEmpty)
         #expect(try parser.feed(Data("\n".utf8)) == [message("c")])

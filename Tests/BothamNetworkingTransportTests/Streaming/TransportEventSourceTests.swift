@@ -23,7 +23,7 @@ extension TransportIntegrationTests {
             let apiClient = TransportTest.client(transport, server)
 
             var data: [String] = []
-            for try await event in apiClient.eventSource("/feed") { data.append(event.data) }
+            for try await event in apiClient.eventSource(apiClient.request(.get, "/feed")) { data.append(event.data) }
 
             #expect(data == ["one", "two", "three"])
             let first = try await server.takeRequest()

@@ -56,7 +56,7 @@ struct StubTransferTests {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let stub = StubHTTPClient()
-        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .connectionLost))))
+        stub.stub(with: .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost))))
         let apiClient = Self.client(stub)
 
         let failed = await apiClient.download("/x", to: .file(folder.file("x.bin")))
@@ -87,7 +87,7 @@ struct StubTransferTests {
     @Test("the reporter drops repeats and regressions per direction")
     func reporterFilters() {
         let log = Recorder<TransferProgress>()
-        let reporter = TransferProgressReporter(log.append)
+        let reporter = TransferProgress.Reporter(log.append)
         reporter.report(.download, completed: 10, total: 100)
         reporter.report(.download, completed: 10, total: 100)
         reporter.report(.upload, completed: 5, total: 5)

@@ -54,7 +54,7 @@ extension Recorder where Element == TransferProgress {
 
 extension Result where Success == HTTPResponse, Failure == APIClientError {
     /// The download destination error kind of this result, or `nil`.
-    var destinationErrorKind: DownloadDestinationError.Kind? {
+    var destinationErrorKind: ResponseBodyDestination.Failure.Kind? {
         guard case .failure(.downloadDestinationError(let error)) = self else { return nil }
         return error.kind
     }

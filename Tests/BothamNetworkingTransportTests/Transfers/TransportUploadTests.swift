@@ -19,8 +19,9 @@ extension TransportIntegrationTests {
             let body = TransportTest.pattern(count: Self.size)
             let log = Recorder<TransferProgress>()
 
-            let response = try await TransportTest.client(transport, server)
-                .upload("/upload", data: body, contentType: "application/octet-stream", progress: log.append).get()
+            let apiClient = TransportTest.client(transport, server)
+            let upload = apiClient.request(.post, "/upload", body: .data(body, contentType: "application/octet-stream"))
+            let response = try await apiClient.send(upload, progress: log.append).get()
 
             #expect(response.statusCode == 201)
             let recorded = try await server.takeRequest()

@@ -4,7 +4,7 @@ import Foundation
 /// `AsyncSequence` of ``ServerSentEvent``s across connections.
 ///
 /// ```swift
-/// for try await event in apiClient.eventSource("/notifications") {
+/// for try await event in apiClient.eventSource(apiClient.request(.get, "/notifications")) {
 ///     print(event.type, event.data)
 /// }
 /// ```
@@ -13,18 +13,14 @@ import Foundation
 /// every interceptor again: a token refreshed since the last connection is used. It asks for `text/event-stream`
 /// with `Cache-Control: no-cache` and, once an event has set an ID, `Last-Event-ID`, so the server can resume where
 /// the stream broke and no event is lost or repeated. After a dropped connection or the end of the stream it waits
-/// the reconnection time and connects again (see ``EventSourcePolicy``). The sequence ends normally on a
+/// the reconnection time and connects again (see ``EventSource/Policy``). The sequence ends normally on a
 /// `204 No Content`; it ends with an ``APIClientError`` on a status that is not retried, on a response that is not
 /// `text/event-stream`, when cancelled, or when reconnections keep failing.
 public struct EventSource: AsyncSequence, Sendable {
-    /// What the sequence yields.
-    public typealias Element = ServerSentEvent
-    /// The error that ends the sequence early.
-    public typealias Failure = APIClientError
 
     let client: BothamAPIClient
     let request: HTTPRequest
-    let policy: EventSourcePolicy
+    let policy: EventSource.Policy
 
     /// Starts connecting (on the first call of `next()`).
     public func makeAsyncIterator() -> AsyncIterator {
@@ -33,21 +29,17 @@ public struct EventSource: AsyncSequence, Sendable {
 
     /// Reads events, reconnecting as needed.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        /// What the sequence yields.
-        public typealias Element = ServerSentEvent
-        /// The error that ends the sequence early.
-        public typealias Failure = APIClientError
 
         let source: EventSource
         /// The client's clock when iteration started: the reconnection waits run on it.
         let clock: any HTTPClock
         var events: HTTPBodyStream.Events.AsyncIterator?
         /// The last event ID string, sent as `Last-Event-ID` on reconnection.
-        public private(set) var lastEventID: String
+        package private(set) var lastEventID: String
         /// The reconnection time the stream asked for, if it did.
-        public private(set) var reconnectionTime: Duration?
+        package private(set) var reconnectionTime: Duration?
         /// How many connections have been made.
-        public private(set) var connections = 0
+        package private(set) var connections = 0
         var failures = 0
         var deliveredOnThisConnection = false
         var finished = false
@@ -85,7 +77,8 @@ public struct EventSource: AsyncSequence, Sendable {
                         }
                         try await connectionEnded(
                             .networkError(
-                                NetworkFailure(kind: .connectionLost, underlying: StreamDecodingError.streamEnded)))
+                                APIClientError.NetworkFailure(
+                                    kind: .connectionLost, underlying: HTTPBodyStream.DecodingError.streamEnded)))
                     } catch .cancelled {
                         throw .cancelled
                     } catch {
@@ -100,7 +93,7 @@ public struct EventSource: AsyncSequence, Sendable {
             return nil
         }
 
-        private mutating func remember(_ parser: ServerSentEventParser) {
+        private mutating func remember(_ parser: ServerSentEvent.Parser) {
             lastEventID = parser.lastEventID
             if let time = parser.reconnectionTime { reconnectionTime = time }
         }
@@ -148,15 +141,15 @@ public struct EventSource: AsyncSequence, Sendable {
                 try await wait(after: error)
                 return
             }
-            if response.statusCode == 204 {
+            if response.head.statusCode == 204 {
                 finished = true
                 return
             }
-            let contentType = response.headers[.contentType]
+            let contentType = response.head.headers[.contentType]
             guard let contentType, MediaType.essence(contentType) == "text/event-stream" else {
                 response.body.cancel()
                 throw .parsingError(
-                    body: Data(), underlying: StreamDecodingError.notAnEventStream(contentType: contentType))
+                    body: Data(), underlying: HTTPBodyStream.DecodingError.notAnEventStream(contentType: contentType))
             }
             events = HTTPBodyStream.Events(stream: response.body, lastEventID: lastEventID).makeAsyncIterator()
         }
@@ -175,17 +168,8 @@ public struct EventSource: AsyncSequence, Sendable {
 
 extension BothamAPIClient {
     /// A reconnecting Server-Sent Events source for `request`; see ``EventSource``.
-    public func eventSource(_ request: HTTPRequest, policy: EventSourcePolicy = EventSourcePolicy()) -> EventSource {
+    public func eventSource(_ request: HTTPRequest, policy: EventSource.Policy = EventSource.Policy()) -> EventSource {
         EventSource(client: self, request: request, policy: policy)
     }
 
-    /// A reconnecting Server-Sent Events source for `GET path`; see ``EventSource``.
-    public func eventSource(
-        _ path: String,
-        parameters: HTTPParameters = [:],
-        headers: HTTPHeaders = [:],
-        policy: EventSourcePolicy = EventSourcePolicy()
-    ) -> EventSource {
-        eventSource(request(.get, path, parameters: parameters, headers: headers), policy: policy)
-    }
 }

@@ -48,6 +48,6 @@ extension HTTPBodyStream {
         public var isCancelled: Bool { state.isConsumerGone }
 
         /// Unread bytes in the buffer now.
-        public var bufferedBytes: Int { state.bufferedBytes }
+        package var bufferedBytes: Int { state.bufferedBytes }
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// The transport keeps at most about ``bufferLimit`` bytes waiting (256 KiB by default, plus at most one read of the
+/// The transport keeps at most about ``defaultBufferLimit`` bytes waiting (256 KiB by default, plus at most one read of the
 /// transport); when the buffer is full it stops reading the socket, so a slow consumer slows the server down
 /// instead of filling memory. Leaving the loop early, cancelling the reading task, calling ``cancel()`` or
 /// releasing the stream ends the request at once and frees its connection. Failures after the head (the connection
@@ -20,10 +20,6 @@ import Foundation
 /// A stream is read once, by one task at a time. ``lines``, ``jsonLines(decoding:decoder:maxLineBytes:)`` and ``events`` read it
 /// as text lines, JSON Lines / NDJSON values and Server-Sent Events.
 public final class HTTPBodyStream: AsyncSequence, Sendable {
-    /// A chunk of body bytes, as the transport received it (its size says nothing about the body's structure).
-    public typealias Element = Data
-    /// What ends a stream early.
-    public typealias Failure = APIClientError
 
     /// The default bound on buffered, unread bytes.
     public static let defaultBufferLimit = 256 * 1024
@@ -40,7 +36,7 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
     }
 
     /// The most unread bytes the producer buffers before it pauses.
-    public var bufferLimit: Int { state.bufferLimit }
+    package var bufferLimit: Int { state.bufferLimit }
 
     /// Creates a stream and the continuation its producer writes to (for transports and test doubles).
     ///
@@ -69,12 +65,12 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
     }
 
     /// A stream of `data` in one chunk, already complete (what a transport that does not stream gives).
-    public convenience init(data: Data) {
+    package convenience init(data: Data) {
         self.init(chunks: data.isEmpty ? [] : [data])
     }
 
     /// A stream of `chunks`, already complete.
-    public convenience init(chunks: [Data]) {
+    package convenience init(chunks: [Data]) {
         let total = chunks.reduce(0) { $0 + $1.count }
         let state = BodyStreamState(bufferLimit: Swift.max(total + 1, 1), onDemand: nil, onCancel: nil)
         let continuation = Continuation(state: state)
@@ -84,7 +80,7 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
     }
 
     /// How a stream's reading ended.
-    public struct Summary: Sendable, Hashable {
+    public struct Summary: Sendable {
         /// The body bytes the consumer received.
         public var bytes: Int
         /// The error that ended it (``APIClientError/cancelled`` when the consumer went away early), or `nil` when
@@ -100,17 +96,6 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
             self.duration = duration
         }
 
-        /// Summaries are equal when their byte counts, durations and error descriptions are.
-        public static func == (lhs: Summary, rhs: Summary) -> Bool {
-            lhs.bytes == rhs.bytes && lhs.duration == rhs.duration
-                && lhs.error?.description == rhs.error?.description
-        }
-
-        /// Hashes the byte count and duration.
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(bytes)
-            hasher.combine(duration)
-        }
     }
 
     /// Calls `observer` once, when the reader has read the body to its end, failed, or gone away (at once if that
@@ -135,7 +120,8 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
             guard chunk.count <= limit - data.count else {
                 cancel()
                 throw .networkError(
-                    NetworkFailure(kind: .responseTooLarge, underlying: StreamDecodingError.bodyTooLarge(limit: limit)))
+                    APIClientError.NetworkFailure(
+                        kind: .responseTooLarge, underlying: HTTPBodyStream.DecodingError.bodyTooLarge(limit: limit)))
             }
             data.append(chunk)
         }
@@ -149,10 +135,6 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
 
     /// Reads chunks one after another.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        /// What the sequence yields.
-        public typealias Element = Data
-        /// The error that ends the sequence early.
-        public typealias Failure = APIClientError
 
         // Holding the stream keeps it alive (its release cancels the request) while the iterator is in use.
         let stream: HTTPBodyStream

@@ -1,75 +1,77 @@
 import Foundation
 
-/// A request body produced while it is sent, from an `AsyncSequence` of byte chunks (``HTTPBody/stream(length:contentType:_:)``).
-///
-/// Transports read it with ``makeChunks()``, one chunk at a time, as fast as the network takes them. A body made
-/// from a sequence can be read once: a second ``makeChunks()`` fails, so it is never retried and never sent again
-/// after a 307/308. A body made from a factory (``HTTPBody/stream(length:contentType:replayable:)``) makes a new
-/// sequence each time and can be retried like any other.
-///
-/// `Sendable`: the factory is `@Sendable`, and the single-use flag is behind the `Lock`.
-public final class StreamedRequestBody: Sendable {
-    /// The body's length in bytes, when known: sent as `Content-Length` (a sequence that yields another number of
-    /// bytes fails the call); `nil` sends it with `Transfer-Encoding: chunked` where the transport can.
-    public let length: Int?
-    /// Whether the body can be produced again (it has a factory), so retries and 307/308 redirects may resend it.
-    public let isReplayable: Bool
-    private let factory: @Sendable () -> Chunks
-    private let used = Lock(false)
-
-    init(length: Int?, isReplayable: Bool, factory: @escaping @Sendable () -> Chunks) {
-        self.length = length.map { Swift.max(0, $0) }
-        self.isReplayable = isReplayable
-        self.factory = factory
-    }
-
-    /// The chunks to send, for one attempt.
+extension HTTPBody {
+    /// A request body produced while it is sent, from an `AsyncSequence` of byte chunks (``HTTPBody/stream(length:contentType:_:)``).
     ///
-    /// - Throws: ``APIClientError/invalidRequest(reason:)`` when the body was made from a sequence that has already
-    ///   been handed out.
-    public func makeChunks() throws(APIClientError) -> Chunks {
-        let alreadyUsed = used.withLock { used in
-            defer { used = true }
-            return used
-        }
-        if alreadyUsed && !isReplayable {
-            throw .invalidRequest(
-                reason: "the streamed request body was already sent and cannot be sent again; "
-                    + "make it with HTTPBody.stream(length:contentType:replayable:) to allow retries")
-        }
-        return factory()
-    }
-
-    /// The chunks of one attempt: an iterator that a transport pulls from, one task at a time.
+    /// Transports read it with ``makeChunks()``, one chunk at a time, as fast as the network takes them. A body made
+    /// from a sequence can be read once: a second ``makeChunks()`` fails, so it is never retried and never sent again
+    /// after a 307/308. A body made from a factory (``HTTPBody/stream(length:contentType:replayable:)``) makes a new
+    /// sequence each time and can be retried like any other.
     ///
-    /// `@unchecked Sendable`: it wraps the sequence's iterator, which need not be `Sendable`. Each ``makeChunks()``
-    /// makes a new one, which a transport hands from the task that made it to the one task that reads it (native:
-    /// its upload task; URLSession: the spooling loop), and `next()` is only called again after the previous call
-    /// returned, so the iterator is never used from two tasks at once. Read it that way in a transport of your own.
-    public final class Chunks: @unchecked Sendable {
-        private let pull: () async throws -> Data?
+    /// `Sendable`: the factory is `@Sendable`, and the single-use flag is behind the `Lock`.
+    public final class Stream: Sendable {
+        /// The body's length in bytes, when known: sent as `Content-Length` (a sequence that yields another number of
+        /// bytes fails the call); `nil` sends it with `Transfer-Encoding: chunked` where the transport can.
+        public let length: Int?
+        /// Whether the body can be produced again (it has a factory), so retries and 307/308 redirects may resend it.
+        public let isReplayable: Bool
+        private let factory: @Sendable () -> Chunks
+        private let used = Lock(false)
 
-        init<S: AsyncSequence>(_ sequence: S) where S.Element == Data {
-            var iterator = sequence.makeAsyncIterator()
-            pull = { try await iterator.next() }
+        init(length: Int?, isReplayable: Bool, factory: @escaping @Sendable () -> Chunks) {
+            self.length = length.map { Swift.max(0, $0) }
+            self.isReplayable = isReplayable
+            self.factory = factory
         }
 
-        /// The next chunk, or `nil` at the end.
+        /// The chunks to send, for one attempt.
         ///
-        /// - Throws: ``APIClientError/httpClientError(underlying:)`` carrying the sequence's error.
-        public func next() async throws(APIClientError) -> Data? {
-            do {
-                return try await pull()
-            } catch {
-                throw .httpClientError(underlying: error)
+        /// - Throws: ``APIClientError/invalidRequest(reason:)`` when the body was made from a sequence that has already
+        ///   been handed out.
+        public func makeChunks() throws(APIClientError) -> Chunks {
+            let alreadyUsed = used.withLock { used in
+                defer { used = true }
+                return used
+            }
+            if alreadyUsed && !isReplayable {
+                throw .invalidRequest(
+                    reason: "the streamed request body was already sent and cannot be sent again; "
+                        + "make it with HTTPBody.stream(length:contentType:replayable:) to allow retries")
+            }
+            return factory()
+        }
+
+        /// The chunks of one attempt: an iterator that a transport pulls from, one task at a time.
+        ///
+        /// `@unchecked Sendable`: it wraps the sequence's iterator, which need not be `Sendable`. Each ``makeChunks()``
+        /// makes a new one, which a transport hands from the task that made it to the one task that reads it (native:
+        /// its upload task; URLSession: the spooling loop), and `next()` is only called again after the previous call
+        /// returned, so the iterator is never used from two tasks at once. Read it that way in a transport of your own.
+        public final class Chunks: @unchecked Sendable {
+            private let pull: () async throws -> Data?
+
+            init<S: AsyncSequence>(_ sequence: S) where S.Element == Data {
+                var iterator = sequence.makeAsyncIterator()
+                pull = { try await iterator.next() }
+            }
+
+            /// The next chunk, or `nil` at the end.
+            ///
+            /// - Throws: ``APIClientError/httpClientError(underlying:)`` carrying the sequence's error.
+            public func next() async throws(APIClientError) -> Data? {
+                do {
+                    return try await pull()
+                } catch {
+                    throw .httpClientError(underlying: error)
+                }
             }
         }
     }
 }
 
-extension StreamedRequestBody: Hashable {
+extension HTTPBody.Stream: Hashable {
     /// Bodies are equal only to themselves.
-    public static func == (lhs: StreamedRequestBody, rhs: StreamedRequestBody) -> Bool { lhs === rhs }
+    public static func == (lhs: HTTPBody.Stream, rhs: HTTPBody.Stream) -> Bool { lhs === rhs }
 
     /// Hashes the body's identity.
     public func hash(into hasher: inout Hasher) {
@@ -94,7 +96,7 @@ extension HTTPBody {
     ) -> HTTPBody where S.Element == Data {
         HTTPBody(
             storage: .stream(
-                StreamedRequestBody(length: length, isReplayable: false) { StreamedRequestBody.Chunks(sequence) },
+                HTTPBody.Stream(length: length, isReplayable: false) { HTTPBody.Stream.Chunks(sequence) },
                 contentType: contentType))
     }
 
@@ -105,18 +107,18 @@ extension HTTPBody {
     ) -> HTTPBody where S.Element == Data {
         HTTPBody(
             storage: .stream(
-                StreamedRequestBody(length: length, isReplayable: true) { StreamedRequestBody.Chunks(makeSequence()) },
+                HTTPBody.Stream(length: length, isReplayable: true) { HTTPBody.Stream.Chunks(makeSequence()) },
                 contentType: contentType))
     }
 
     /// The streamed body of a ``stream(length:contentType:_:)`` body, or `nil` for other bodies.
-    public var streamed: StreamedRequestBody? {
+    public var streamed: HTTPBody.Stream? {
         guard case .stream(let body, _) = storage else { return nil }
         return body
     }
 
     /// Whether the body can be sent more than once (every body but one streamed from a sequence without a factory).
-    public var isReplayable: Bool {
+    package var isReplayable: Bool {
         streamed?.isReplayable ?? true
     }
 }

@@ -7,8 +7,8 @@ import Testing
 private typealias Support = StreamingTestSupport
 
 private let eventStreamHeaders: HTTPHeaders = [.contentType: "text/event-stream"]
-private let connectionLost = APIClientError.networkError(NetworkFailure(kind: .connectionLost))
-private let cannotConnect = APIClientError.networkError(NetworkFailure(kind: .cannotConnect))
+private let connectionLost = APIClientError.networkError(APIClientError.NetworkFailure(kind: .connectionLost))
+private let cannotConnect = APIClientError.networkError(APIClientError.NetworkFailure(kind: .cannotConnect))
 private let lastEventIDField = HTTPFieldName("Last-Event-ID")
 
 /// A `text/event-stream` response whose body is `chunks`, ending as `end` says.
@@ -72,10 +72,10 @@ struct EventSourceTests {
         maxConsecutiveFailures: Int = 8,
         defaultReconnectionTime: Duration = .seconds(3),
         maxReconnectionDelay: Duration = .seconds(60),
-        jitter: RetryJitter = .none,
+        jitter: RetryPolicy.Jitter = .none,
         lastEventID: String = ""
-    ) -> EventSourcePolicy {
-        EventSourcePolicy(
+    ) -> EventSource.Policy {
+        EventSource.Policy(
             defaultReconnectionTime: defaultReconnectionTime,
             maxReconnectionDelay: maxReconnectionDelay,
             maxConsecutiveFailures: maxConsecutiveFailures,
@@ -95,7 +95,7 @@ struct EventSourceTests {
             with: eventStream("id: 1\ndata: one\n\n", "id: 2\ndata: two\n\n", end: .failure(connectionLost)),
             eventStream("id: 3\ndata: three\n\nid: 4\n", "data: four\n\n"),
             noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.error == nil)
         #expect(run.finished)
         #expect(run.data == ["one", "two", "three", "four"])
@@ -112,7 +112,7 @@ struct EventSourceTests {
             with: eventStream("id: 1\ndata: one\n\n", end: .failure(.timeout)),
             eventStream("id: 2\ndata: two\n\n"),
             noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.error == nil)
         #expect(run.finished)
         #expect(run.data == ["one", "two"])
@@ -126,7 +126,7 @@ struct EventSourceTests {
             with: eventStream("id: 1\ndata: one\n\nid: 2\ndata: tw", end: .failure(connectionLost)),
             eventStream("id: 2\ndata: two\n\n"),
             noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.data == ["one", "two"])
         #expect(sentLastEventIDs == [nil, "1", "2"])
     }
@@ -135,7 +135,8 @@ struct EventSourceTests {
     func retryFieldSetsWait() async throws {
         stubClient.stub(
             with: eventStream("retry: 1500\nid: 1\ndata: one\n\n", end: .failure(connectionLost)), noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy(jitter: .proportional(0.2))))
+        let run = await read(
+            apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy(jitter: .proportional(0.2))))
         #expect(run.data == ["one"])
         #expect(clock.sleeps == [.milliseconds(1500)])
         #expect(run.iterator.reconnectionTime == .milliseconds(1500))
@@ -144,7 +145,7 @@ struct EventSourceTests {
     @Test("The first request asks for text/event-stream with Cache-Control: no-cache and no Last-Event-ID")
     func firstRequestHeaders() async throws {
         stubClient.stub(with: noContent)
-        _ = await read(apiClient.eventSource("/feed", policy: policy()))
+        _ = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         let first = try #require(stubClient.receivedRequests.first)
         #expect(first.method == .get)
         #expect(first.url?.absoluteString == "https://api.example.com/feed")
@@ -157,7 +158,7 @@ struct EventSourceTests {
     func callerAcceptKept() async throws {
         stubClient.stub(with: noContent)
         let source = apiClient.eventSource(
-            "/feed", headers: [.accept: "text/event-stream; q=1"], policy: policy())
+            apiClient.request(.get, "/feed", headers: [.accept: "text/event-stream; q=1"]), policy: policy())
         _ = await read(source)
         #expect(stubClient.receivedRequests.first?.headers.values(for: .accept) == ["text/event-stream; q=1"])
     }
@@ -165,7 +166,7 @@ struct EventSourceTests {
     @Test("The policy's lastEventID is sent on the first connection")
     func policyLastEventIDSentFirst() async throws {
         stubClient.stub(with: eventStream("data: resumed\n\n"), noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy(lastEventID: "41")))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy(lastEventID: "41")))
         #expect(run.events == [ServerSentEvent(data: "resumed", id: "41")])
         #expect(sentLastEventIDs == ["41", "41"])
     }
@@ -174,7 +175,7 @@ struct EventSourceTests {
     func emptyIDStopsLastEventID() async throws {
         stubClient.stub(
             with: eventStream("id: 5\ndata: a\n\nid\ndata: b\n\n", end: .failure(connectionLost)), noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.events == [ServerSentEvent(data: "a", id: "5"), ServerSentEvent(data: "b", id: nil)])
         #expect(sentLastEventIDs == [nil, nil])
     }
@@ -182,7 +183,7 @@ struct EventSourceTests {
     @Test("A 204 ends the sequence normally")
     func noContentEnds() async throws {
         stubClient.stub(with: noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.finished)
         #expect(run.error == nil)
         #expect(run.events.isEmpty)
@@ -193,7 +194,7 @@ struct EventSourceTests {
     @Test("A 404 ends the sequence with httpResponseError")
     func notFoundEnds() async throws {
         stubClient.stub(with: .text("no such feed", statusCode: 404))
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         guard case .httpResponseError(let response) = run.error else {
             Issue.record("expected httpResponseError, got \(String(describing: run.error))")
             return
@@ -206,7 +207,7 @@ struct EventSourceTests {
     @Test("A streamed 404 also ends the sequence with httpResponseError carrying its body")
     func streamedNotFoundEnds() async throws {
         stubClient.stub(with: .streamed(statusCode: 404, headers: eventStreamHeaders, chunks: [StubChunk("gone")]))
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         guard case .httpResponseError(let response) = run.error else {
             Issue.record("expected httpResponseError, got \(String(describing: run.error))")
             return
@@ -220,7 +221,7 @@ struct EventSourceTests {
     func serviceUnavailableRetried() async throws {
         stubClient.stub(
             with: .text("busy", statusCode: 503), eventStream("id: 1\ndata: back\n\n"), noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.error == nil)
         #expect(run.data == ["back"])
         #expect(stubClient.receivedRequests.count == 3)
@@ -230,12 +231,12 @@ struct EventSourceTests {
     @Test("A response that is not text/event-stream ends the sequence with parsingError")
     func wrongContentType() async throws {
         stubClient.stub(with: .streamed(headers: [.contentType: "application/json"], chunks: [StubChunk("{}")]))
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         guard case .parsingError(_, let underlying) = run.error else {
             Issue.record("expected parsingError, got \(String(describing: run.error))")
             return
         }
-        #expect(underlying as? StreamDecodingError == .notAnEventStream(contentType: "application/json"))
+        #expect(underlying as? HTTPBodyStream.DecodingError == .notAnEventStream(contentType: "application/json"))
         #expect(stubClient.receivedRequests.count == 1)
         #expect(clock.sleeps.isEmpty)
     }
@@ -243,12 +244,12 @@ struct EventSourceTests {
     @Test("A response without Content-Type ends the sequence with parsingError")
     func missingContentType() async throws {
         stubClient.stub(with: .streamed(chunks: [StubChunk("data: x\n\n")]))
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         guard case .parsingError(_, let underlying) = run.error else {
             Issue.record("expected parsingError, got \(String(describing: run.error))")
             return
         }
-        #expect(underlying as? StreamDecodingError == .notAnEventStream(contentType: nil))
+        #expect(underlying as? HTTPBodyStream.DecodingError == .notAnEventStream(contentType: nil))
         #expect(run.events.isEmpty)
     }
 
@@ -258,7 +259,7 @@ struct EventSourceTests {
             with: .streamed(
                 headers: [.contentType: "Text/Event-Stream; charset=utf-8"], chunks: [StubChunk("data: x\n\n")]),
             noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.error == nil)
         #expect(run.data == ["x"])
     }
@@ -271,7 +272,7 @@ struct EventSourceTests {
             .failure(cannotConnect),
             eventStream("id: 2\ndata: b\n\n"),
             noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.data == ["a", "b"])
         #expect(
             stubClient.receivedRequests.map { $0.headers[.authorization] } == [
@@ -284,7 +285,7 @@ struct EventSourceTests {
     func repeatedFailuresBackOff() async throws {
         stubClient.stub(with: .failure(cannotConnect))
         let source = apiClient.eventSource(
-            "/feed",
+            apiClient.request(.get, "/feed"),
             policy: policy(
                 maxConsecutiveFailures: 5, defaultReconnectionTime: .seconds(1), maxReconnectionDelay: .seconds(5)))
         let run = await read(source)
@@ -301,7 +302,8 @@ struct EventSourceTests {
     @Test("With the default 3 s, three failures wait 3, 6 and 12 s before retryLimitExceeded")
     func defaultBackOff() async throws {
         stubClient.stub(with: .failure(connectionLost))
-        let run = await read(apiClient.eventSource("/feed", policy: policy(maxConsecutiveFailures: 3)))
+        let run = await read(
+            apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy(maxConsecutiveFailures: 3)))
         #expect(clock.sleeps == [.seconds(3), .seconds(6), .seconds(12)])
         guard case .retryLimitExceeded = run.error else {
             Issue.record("expected retryLimitExceeded, got \(String(describing: run.error))")
@@ -313,7 +315,8 @@ struct EventSourceTests {
     func retryFieldIsBackOffBase() async throws {
         stubClient.stub(
             with: eventStream("retry: 100\n: no events\n", end: .failure(connectionLost)), .failure(cannotConnect))
-        let run = await read(apiClient.eventSource("/feed", policy: policy(maxConsecutiveFailures: 3)))
+        let run = await read(
+            apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy(maxConsecutiveFailures: 3)))
         #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
         guard case .retryLimitExceeded = run.error else {
             Issue.record("expected retryLimitExceeded, got \(String(describing: run.error))")
@@ -327,7 +330,7 @@ struct EventSourceTests {
             with: .failure(cannotConnect), .failure(cannotConnect),
             eventStream("data: a\n\n", end: .failure(connectionLost)),
             .failure(cannotConnect), noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.data == ["a"])
         #expect(run.finished)
         #expect(clock.sleeps == [.seconds(3), .seconds(6), .seconds(3), .seconds(3)])
@@ -336,7 +339,7 @@ struct EventSourceTests {
     @Test("A clean end of the stream after events reconnects after the default 3 s")
     func cleanEndReconnects() async throws {
         stubClient.stub(with: eventStream("data: a\n\n", "data: b\n\n"), noContent)
-        let run = await read(apiClient.eventSource("/feed", policy: policy()))
+        let run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.data == ["a", "b"])
         #expect(run.finished)
         #expect(clock.sleeps == [.seconds(3)])
@@ -346,7 +349,8 @@ struct EventSourceTests {
     @Test("A stream that keeps ending without events counts as failing and ends with retryLimitExceeded")
     func emptyStreamsFail() async throws {
         stubClient.stub(with: eventStream(": ping\n\n"))
-        let run = await read(apiClient.eventSource("/feed", policy: policy(maxConsecutiveFailures: 2)))
+        let run = await read(
+            apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy(maxConsecutiveFailures: 2)))
         #expect(run.events.isEmpty)
         #expect(clock.sleeps == [.seconds(3), .seconds(6)])
         #expect(stubClient.receivedRequests.count == 3)
@@ -365,7 +369,7 @@ struct EventSourceTests {
         } else {
             stubClient.stub(with: .streamed(headers: [.contentType: "application/json"], chunks: [StubChunk("{}")]))
         }
-        var run = await read(apiClient.eventSource("/feed", policy: policy()))
+        var run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.error != nil)
         #expect(stubClient.receivedRequests.count == 1)
         var again: ServerSentEvent?
@@ -383,7 +387,7 @@ struct EventSourceTests {
     @Test("After a 204 the event source stays over")
     func finishedStaysFinished() async throws {
         stubClient.stub(with: noContent)
-        var run = await read(apiClient.eventSource("/feed", policy: policy()))
+        var run = await read(apiClient.eventSource(apiClient.request(.get, "/feed"), policy: policy()))
         #expect(run.finished)
         #expect(try await run.iterator.next() == nil)
         #expect(stubClient.receivedRequests.count == 1)
@@ -400,7 +404,7 @@ struct EventSourceTests {
         let manual = VirtualClock()
         let client = BothamAPIClient(
             baseEndpoint: "https://api.example.com", httpClient: realStub, configuration: .init(clock: manual))
-        let source = client.eventSource("/feed", policy: policy())
+        let source = client.eventSource(client.request(.get, "/feed"), policy: policy())
         let (started, signal) = AsyncStream<Void>.makeStream()
         let reader = Task { () -> (ServerSentEvent?, APIClientError?) in
             var iterator = source.makeAsyncIterator()
