@@ -2,9 +2,16 @@
 """Counts the public declarations of each library module and holds them to the budget of CONTRIBUTING.md.
 
 The count is the one issue #34 set: a line whose first word (after indentation) is `public` or `open`, other than
-`public import` and `public extension`. A declaration marked `@available(..., deprecated ...)`, or inside a type or
-extension so marked, is a shim on its way out (CONTRIBUTING.md, "Versioning") and is counted apart. Top-level types
-are the public `struct`/`enum`/`class`/`actor`/`protocol`/`typealias` declarations at indentation zero.
+`public import` and `public extension`. Two kinds are counted apart, and the budget is held on the rest, the API a
+user learns:
+- a declaration marked `@available(..., deprecated ...)`, or inside a type or extension so marked: a shim on its way
+  out (CONTRIBUTING.md, "Versioning");
+- a requirement of a standard Swift or Foundation protocol the type conforms to (`==`, `hash(into:)`, `<`,
+  `description`, `debugDescription`, `customMirror`, `errorDescription`, `rawValue`, the literal and `Decoder`
+  initializers, `encode(to:)`, `makeIterator()`, `makeAsyncIterator()`, an iterator and its `next()`,
+  `underestimatedCount`): nothing new to learn, the conformance is the API.
+Top-level types are the public `struct`/`enum`/`class`/`actor`/`protocol`/`typealias` declarations at indentation
+zero.
 
 Usage: python3 scripts/api-count.py            (print the counts; exit 1 when a budget is exceeded)
        python3 scripts/api-count.py --list M   (print every counted declaration of module M, file:line)
@@ -23,6 +30,16 @@ DECL = re.compile(r"^(\s*)(public|open)\s")
 NOT_DECL = re.compile(r"^\s*public\s+(import|extension)\b")
 TYPE = re.compile(r"^(public|open)\s+(final\s+)?(struct|enum|class|actor|protocol|typealias)\s")
 DEPRECATED = re.compile(r"@available\([^)]*\bdeprecated\b")
+WITNESS = re.compile(
+    r"^(public|open)\s+(static\s+|nonisolated\s+)*("
+    r"func\s+(==|<|hash\(into|encode\(to|makeIterator\(\)|makeAsyncIterator\(\))"
+    r"|mutating\s+func\s+next\(\)"
+    r"|var\s+(description|debugDescription|customMirror|errorDescription|underestimatedCount)\s*:"
+    r"|let\s+rawValue\s*:"
+    r"|init\((from decoder|rawValue|stringLiteral|integerLiteral|floatLiteral|booleanLiteral|nilLiteral"
+    r"|arrayLiteral|dictionaryLiteral)\b"
+    r"|struct\s+(AsyncIterator|Iterator)\s*:\s*(AsyncIteratorProtocol|IteratorProtocol))"
+)
 
 
 def declarations(module):
@@ -37,9 +54,20 @@ def declarations(module):
                 lines = handle.read().split("\n")
             # Indentation levels of the deprecated scopes that are open, and whether the attribute lines just read
             # deprecate the next declaration.
-            scopes, pending = [], False
+            scopes, pending, attribute = [], False, None
             for number, line in enumerate(lines, 1):
                 stripped = line.strip()
+                # An attribute written over several lines (`@available(` … `)`) is read whole.
+                if attribute is not None:
+                    attribute += " " + stripped
+                    if attribute.count("(") > attribute.count(")"):
+                        continue
+                    pending = pending or bool(DEPRECATED.search(attribute))
+                    attribute = None
+                    continue
+                if stripped.startswith("@available(") and stripped.count("(") > stripped.count(")"):
+                    attribute = stripped
+                    continue
                 indent = len(line) - len(line.lstrip())
                 if stripped and not stripped.startswith("//") and not stripped.startswith("}"):
                     scopes = [level for level in scopes if level < indent]
@@ -59,29 +87,40 @@ def declarations(module):
                     yield (os.path.relpath(path, ROOT), number, stripped, deprecated, bool(TYPE.match(line)))
 
 
+def kind(item):
+    """`deprecated`, `witness` or `api` (the budgeted kind)."""
+    if item[3]:
+        return "deprecated"
+    return "witness" if WITNESS.match(item[2]) else "api"
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--list":
-        for path, number, text, deprecated, _ in declarations(sys.argv[2]):
-            print(f"{path}:{number}: {'[deprecated] ' if deprecated else ''}{text}")
+        for item in declarations(sys.argv[2]):
+            label = kind(item)
+            print(f"{item[0]}:{item[1]}: {'' if label == 'api' else f'[{label}] '}{item[2]}")
         return 0
-    total = {"all": 0, "live": 0}
+    totals = {"api": 0, "witness": 0, "deprecated": 0}
     failures = []
     for module in MODULES:
-        found = list(declarations(module))
-        live = [item for item in found if not item[3]]
-        types = [item for item in live if item[4]]
-        total["all"] += len(found)
-        total["live"] += len(live)
-        print(f"{module}: {len(live)} public declarations, {len(found) - len(live)} deprecated; "
-              f"{len(types)} top-level types")
+        counts = {"api": 0, "witness": 0, "deprecated": 0}
+        types = 0
+        for item in declarations(module):
+            counts[kind(item)] += 1
+            types += kind(item) != "deprecated" and item[4]
+        for key in totals:
+            totals[key] += counts[key]
+        print(f"{module}: {counts['api']} public declarations (+ {counts['witness']} standard-protocol witnesses, "
+              f"{counts['deprecated']} deprecated shims; {sum(counts.values())} lines in all); {types} top-level types")
         if module == "BothamNetworking":
-            if len(live) > BUDGET_CORE:
-                failures.append(f"{module}: {len(live)} public declarations, budget {BUDGET_CORE}")
-            if len(types) > BUDGET_CORE_TYPES:
-                failures.append(f"{module}: {len(types)} top-level types, budget {BUDGET_CORE_TYPES}")
-    print(f"package: {total['live']} public declarations, {total['all'] - total['live']} deprecated")
-    if total["live"] > BUDGET_TOTAL:
-        failures.append(f"package: {total['live']} public declarations, budget {BUDGET_TOTAL}")
+            if counts["api"] > BUDGET_CORE:
+                failures.append(f"{module}: {counts['api']} public declarations, budget {BUDGET_CORE}")
+            if types > BUDGET_CORE_TYPES:
+                failures.append(f"{module}: {types} top-level types, budget {BUDGET_CORE_TYPES}")
+    print(f"package: {totals['api']} public declarations (+ {totals['witness']} witnesses, "
+          f"{totals['deprecated']} deprecated; {sum(totals.values())} lines in all)")
+    if totals["api"] > BUDGET_TOTAL:
+        failures.append(f"package: {totals['api']} public declarations, budget {BUDGET_TOTAL}")
     for failure in failures:
         print(f"api count: over budget: {failure}", file=sys.stderr)
     return 1 if failures else 0
