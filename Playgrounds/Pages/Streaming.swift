@@ -35,7 +35,7 @@ public enum Streaming: PlaygroundPage {
             body: ["model": "botham-1", "stream": true, "messages": [["role": "user", "content": "hello"]]]
         )
         try context.check(
-            response.headers[.contentType] == "text/event-stream", "the head arrives first: an event stream")
+            response.head.headers[.contentType] == "text/event-stream", "the head arrives first: an event stream")
         var reply = ""
         var firstTokenAfter: Duration?
         print("  ", terminator: "")

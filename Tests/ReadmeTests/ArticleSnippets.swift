@@ -714,13 +714,13 @@ func interceptorHarnessRuns() async throws {
 
     let versioned = await harness.run(APIVersionHeader(version: "2024-06"), on: harness.request(.get, "/me"))
     #expect(try versioned.get().headers["X-API-Version"] == "2024-06")
-    #expect(versioned.nextCallCount == 0)  // a request interceptor never reaches next
+    #expect(versioned.sentRequests.isEmpty)  // a request interceptor never reaches next
 
     harness.next.stub(.header(.authorization, "Bearer stale"), with: .response(statusCode: 401))
     harness.next.stub(.header(.authorization, "Bearer fresh"), with: .text("me"))
     let authenticator = TokenAuthenticator(store: .init(token: .init("stale"))) { _ in .init("fresh") }
     let run = await harness.runAttempts(authenticator, on: harness.request(.get, "/me"))
-    #expect(run.nextCallCount == 2)  // the 401, then the retry
+    #expect(run.sentRequests.count == 2)  // the 401, then the retry
     #expect(run.sentRequests.map { $0.headers[.authorization] ?? "" } == ["Bearer stale", "Bearer fresh"])
     #expect(run.decisions.map(\.isRetry) == [true, false])
     #expect(try run.get().statusCode == 200)
@@ -1073,7 +1073,7 @@ func authenticate(_ apiClient: BothamAPIClient, basic: Bool) {
 // StreamingAndServerSentEvents.md block 1: compiled, never called (it talks to real services)
 @Sendable func streamingAndServerSentEventsBlock1(apiClient: BothamAPIClient) async throws {
     let response = try await apiClient.stream(.get, "/v1/feed")
-    print(response.statusCode, response.headers[.contentType] ?? "")
+    print(response.head.statusCode, response.head.headers[.contentType] ?? "")
     for try await line in response.lines {
         print(line)
     }

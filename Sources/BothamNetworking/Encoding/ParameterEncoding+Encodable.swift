@@ -6,7 +6,7 @@ extension ParameterEncoding {
     ///
     /// - Throws: ``APIClientError/invalidRequest(reason:)`` when the value cannot be encoded (NaN with the default
     ///   float strategy, a failing `encode(to:)`).
-    public static func parameters<Value: Encodable>(
+    package static func parameters<Value: Encodable>(
         from value: Value,
         encoder: JSONEncoder = JSONEncoder()
     ) throws(APIClientError) -> JSONValue {

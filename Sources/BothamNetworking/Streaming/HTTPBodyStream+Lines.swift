@@ -11,36 +11,15 @@ extension HTTPBodyStream {
     ///     print(line)
     /// }
     /// ```
-    public var lines: Lines { Lines(stream: self, maxLineBytes: 1 << 20) }
+    public var lines: Decoded<String> { lines(maxLineBytes: 1 << 20) }
 
     /// The body as lines of text, with at most `maxLineBytes` bytes per line.
-    package func lines(maxLineBytes: Int) -> Lines {
-        Lines(stream: self, maxLineBytes: Swift.max(1, maxLineBytes))
-    }
-
-    /// The lines of a streamed body; see ``HTTPBodyStream/lines``.
-    public struct Lines: AsyncSequence, Sendable {
-
-        let stream: HTTPBodyStream
-        let maxLineBytes: Int
-
-        /// Starts reading lines.
-        public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(
-                decoding: ChunkDecoding(
-                    chunks: stream.makeAsyncIterator(),
-                    decoder: LineDecoder(splitter: LineSplitter(maxLineBytes: maxLineBytes))))
-        }
-
-        /// Reads lines one after another.
-        public struct AsyncIterator: AsyncIteratorProtocol {
-
-            var decoding: ChunkDecoding<LineDecoder>
-
-            /// The next line, or `nil` at the end of the body (and after an error has been thrown).
-            public mutating func next() async throws(APIClientError) -> String? {
-                try await decoding.next()
-            }
+    package func lines(maxLineBytes: Int) -> Decoded<String> {
+        let limit = Swift.max(1, maxLineBytes)
+        return Decoded { [self] in
+            Decoded.AsyncIterator(
+                ChunkDecoding(
+                    chunks: makeAsyncIterator(), decoder: LineDecoder(splitter: LineSplitter(maxLineBytes: limit))))
         }
     }
 
@@ -57,47 +36,46 @@ extension HTTPBodyStream {
     /// that line.
     public func jsonLines<T: Decodable & Sendable>(
         decoding type: T.Type, decoder: JSONDecoder = JSONDecoder(), maxLineBytes: Int = 1 << 20
-    ) -> JSONLines<T> {
-        JSONLines(lines: lines(maxLineBytes: maxLineBytes), decoder: decoder)
-    }
-
-    /// Values decoded from the lines of a streamed body; see ``HTTPBodyStream/jsonLines(decoding:decoder:maxLineBytes:)``.
-    public struct JSONLines<Value: Decodable & Sendable>: AsyncSequence, @unchecked Sendable {
-        // @unchecked: `JSONDecoder` is not declared Sendable on every platform; it is only read (its `decode` is
-        // thread-safe for a decoder nobody configures concurrently), and each iterator uses it from one task.
-
-        let lines: Lines
-        let decoder: JSONDecoder
-
-        /// Starts reading values.
-        public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(lines: lines.makeAsyncIterator(), decoder: decoder)
+    ) -> Decoded<T> {
+        let lines = lines(maxLineBytes: maxLineBytes)
+        let decoder = SharedJSONDecoder(decoder: decoder)
+        return Decoded { [self] in
+            let state = DecodingBox(
+                JSONLinesState<T>(stream: self, lines: lines.makeAsyncIterator(), decoder: decoder.decoder))
+            return Decoded.AsyncIterator { () async throws(APIClientError) -> T? in try await state.decoding.next() }
         }
+    }
+}
 
-        /// Reads values one after another.
-        public struct AsyncIterator: AsyncIteratorProtocol {
+/// A `JSONDecoder` handed to the iterators of a ``HTTPBodyStream/jsonLines(decoding:decoder:maxLineBytes:)`` sequence.
+///
+/// `@unchecked`: `JSONDecoder` is not declared Sendable on every platform; it is only read (its `decode` is
+/// thread-safe for a decoder nobody configures concurrently), and each iterator uses it from one task.
+struct SharedJSONDecoder: @unchecked Sendable {
+    let decoder: JSONDecoder
+}
 
-            var lines: Lines.AsyncIterator
-            let decoder: JSONDecoder
-            var ended = false
+/// What a JSON Lines iterator holds: the lines, and whether a line failed to decode.
+struct JSONLinesState<Value: Decodable> {
+    let stream: HTTPBodyStream
+    var lines: HTTPBodyStream.Decoded<String>.AsyncIterator
+    let decoder: JSONDecoder
+    var ended = false
 
-            /// The next value, or `nil` at the end of the body (and after an error has been thrown).
-            public mutating func next() async throws(APIClientError) -> Value? {
-                guard !ended else { return nil }
-                while let line = try await lines.next() {
-                    if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-                    let data = Data(line.utf8)
-                    do {
-                        return try decoder.decode(Value.self, from: data)
-                    } catch {
-                        ended = true
-                        lines.decoding.cancel()
-                        throw .parsingError(body: data, underlying: error)
-                    }
-                }
+    mutating func next() async throws(APIClientError) -> Value? {
+        guard !ended else { return nil }
+        while let line = try await lines.next() {
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            let data = Data(line.utf8)
+            do {
+                return try decoder.decode(Value.self, from: data)
+            } catch {
                 ended = true
-                return nil
+                stream.cancel()
+                throw .parsingError(body: data, underlying: error)
             }
         }
+        ended = true
+        return nil
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// let response = try await apiClient.stream(.post, "/v1/chat/completions", body: ["stream": true])
-/// print(response.statusCode, response.headers[.contentType] ?? "")
+/// print(response.head.statusCode, response.head.headers[.contentType] ?? "")
 /// for try await event in response.events {
 ///     print(event.data, terminator: "")
 /// }
@@ -22,19 +22,19 @@ public struct HTTPStreamedResponse: Sendable {
     }
 
     /// The body as lines of text; see ``HTTPBodyStream/lines``.
-    public var lines: HTTPBodyStream.Lines { body.lines }
+    public var lines: HTTPBodyStream.Decoded<String> { body.lines }
     /// The body as Server-Sent Events; see ``HTTPBodyStream/events``.
-    public var events: HTTPBodyStream.Events { body.events }
+    public var events: HTTPBodyStream.Decoded<ServerSentEvent> { body.events }
 
     /// The body as JSON Lines; see ``HTTPBodyStream/jsonLines(decoding:decoder:maxLineBytes:)``.
     public func jsonLines<T: Decodable & Sendable>(decoding type: T.Type, decoder: JSONDecoder = JSONDecoder())
-        -> HTTPBodyStream.JSONLines<T>
+        -> HTTPBodyStream.Decoded<T>
     {
         body.jsonLines(decoding: type, decoder: decoder)
     }
 
     /// Reads the whole body into an ordinary ``HTTPResponse``.
-    public func collected(upTo limit: Int = 64 << 20) async throws(APIClientError) -> HTTPResponse {
+    package func collected(upTo limit: Int = 64 << 20) async throws(APIClientError) -> HTTPResponse {
         head.withBody(try await body.collect(upTo: limit))
     }
 }

@@ -33,7 +33,7 @@ public struct EventSource: AsyncSequence, Sendable {
         let source: EventSource
         /// The client's clock when iteration started: the reconnection waits run on it.
         let clock: any HTTPClock
-        var events: HTTPBodyStream.Events.AsyncIterator?
+        var events: ChunkDecoding<ServerSentEvent.Parser>?
         /// The last event ID string, sent as `Last-Event-ID` on reconnection.
         package private(set) var lastEventID: String
         /// The reconnection time the stream asked for, if it did.
@@ -68,7 +68,7 @@ public struct EventSource: AsyncSequence, Sendable {
                 if var current = events {
                     do {
                         let event = try await current.next()
-                        remember(current.parser)
+                        remember(current.decoder)
                         if let event {
                             events = current
                             deliveredOnThisConnection = true
@@ -82,7 +82,7 @@ public struct EventSource: AsyncSequence, Sendable {
                     } catch .cancelled {
                         throw .cancelled
                     } catch {
-                        remember(current.parser)
+                        remember(current.decoder)
                         guard Self.isTransient(error) else { throw error }
                         try await connectionEnded(error)
                     }
@@ -151,7 +151,8 @@ public struct EventSource: AsyncSequence, Sendable {
                 throw .parsingError(
                     body: Data(), underlying: HTTPBodyStream.DecodingError.notAnEventStream(contentType: contentType))
             }
-            events = HTTPBodyStream.Events(stream: response.body, lastEventID: lastEventID).makeAsyncIterator()
+            events = ChunkDecoding(
+                chunks: response.body.makeAsyncIterator(), decoder: ServerSentEvent.Parser(lastEventID: lastEventID))
         }
 
         /// Failures worth reconnecting after.

@@ -34,18 +34,13 @@ extension HTTPBodyStream {
             }
         }
 
-        /// Ends the stream: the consumer reads what is buffered, then the end.
-        public func finish() {
-            state.finish(.finished)
-        }
-
-        /// Ends the stream with `error`, after what is buffered.
-        public func finish(throwing error: APIClientError) {
-            state.finish(.failed(error))
+        /// Ends the stream: the consumer reads what is buffered, then the end, or `error` when there is one.
+        public func finish(throwing error: APIClientError? = nil) {
+            state.finish(error.map { .failed($0) } ?? .finished)
         }
 
         /// Whether the consumer has gone away (the producer should stop and free its resources).
-        public var isCancelled: Bool { state.isConsumerGone }
+        package var isCancelled: Bool { state.isConsumerGone }
 
         /// Unread bytes in the buffer now.
         package var bufferedBytes: Int { state.bufferedBytes }

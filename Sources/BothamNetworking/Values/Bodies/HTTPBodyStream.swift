@@ -52,7 +52,7 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
     ///   - onDemand: Called (on the consumer's task) when the buffer has drained to a quarter of the limit after a
     ///     pause.
     ///   - onCancel: Called once when the consumer goes away before the stream ended.
-    ///   - clock: What the body's ``Summary/duration`` is measured on: the system clock (a transport's real time)
+    ///   - clock: What the body's `Summary.duration` is measured on: the system clock (a transport's real time)
     ///     by default; a test double gives the call's clock (`HTTPCallContext.clock`).
     public static func makeStream(
         bufferLimit: Int = defaultBufferLimit,
@@ -87,7 +87,7 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
         /// the body was read to its end.
         public var error: APIClientError?
         /// From the head's arrival to the end.
-        public var duration: Duration
+        package var duration: Duration
 
         /// Creates a summary.
         package init(bytes: Int, error: APIClientError?, duration: Duration) {

@@ -14,7 +14,7 @@ extension HTTPBody {
         /// bytes fails the call); `nil` sends it with `Transfer-Encoding: chunked` where the transport can.
         public let length: Int?
         /// Whether the body can be produced again (it has a factory), so retries and 307/308 redirects may resend it.
-        public let isReplayable: Bool
+        package let isReplayable: Bool
         private let factory: @Sendable () -> Chunks
         private let used = Lock(false)
 
