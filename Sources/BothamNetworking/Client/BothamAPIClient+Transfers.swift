@@ -9,8 +9,8 @@ extension BothamAPIClient {
         _ request: HTTPRequest,
         progress: @escaping @Sendable (TransferProgress) -> Void
     ) async -> Result<HTTPResponse, APIClientError> {
-        let reporter = TransferProgressReporter(progress)
-        return await TransferProgressReporter.$current.withValue(reporter) { await send(request) }
+        let reporter = TransferProgress.Reporter(progress)
+        return await TransferProgress.Reporter.$current.withValue(reporter) { await send(request) }
     }
 
     /// Downloads `GET path` into `destination`, streaming the body to disk (memory stays bounded whatever its size).
@@ -60,21 +60,6 @@ extension BothamAPIClient {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async -> Result<HTTPResponse, APIClientError> {
         let body = HTTPBody.file(fileURL, contentType: contentType)
-        let request = request(method, path, parameters: parameters, headers: headers, body: body)
-        return await sendReporting(request, progress: progress)
-    }
-
-    /// Uploads `data` as the body of `method path` (by default `POST`), reporting progress.
-    public func upload(
-        _ path: String,
-        method: HTTPMethod = .post,
-        data: Data,
-        contentType: String? = nil,
-        parameters: HTTPParameters = [:],
-        headers: HTTPHeaders = [:],
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async -> Result<HTTPResponse, APIClientError> {
-        let body = HTTPBody.data(data, contentType: contentType)
         let request = request(method, path, parameters: parameters, headers: headers, body: body)
         return await sendReporting(request, progress: progress)
     }
