@@ -11,7 +11,7 @@ import Foundation
 /// harness.next.stub(with: .response(statusCode: 401), .text("ok"))
 ///
 /// let run = await harness.runAttempts(authenticator, on: harness.request(.get, "/me"))
-/// #expect(run.nextCallCount == 2)                                   // the 401, then the retry
+/// #expect(run.sentRequests.count == 2)                              // the 401, then the retry
 /// #expect(run.sentRequests.last?.headers[.authorization] == "Bearer fresh")
 /// #expect(try run.get().statusCode == 200)
 /// ```

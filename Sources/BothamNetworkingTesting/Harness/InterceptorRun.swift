@@ -14,7 +14,7 @@ public struct InterceptorRun<Output: Sendable>: Sendable {
     public let retryDelays: [Duration]
 
     /// How many times `next` was called.
-    public var nextCallCount: Int { sentRequests.count }
+    package var nextCallCount: Int { sentRequests.count }
 
     /// The output, or the error the run ended with.
     public func get() throws -> Output {

@@ -20,7 +20,7 @@ extension MockResponse {
     /// ```
     ///
     /// The delays are real waits of the connection's thread, cut short when the server shuts down; other
-    /// connections are not held up. The streamed body replaces ``body`` (which is emptied) and ignores
+    /// connections are not held up. The streamed body replaces the body (which is emptied) and ignores
     /// ``chunked(chunkSize:)``; ``throttled(bytes:per:)`` and the ``SocketPolicy`` still apply (``SocketPolicy/disconnectDuringBody``
     /// sends half the wire bytes of the whole script, ``SocketPolicy/truncatedChunkedBody`` the chunks of the
     /// first half of the bytes). An HTTP/1.0 client, which does not understand chunked coding, gets the parts as

@@ -22,13 +22,13 @@ import Foundation
 /// headers on purpose.
 public struct MockResponse: Sendable {
     /// The status code, written as is in the status line.
-    public var statusCode: Int
+    package var statusCode: Int
     /// The reason phrase; `nil` (the default) uses the standard phrase for ``statusCode``.
     package var reasonPhrase: String?
     /// The header fields, in order, repeats allowed.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body bytes (not used by a streamed body, ``streaming(_:end:)``).
-    public var body: Data
+    package var body: Data
     /// The chunk size for `Transfer-Encoding: chunked`, or `nil` to send the body with `Content-Length`
     /// (not used when ``streamedBody`` is set: each part is its own chunk).
     package var chunkSize: Int?

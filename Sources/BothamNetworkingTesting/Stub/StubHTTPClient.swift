@@ -107,7 +107,9 @@ public final class StubHTTPClient: HTTPClient {
     }
 
     /// Adds a stub answering requests that `matcher` accepts with `responses`, in order.
-    public func stub(_ matcher: RequestMatcher = .any, with responses: [StubResponse], then: Exhaustion = .repeatLast) {
+    package func stub(
+        _ matcher: RequestMatcher = .any, with responses: [StubResponse], then: Exhaustion = .repeatLast
+    ) {
         state.withLock { $0.entries.append(Entry(matcher: matcher, responses: responses, exhaustion: then)) }
     }
 

@@ -1,10 +1,10 @@
 import BothamNetworking
 import Foundation
 
-/// A clock that only moves when the test says so: give it to a client (``BothamAPIClient/Configuration/clock``) and
+/// A clock that only moves when the test says so: give it to a client (`BothamAPIClient.Configuration.clock`) and
 /// every time-based part of a call — retry sleeps and `Retry-After`, the call timeout, the token refresh limit, cache
-/// freshness, cookie expiry, `EventSource` reconnection delays, ``StubHTTPClient`` latency (`StubHTTPClient.LatencyMode.clock`) — waits on it instead of
-/// on real time.
+/// freshness, cookie expiry, `EventSource` reconnection delays, ``StubHTTPClient`` latency
+/// (``StubHTTPClient/LatencyMode/clock``) — waits on it instead of on real time.
 ///
 /// ```swift
 /// let clock = VirtualClock()
