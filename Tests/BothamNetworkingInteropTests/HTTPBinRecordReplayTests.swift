@@ -144,6 +144,6 @@ private struct FailingTransport: HTTPClient {
 
     func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         sends.increment()
-        throw .networkError(NetworkFailure(kind: .cannotConnect))
+        throw .networkError(APIClientError.NetworkFailure(kind: .cannotConnect))
     }
 }

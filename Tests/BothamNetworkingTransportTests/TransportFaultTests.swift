@@ -38,14 +38,14 @@ extension TransportIntegrationTests {
         struct ResponseFault: Sendable, CustomTestStringConvertible {
             let name: String
             let response: MockResponse
-            let urlSession: NetworkFailure.Kind
-            let native: NetworkFailure.Kind
+            let urlSession: APIClientError.NetworkFailure.Kind
+            let native: APIClientError.NetworkFailure.Kind
             var limits = TransportLimits()
             var redirectPolicy = RedirectPolicy.follow
 
             var testDescription: String { name }
 
-            func expected(on transport: TransportUnderTest) -> NetworkFailure.Kind {
+            func expected(on transport: TransportUnderTest) -> APIClientError.NetworkFailure.Kind {
                 transport.isNative ? native : urlSession
             }
         }

@@ -30,7 +30,7 @@ private final class MetricsProbeDelegate: NSObject, URLSessionDataDelegate, Send
 
 /// Pins what `URLSessionHTTPClient`'s timings rest on: whether URLSession delivers its task metrics
 /// (`urlSession(_:task:didFinishCollecting:)`) to a session delegate. Apple platforms do, before the task completes;
-/// FoundationNetworking on Linux never does, so `HTTPTimings` from URLSession there holds only what our own
+/// FoundationNetworking on Linux never does, so `HTTPResponse.Timings` from URLSession there holds only what our own
 /// delegate callbacks show (the wait and the body).
 @Suite("URLSession task metrics probe", .timeLimit(.minutes(1)))
 struct URLSessionTaskMetricsProbeTests {

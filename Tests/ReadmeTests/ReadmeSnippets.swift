@@ -49,23 +49,20 @@ struct GitHubIssuesClient {
         let credentials = BasicAuthCredentials(username: "user", password: "pass")
         func onAuthenticationError(realm: String) { print("rejected for \(realm)") }
     }
-    let basicAuth = GitHubBasicAuthentication()
-    apiClient.requestInterceptors.append(basicAuth)
-    apiClient.responseInterceptors.append(basicAuth)
+    apiClient.interceptors.append(GitHubBasicAuthentication())
 
     struct TokenResponse: Decodable {
         let accessToken: String
         enum CodingKeys: String, CodingKey { case accessToken = "access_token" }
     }
-    let authenticator = TokenAuthenticator(store: TokenStore(token: AuthToken("saved"))) { _ in
+    let authenticator = TokenAuthenticator(store: .init(token: .init("saved"))) { _ in
         // One refresh at a time for all calls; calls made in here skip the authenticator.
         let refresh = apiClient.request(
             .post, "/oauth/token", body: .form(["grant_type": "refresh_token", "refresh_token": "r3fr3sh"]))
         let response = try await apiClient.response(for: refresh)
-        return AuthToken(try response.decoded(as: TokenResponse.self).accessToken)
+        return TokenAuthenticator.Token(try response.decoded(as: TokenResponse.self).accessToken)
     }
-    apiClient.requestInterceptors.append(authenticator)
-    apiClient.responseInterceptors.append(authenticator)
+    apiClient.interceptors.append(authenticator)
 }
 
 // README block 5

@@ -443,7 +443,8 @@ struct StreamingRecipeTests {
         let stubClient = StubHTTPClient()
         stubClient.stub(
             with: .serverSentEvents(
-                [Self.chunk("Hel")], end: .failure(.networkError(NetworkFailure(kind: .connectionLost)))))
+                [Self.chunk("Hel")], end: .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost))))
+        )
         let apiClient = BothamAPIClient(baseEndpoint: "https://llm.example.com", httpClient: stubClient)
 
         await #expect(throws: APIClientError.self) { try await streamAnswer(to: "hi", apiClient: apiClient) }

@@ -17,7 +17,8 @@
 /// The network interceptors and the transport always receive a prepared request: the request is prepared again
 /// (`prepared()`, without adding the transport's fields again) only when an interceptor changed it, before the first
 /// network interceptor and before the transport. A request changed there records it
-/// (`HTTPRequest.changedAfterPreparation`), which tells the transport to add and change nothing.
+/// (`HTTPRequest.changedAfterPreparation`, in the call's `RequestPreparations`), which tells the transport to add
+/// and change nothing.
 final class CallPipeline: Sendable {
     let requestInterceptors: InterceptorSnapshot<any BothamRequestInterceptor>
     let responseInterceptors: InterceptorSnapshot<any BothamResponseInterceptor>
@@ -236,8 +237,10 @@ final class CallPipeline: Sendable {
     ) async throws(APIClientError) -> HTTPResponse {
         var request = request
         if index == interceptors.count || index == interceptors.count + networkInterceptors.count, !request.isPrepared {
-            request = try request.prepared()
-            request.recordChangeAfterPreparation()
+            // The attempt's preparation added the transport's fields when it has any; a field an interceptor removed
+            // since stays removed.
+            request = try RequestPreparation.prepare(
+                request, for: nil, changedAfterPreparation: true, transportFieldsAdded: transportFields != nil)
         }
         guard index < interceptors.count + networkInterceptors.count else {
             if Task.isCancelled { throw .cancelled }

@@ -1,24 +1,24 @@
 /// What an interceptor knows about the call it is part of, and where it keeps state for that call.
 ///
-/// The same call keeps its ``callID``, ``clock`` and ``startedAt`` across retries; ``attempt`` counts from 1. Inside a
+/// The same call keeps its ``callID``, `clock` and ``startedAt`` across retries; ``attempt`` counts from 1. Inside a
 /// call the context is also available as ``current``, so Botham-style interceptors (which only get the request) can
 /// read it.
 ///
-/// Time in a call is the call's ``clock`` (the client's ``BothamAPIClient/Configuration/clock``): measure with
+/// Time in a call is the call's `clock` (the client's ``BothamAPIClient/Configuration/clock``): measure with
 /// `context.clock.now`, compare HTTP dates with `context.clock.currentDate`, and wait with
 /// `try await context.clock.sleep(for:)`, so a test's virtual clock governs the interceptor too.
 ///
 /// Per-call state lives here, not in the interceptor: `context[SomeKey.self]` reads and sets a typed value
 /// (``HTTPCallValueKey``) that every attempt of this call shares and no other call sees, and that goes away with the
 /// call.
-public struct HTTPCallContext: Sendable, Hashable {
+public struct HTTPCallContext: Sendable {
     /// A number unique to this call in this process.
     public let callID: UInt64
     /// The attempt number, starting at 1.
     public let attempt: Int
     /// The most attempts this call may make (1 + the retry budget).
     public let maxAttempts: Int
-    /// When the call started, on ``clock``.
+    /// When the call started, on `clock`.
     public let startedAt: ContinuousClock.Instant
     /// The call's clock (see ``HTTPClock``): the one every time-based part of the call reads and waits on.
     package let clock: any HTTPClock
@@ -77,20 +77,5 @@ public struct HTTPCallContext: Sendable, Hashable {
         HTTPCallContext(
             callID: callID, attempt: attempt + 1, maxAttempts: maxAttempts, startedAt: startedAt, clock: clock,
             storage: storage)
-    }
-
-    /// Contexts are equal when their call, attempt, budget and start are (the values and the clock they carry do not
-    /// count).
-    public static func == (lhs: HTTPCallContext, rhs: HTTPCallContext) -> Bool {
-        lhs.callID == rhs.callID && lhs.attempt == rhs.attempt && lhs.maxAttempts == rhs.maxAttempts
-            && lhs.startedAt == rhs.startedAt
-    }
-
-    /// Hashes what equality compares.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(callID)
-        hasher.combine(attempt)
-        hasher.combine(maxAttempts)
-        hasher.combine(startedAt)
     }
 }

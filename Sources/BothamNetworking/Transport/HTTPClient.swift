@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ``BothamAPIClient`` hands ``send(_:)`` a *prepared* request, checked and encoded once per send:
 ///
-/// - ``HTTPRequest/resolvedURL()`` returns the URL preparation resolved (an `http` or `https` URL with a host),
+/// - `HTTPRequest.resolvedURL()` returns the URL preparation resolved (an `http` or `https` URL with a host),
 ///   without resolving it again.
 /// - ``HTTPRequest/method`` is a valid token, every header name is a token and every header value is free of CR,
 ///   LF, NUL and other control characters.

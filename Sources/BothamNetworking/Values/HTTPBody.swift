@@ -62,7 +62,7 @@ public struct HTTPBody: Sendable, Hashable {
     ///
     /// Transports that can upload from a file read it from ``fileURL`` as they send it, so a large body never has to
     /// fit in memory. ``HTTPRequest/bodyData()`` reads the file only when it is at most
-    /// ``maximumFileSizeLoadedInMemory`` bytes long. The file must exist until the call ends; it is not deleted.
+    /// `maximumFileSizeLoadedInMemory` bytes long. The file must exist until the call ends; it is not deleted.
     public static func file(_ url: URL, contentType: String? = nil) -> HTTPBody {
         HTTPBody(storage: .file(url, contentType: contentType, temporary: nil))
     }

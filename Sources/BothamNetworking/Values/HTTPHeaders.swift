@@ -89,7 +89,7 @@ public struct HTTPHeaders: Sendable, Hashable {
 
     /// Returns these headers with every field of `other` applied: a name present in `other` replaces all fields of
     /// that name here (the repeats of `other` are kept), other fields are untouched.
-    public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+    package func merging(_ other: HTTPHeaders) -> HTTPHeaders {
         var result = self
         let replaced = Set(other.fields.map(\.name))
         result.fields.removeAll { replaced.contains($0.name) }
@@ -99,7 +99,7 @@ public struct HTTPHeaders: Sendable, Hashable {
 
     /// A dictionary of the headers; repeated names are joined with `", "` as RFC 9110 allows (except `Set-Cookie`,
     /// whose first value is kept). Keys use the first spelling seen.
-    public var dictionary: [String: String] {
+    package var dictionary: [String: String] {
         var result: [String: String] = [:]
         var spelling: [HTTPFieldName: String] = [:]
         for field in fields {

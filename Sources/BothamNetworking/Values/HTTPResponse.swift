@@ -82,7 +82,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A copy with another status code.
-    public func withStatusCode(_ statusCode: Int) -> HTTPResponse {
+    package func withStatusCode(_ statusCode: Int) -> HTTPResponse {
         copy(statusCode: statusCode)
     }
 

@@ -133,7 +133,7 @@ struct StreamingClientTests {
         stubClient.stub(
             with: .streamed(
                 chunks: [StubChunk("a"), StubChunk("b")],
-                end: .failure(.networkError(NetworkFailure(kind: .connectionLost)))))
+                end: .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost)))))
         let response = try await makeClient().stream(.get, "/events")
         var chunks: [Data] = []
         var failure: APIClientError?

@@ -28,7 +28,7 @@ enum StreamingTestSupport {
     }
 
     /// Whether `error` is a ``APIClientError/networkError(_:)`` of `kind`.
-    static func isNetworkError(_ error: APIClientError?, kind: NetworkFailure.Kind) -> Bool {
+    static func isNetworkError(_ error: APIClientError?, kind: APIClientError.NetworkFailure.Kind) -> Bool {
         guard case .networkError(let failure) = error else { return false }
         return failure.kind == kind
     }

@@ -149,7 +149,7 @@ struct InterceptorTests {
 
     @Test("A response interceptor sees transport errors and can recover from them")
     func responseInterceptorSeesErrors() async throws {
-        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .notConnected))))
+        stub.stub(with: .failure(.networkError(APIClientError.NetworkFailure(kind: .notConnected))))
         let apiClient = makeClient()
         apiClient.responseInterceptors.append(RecoveringResponseInterceptor())
         let response = try await apiClient.GET("/x").get()

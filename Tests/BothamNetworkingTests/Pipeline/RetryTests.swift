@@ -73,7 +73,7 @@ struct RetryTests {
 
     @Test("Retrying after a transport error keeps the error as the last outcome")
     func retryAfterError() async {
-        stub.stub(with: .failure(.networkError(NetworkFailure(kind: .connectionLost))))
+        stub.stub(with: .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost))))
         struct RetryErrors: BothamResponseInterceptor {
             func intercept(response: HTTPResponse, for request: HTTPRequest) async throws -> ResponseInterceptorResult {
                 .proceed(response)

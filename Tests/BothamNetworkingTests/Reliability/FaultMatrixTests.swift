@@ -21,7 +21,7 @@ struct FaultMatrixTests {
     struct Fault: Sendable, CustomTestStringConvertible {
         let name: String
         let response: @Sendable () -> MockResponse
-        let expected: NetworkFailure.Kind?
+        let expected: APIClientError.NetworkFailure.Kind?
         let retried: Bool
         var transport = URLSessionHTTPClient.Configuration()
         var timeout: Duration = .seconds(3)

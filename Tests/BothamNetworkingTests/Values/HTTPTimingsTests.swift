@@ -2,25 +2,25 @@ import BothamNetworking
 import Foundation
 import Testing
 
-@Suite("HTTPTimings", .timeLimit(.minutes(1)))
+@Suite("HTTPResponse.Timings", .timeLimit(.minutes(1)))
 struct HTTPTimingsTests {
     @Test("The description lists the measured phases in order with their durations, then the connection's reuse")
     func description() {
         #expect(
-            HTTPTimings.sample(step: 2).description
+            HTTPResponse.Timings.sample(step: 2).description
                 == "dns 2.0ms connect 2.0ms tls 2.0ms send 2.0ms wait 2.0ms receive 2.0ms new connection")
-        let reused = HTTPTimings(
+        let reused = HTTPResponse.Timings(
             requestSent: .init(start: .zero, end: .microseconds(100)),
             waiting: .init(start: .microseconds(100), end: .microseconds(12_100)), reusedConnection: true)
         #expect(reused.description == "send 0.1ms wait 12.0ms reused connection")
-        #expect(HTTPTimings().description == "no phases measured")
+        #expect(HTTPResponse.Timings().description == "no phases measured")
         #expect(reused.phases.map(\.name) == ["send", "wait"])
         #expect(reused.timeToFirstByte == .milliseconds(12))
     }
 
     @Test("A phase never ends before it starts")
     func phaseClamps() {
-        let phase = HTTPTimings.Phase(start: .milliseconds(5), end: .milliseconds(3))
+        let phase = HTTPResponse.Timings.Phase(start: .milliseconds(5), end: .milliseconds(3))
         #expect(phase.end == .milliseconds(5))
         #expect(phase.duration == .zero)
     }
@@ -28,7 +28,7 @@ struct HTTPTimingsTests {
     @Test("A response keeps its timings through every copy, and two responses that differ only in them are equal")
     func responseCarriesTimings() {
         let request = HTTPRequest(method: .get, baseEndpoint: "https://api.example.com", path: "/")
-        let timings = HTTPTimings.sample(step: 1)
+        let timings = HTTPResponse.Timings.sample(step: 1)
         let response = HTTPResponse(statusCode: 200, body: Data("a".utf8), request: request, timings: timings)
         #expect(response.timings == timings)
         #expect(response.withBody(Data("b".utf8)).timings == timings)

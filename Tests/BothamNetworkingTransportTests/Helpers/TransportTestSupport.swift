@@ -69,7 +69,9 @@ enum TransportTest {
     }
 
     /// The network failure kind of `result`, or `nil` when it is something else.
-    static func networkFailureKind(_ result: Result<HTTPResponse, APIClientError>) -> NetworkFailure.Kind? {
+    static func networkFailureKind(_ result: Result<HTTPResponse, APIClientError>) -> APIClientError.NetworkFailure
+        .Kind?
+    {
         guard case .failure(.networkError(let failure)) = result else { return nil }
         return failure.kind
     }

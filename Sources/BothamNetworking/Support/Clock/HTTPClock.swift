@@ -5,8 +5,8 @@ import Foundation
 /// (``TokenAuthenticator/RefreshLimit``), cache freshness (``CacheInterceptor``), cookie expiry (``CookieJar``),
 /// ``EventSource`` reconnection delays, stub latency and the durations logging and metrics report.
 ///
-/// A client's ``BothamAPIClient/Configuration/clock`` (``SystemClock`` by default) is snapshotted when a call
-/// starts and reaches every part of the call as ``HTTPCallContext/clock``. Anything in a call that waits does so
+/// A client's ``BothamAPIClient/Configuration/clock`` (`SystemClock` by default) is snapshotted when a call
+/// starts and reaches every part of the call as `HTTPCallContext.clock`. Anything in a call that waits does so
 /// on that clock, so a test that gives the client `BothamNetworkingTesting`'s `VirtualClock` decides when time
 /// passes, and nothing sleeps for real:
 ///
@@ -63,7 +63,7 @@ package struct SystemClock: HTTPClock {
 }
 
 extension HTTPClock where Self == SystemClock {
-    /// The real clock (``SystemClock``).
+    /// The real clock (`SystemClock`).
     @usableFromInline
     package static var system: SystemClock { SystemClock() }
 }

@@ -7,7 +7,7 @@
 ///
 /// Whatever the policy, each hop follows the redirect rules both transports share: a redirect that changes the
 /// scheme, host or port never carries `Authorization`, `Proxy-Authorization`, `Cookie` or the policy's
-/// ``sensitiveFields`` (from then on, for the rest of the call), a 307 or 308 keeps its method and body, and a 301, 302 or 303 after a `POST` becomes a `GET` without a body, as browsers do.
+/// `sensitiveFields` (from then on, for the rest of the call), a 307 or 308 keeps its method and body, and a 301, 302 or 303 after a `POST` becomes a `GET` without a body, as browsers do.
 /// Redirects are counted, not compared: a loop ends when the count runs out, as in browsers (a redirect back to the
 /// same URL, say after setting a cookie, is legitimate).
 public struct RedirectPolicy: Sendable, Hashable {

@@ -19,7 +19,7 @@ struct URLSessionRedirectHops {
         case decline
         /// The policy's limit is spent: the call ends with `tooManyRedirects`.
         case tooManyRedirects
-        /// The call's ``RedirectHopObserver`` left a field that cannot be sent: the call ends with this error.
+        /// The call's `RedirectHopObserver` left a field that cannot be sent: the call ends with this error.
         case invalid(APIClientError)
     }
 
@@ -45,7 +45,7 @@ struct URLSessionRedirectHops {
     /// `storedCookies` is the `Cookie` field the session's cookie storage has for the target, when URLSession does
     /// not add it itself (FoundationNetworking leaves it out of a redirect a delegate approves).
     ///
-    /// `hopObserver`, the call's ``RedirectHopObserver``, sees the redirect (as answering `request`) and may change the
+    /// `hopObserver`, the call's `RedirectHopObserver`, sees the redirect (as answering `request`) and may change the
     /// next hop's fields last.
     mutating func redirect(
         from response: HTTPURLResponse,

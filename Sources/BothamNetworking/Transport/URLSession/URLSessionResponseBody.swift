@@ -145,7 +145,8 @@ struct URLSessionResponseBody {
             file = try FileHandle(forWritingTo: url)
             return nil
         } catch {
-            return .downloadDestinationError(ResponseBodyDestination.Failure(kind: .cannotWrite, url: url, reason: "\(error)"))
+            return .downloadDestinationError(
+                ResponseBodyDestination.Failure(kind: .cannotWrite, url: url, reason: "\(error)"))
         }
     }
 }

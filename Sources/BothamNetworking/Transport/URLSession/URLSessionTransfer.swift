@@ -56,7 +56,7 @@ final class URLSessionTransfer: Sendable {
     /// The size of the request body, for upload progress.
     private let requestBodySize: Int64?
     private let progress: TransferProgress.Reporter?
-    /// The call's ``RedirectHopObserver``, read when the call started.
+    /// The call's `RedirectHopObserver`, read when the call started.
     private let hopObserver: RedirectHopObserver?
     private let redirectPolicy: RedirectPolicy
     private let timeouts: URLSessionTimeouts
@@ -219,7 +219,8 @@ final class URLSessionTransfer: Sendable {
             case .continuation:
                 return .success(.answer(()))
             case .mismatch(let mismatch):
-                return .failure(.networkError(APIClientError.NetworkFailure(kind: .connectionLost, underlying: mismatch)))
+                return .failure(
+                    .networkError(APIClientError.NetworkFailure(kind: .connectionLost, underlying: mismatch)))
             case .retryWithoutRange:
                 // Its body is ignored; the request goes again once this task completes.
                 state.hops.pendingReissue = URLSessionDownloadSegments.withoutRange(state.hops.current)

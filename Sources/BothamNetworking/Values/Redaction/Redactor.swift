@@ -9,14 +9,14 @@ import Foundation
 /// interpolation and a debugger never show a credential.
 ///
 /// By default it hides:
-/// - the headers named in ``defaultHeaderNames``: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
+/// - the headers named in `defaultHeaderNames`: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`,
 ///   `X-Api-Key`, `Api-Key`, `X-Auth-Token` and `X-Amz-Security-Token`;
-/// - every header whose name contains, ignoring case, one of ``defaultHeaderNameFragments``: `token`, `secret`,
+/// - every header whose name contains, ignoring case, one of `defaultHeaderNameFragments`: `token`, `secret`,
 ///   `password`, `signature`, `api-key` or `apikey` (so `X-CSRF-Token`, `X-Client-Secret`, `X-Goog-Api-Key` and
 ///   `X-Signature` are hidden too);
 /// - the body fields `password`, `client_secret`, `access_token`, `refresh_token` and `id_token`.
 ///
-/// - the query parameters named in ``defaultQueryParameterNames`` (`access_token`, `api_key`, `X-Amz-Signature`,
+/// - the query parameters named in `defaultQueryParameterNames` (`access_token`, `api_key`, `X-Amz-Signature`,
 ///   `X-Amz-Security-Token`, `sig`… — the ones that make a URL a credential, such as a presigned URL), compared by
 ///   exact name ignoring case: a `continuation-token` or `page_token` stays visible, so pagination can be debugged.
 ///

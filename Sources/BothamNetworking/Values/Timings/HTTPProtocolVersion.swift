@@ -1,6 +1,6 @@
 extension HTTPResponse {
     /// The version of HTTP an exchange was carried over, as ``HTTPResponse/Timings/protocolVersion`` and
-    /// ``HTTPResponse/protocolVersion`` report it.
+    /// `HTTPResponse.protocolVersion` report it.
     ///
     /// `NativeHTTPClient` reports ``http1_1`` or ``http2`` for every exchange (which one depends on its
     /// `httpVersion` setting and, over TLS, on what ALPN negotiated); transports that cannot tell report none.

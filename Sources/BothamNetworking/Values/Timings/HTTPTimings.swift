@@ -19,7 +19,7 @@ extension HTTPResponse {
     /// | ``waiting`` | request sent → first response byte | start of the hop → response head |
     /// | ``bodyReceived`` | first response byte → last body byte (`nil` when streamed) | head → body complete |
     /// | ``reusedConnection`` | `true` or `false` | `nil` (it cannot tell) |
-    /// | ``protocolVersion`` | ``HTTPResponse/ProtocolVersion/http1_1`` or ``HTTPResponse/ProtocolVersion/http2`` | `nil` (it cannot tell) |
+    /// | `protocolVersion` | ``HTTPResponse/ProtocolVersion/http1_1`` or ``HTTPResponse/ProtocolVersion/http2`` | `nil` (it cannot tell) |
     ///
     /// - `NativeHTTPClient` measures every phase itself, with a few monotonic clock reads per exchange. A kept-alive
     ///   connection has no lookup, connect or handshake (``reusedConnection`` is `true`). Through a proxy, ``connect``

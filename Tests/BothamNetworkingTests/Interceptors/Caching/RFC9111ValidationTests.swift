@@ -115,7 +115,7 @@ struct RFC9111ValidationTests {
         cache.stub.stub(
             .path("/item"),
             with: .text("v1", headers: ["Cache-Control": "max-age=10, must-revalidate, stale-if-error=600"]),
-            .failure(.networkError(NetworkFailure(kind: .cannotConnect))))
+            .failure(.networkError(APIClientError.NetworkFailure(kind: .cannotConnect))))
         _ = try await cache.get()
         await cache.clock.advance(by: .seconds(20))
         await #expect(throws: APIClientError.self) { try await cache.get() }

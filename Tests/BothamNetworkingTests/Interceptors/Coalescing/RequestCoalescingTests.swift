@@ -243,7 +243,7 @@ struct RequestCoalescingTests {
     @Test("a failure of the exchange reaches every waiter")
     func errorReachesEveryWaiter() async throws {
         let fixture = CoalescingFixture { _ throws(APIClientError) in
-            throw .networkError(NetworkFailure(kind: .connectionLost, underlying: nil))
+            throw .networkError(APIClientError.NetworkFailure(kind: .connectionLost, underlying: nil))
         }
         let calls = fixture.startGETs(10)
         try #require(await fixture.waitUntil(waiting: 10, held: 1))

@@ -228,7 +228,7 @@ struct HTTPBodyStreamTests {
         let (stream, continuation) = HTTPBodyStream.makeStream()
         continuation.yield(data("a"))
         continuation.yield(data("b"))
-        continuation.finish(throwing: .networkError(NetworkFailure(kind: .connectionLost)))
+        continuation.finish(throwing: .networkError(APIClientError.NetworkFailure(kind: .connectionLost)))
         #expect(continuation.yield(data("after")) == .dropped)
         var iterator = stream.makeAsyncIterator()
         #expect(try await iterator.next() == data("a"))
