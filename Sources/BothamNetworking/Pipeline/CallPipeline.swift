@@ -101,6 +101,8 @@ final class CallPipeline: Sendable {
             clock: settings.clock
         )
         var files = DownloadFiles()
+        // What preparation establishes about the call's requests is the call's (`RequestPreparations`).
+        let preparations = RequestPreparations.Ledger()
         // Only onion interceptors can send more than once per attempt; without them the retry loop's attempt count
         // already bounds the sends, and the call counts none.
         let budget =
@@ -114,7 +116,9 @@ final class CallPipeline: Sendable {
             }
             let attemptContext = context
             let attempted = await HTTPCallContext.$current.withValue(attemptContext) {
-                await attempt(original, context: attemptContext, files: &files, budget: budget)
+                await RequestPreparations.$current.withValue(preparations) {
+                    await attempt(original, context: attemptContext, files: &files, budget: budget)
+                }
             }
             if case .finish(let result) = await step(after: attempted, of: original, context: context, budget: budget) {
                 outcome = result

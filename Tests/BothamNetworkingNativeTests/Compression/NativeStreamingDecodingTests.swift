@@ -66,8 +66,8 @@ struct NativeStreamingDecodingTests {
         #expect(!early.isEmpty, "the first half of the coded body decoded to nothing")
         #expect(text.starts(with: early))
         #expect(decoded == text)
-        #expect(response.headers[.contentEncoding] == nil)
-        #expect(response.headers[.contentLength] == nil)
+        #expect(response.head.headers[.contentEncoding] == nil)
+        #expect(response.head.headers[.contentLength] == nil)
         let request = try await server.takeRequest()
         #expect(request.header("Accept-Encoding") == "gzip, deflate")
     }

@@ -4,9 +4,9 @@ import Foundation
 /// it resolved, whether the transport's own header fields were added, and whether the pipeline prepared it again
 /// after an `HTTPInterceptor` changed it.
 ///
-/// The call holds this, not the request: records live in the call's state (`HTTPCallState.preparations`, reached
-/// through `HTTPCallContext.current`), so an ``HTTPRequest`` holds only what the user said and two requests with the
-/// same fields are the same value. A transport learns that the request it is given is the one its call prepared by
+/// The call holds this, not the request: the pipeline gives each call a ``Ledger`` of its own, reached through the
+/// task-local ``current`` for the whole call, so an ``HTTPRequest`` holds only what the user said and two requests
+/// with the same fields are the same value. A transport learns that the request it is given is the one its call prepared by
 /// looking it up here (`HTTPRequest.prepared(for:)`): by its storage's identity first (the request the pipeline
 /// handed on, unchanged), then by the fields preparation checks (`HTTPRequestStorage.Fields.preparesAlike(_:)`: a
 /// copy with another timeout or response destination is still prepared). Outside a call nothing is recorded and
@@ -25,13 +25,21 @@ enum RequestPreparations {
         let changedAfterPreparation: Bool
     }
 
+    /// The records of one call, by the identity of each prepared request's storage.
+    final class Ledger: Sendable {
+        let records = Lock<[ObjectIdentifier: Record]>([:])
+    }
+
+    /// The ledger of the call running on this task (the pipeline sets it for the whole call), or `nil` outside one.
+    @TaskLocal static var current: Ledger?
+
     /// The record of `request` in the running call, if the call prepared it (or a request that prepares alike).
     static func record(of request: HTTPRequest) -> Record? {
-        guard let call = HTTPCallContext.current?.storage else { return nil }
-        return call.withLock { state in
-            guard !state.preparations.isEmpty else { return nil }
-            if let record = state.preparations[request.storageIdentity] { return record }
-            return state.preparations.values.first { $0.request.preparesAlike(request) }
+        guard let ledger = current else { return nil }
+        return ledger.records.withLock { records in
+            guard !records.isEmpty else { return nil }
+            if let record = records[request.storageIdentity] { return record }
+            return records.values.first { $0.request.preparesAlike(request) }
         }
     }
 
@@ -39,10 +47,10 @@ enum RequestPreparations {
     static func remember(
         _ request: HTTPRequest, url: URL, transportFieldsAdded: Bool, changedAfterPreparation: Bool = false
     ) {
-        guard let call = HTTPCallContext.current?.storage else { return }
+        guard let ledger = current else { return }
         let record = Record(
             request: request, url: url, transportFieldsAdded: transportFieldsAdded,
             changedAfterPreparation: changedAfterPreparation)
-        call.withLock { $0.preparations[request.storageIdentity] = record }
+        ledger.records.withLock { $0[request.storageIdentity] = record }
     }
 }
