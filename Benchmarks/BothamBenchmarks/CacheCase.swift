@@ -72,7 +72,7 @@
             defer { server.shutdown() }
             let body = Data(repeating: UInt8(ascii: "x"), count: bodySize)
             server.setDispatcher { request in
-                if request.headers[.ifNoneMatch] == #""v1""# {
+                if request.headers["If-None-Match"] == #""v1""# {
                     return MockResponse().withStatus(304).withHeader("ETag", #""v1""#)
                 }
                 return MockResponse().withHeader("Cache-Control", "no-cache").withHeader("ETag", #""v1""#)

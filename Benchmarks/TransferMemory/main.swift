@@ -88,8 +88,8 @@
         do {
             // The timeout bounds the wait for the head and each wait for the next chunk, not the whole body.
             let response = try await apiClient.stream(apiClient.request(.get, "").withTimeout(.seconds(60)))
-            summary.status = response.statusCode
-            summary.contentLength = response.headers[.contentLength].flatMap { Int($0) }
+            summary.status = response.head.statusCode
+            summary.contentLength = response.head.headers[.contentLength].flatMap { Int($0) }
             for try await chunk in response.body {
                 summary.bytes += chunk.count
                 summary.chunks += 1
