@@ -66,10 +66,10 @@ public final class InterceptorList<Element: Sendable>: Sendable {
     }
 
     /// How many interceptors the list holds.
-    public var count: Int {
+    package var count: Int {
         storage.withLock { $0.elements.count }
     }
 
     /// Whether the list is empty.
-    public var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
 }

@@ -18,7 +18,7 @@ public struct HTTPHeaders: Sendable, Hashable {
         public var value: String
 
         /// Creates a field.
-        public init(name: HTTPFieldName, value: String) {
+        package init(name: HTTPFieldName, value: String) {
             self.name = name
             self.value = value
         }
@@ -28,7 +28,7 @@ public struct HTTPHeaders: Sendable, Hashable {
     public private(set) var fields: [Field]
 
     /// Creates headers from fields, keeping their order and repeats.
-    public init(_ fields: [Field] = []) {
+    package init(_ fields: [Field] = []) {
         self.fields = fields
     }
 

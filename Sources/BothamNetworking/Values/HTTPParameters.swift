@@ -12,7 +12,7 @@ public struct HTTPParameters: Sendable, Hashable {
         public var value: String
 
         /// Creates a parameter.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
@@ -22,7 +22,7 @@ public struct HTTPParameters: Sendable, Hashable {
     public private(set) var items: [Item]
 
     /// Creates parameters from items, keeping their order.
-    public init(_ items: [Item] = []) {
+    package init(_ items: [Item] = []) {
         self.items = items
     }
 

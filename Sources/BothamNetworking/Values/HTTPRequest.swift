@@ -149,14 +149,9 @@ public struct HTTPRequest: Sendable {
         with { $0.headers = $0.headers.merging(headers) }
     }
 
-    /// A copy with one header set, replacing any field of that name.
-    public func withHeader(_ name: HTTPFieldName, _ value: String) -> HTTPRequest {
+    /// A copy with one header set, replacing any field of that name; `nil` removes the fields of that name.
+    public func withHeader(_ name: HTTPFieldName, _ value: String?) -> HTTPRequest {
         with { $0.headers[name] = value }
-    }
-
-    /// A copy without the fields named `name`.
-    public func removingHeader(_ name: HTTPFieldName) -> HTTPRequest {
-        with { $0.headers.remove(name) }
     }
 
     /// A copy with exactly these headers.

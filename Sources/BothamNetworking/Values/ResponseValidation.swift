@@ -18,11 +18,11 @@ public struct ResponseValidation: Sendable {
     /// The error of a response whose content type is not acceptable.
     public struct UnacceptableContentType: Error, Sendable, CustomStringConvertible {
         /// The response's `Content-Type`, or `nil` when it had none.
-        public let contentType: String?
+        package let contentType: String?
         /// The acceptable patterns.
-        public let acceptable: [String]
+        package let acceptable: [String]
         /// The response.
-        public let response: HTTPResponse
+        package let response: HTTPResponse
 
         /// Names the content type and what was acceptable.
         public var description: String {

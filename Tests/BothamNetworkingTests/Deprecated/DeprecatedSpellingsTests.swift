@@ -19,15 +19,27 @@ struct DeprecatedSpellingsTests {
 
     @Test("An EventSource.Policy with a sleeper of its own waits through it")
     func eventFeedResumes() async throws { try await former.eventFeedResumes() }
+
+    @Test("removingHeader removes every field of that name, as withHeader(name, nil) does")
+    func removingHeaderRemoves() { former.removingHeaderRemoves() }
 }
 
 protocol FormerSpellingsScenarios: Sendable {
     func renamedSettings()
     func retrySleeperWaits() async throws
     func eventFeedResumes() async throws
+    func removingHeaderRemoves()
 }
 
 struct FormerSpellings: FormerSpellingsScenarios {
+    @available(*, deprecated, message: "uses the deprecated spellings")
+    func removingHeaderRemoves() {
+        let request = HTTPRequest(
+            method: .get, baseEndpoint: "https://api.example.com", headers: ["Accept": "a", "X-Debug": "1"])
+        #expect(request.removingHeader("x-debug") == request.withHeader("X-Debug", nil))
+        #expect(request.removingHeader("X-Debug").headers == ["Accept": "a"])
+    }
+
     @available(*, deprecated, message: "uses the deprecated spellings")
     func renamedSettings() {
         var configuration = BothamAPIClient.Configuration()

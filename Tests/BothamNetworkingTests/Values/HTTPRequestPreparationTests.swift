@@ -40,7 +40,7 @@ struct HTTPRequestPreparationTests {
             let prepared = try request.prepared()
             let changed = [
                 prepared.withMethod(.put), prepared.withHeader(.authorization, "Bearer t"),
-                prepared.removingHeader(.accept), prepared.withBody(.json(["x": 1])),
+                prepared.withHeader(.accept, nil), prepared.withBody(.json(["x": 1])),
             ]
 
             for request in changed {

@@ -24,7 +24,7 @@ public struct AuthenticationChallenge: Sendable, Hashable {
         public var value: String
 
         /// Creates a parameter.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
@@ -44,7 +44,7 @@ public struct AuthenticationChallenge: Sendable, Hashable {
     public var origin: String?
 
     /// Creates a challenge.
-    public init(
+    package init(
         scheme: String, token68: String? = nil, parameters: [Parameter] = [], isProxy: Bool = false,
         origin: String? = nil
     ) {

@@ -120,7 +120,7 @@ extension TokenAuthenticator: BothamRequestInterceptor {
         let call = HTTPCallContext.current
         if request.headers.contains(Self.skipAuthenticationHeader) {
             forget(call)
-            return request.removingHeader(Self.skipAuthenticationHeader)
+            return request.withHeader(Self.skipAuthenticationHeader, nil)
         }
         guard !Self.isRefreshing, requiresAuthentication(request), credentialScope.allows(request) else {
             forget(call)
@@ -196,7 +196,7 @@ extension TokenAuthenticator: HTTPInterceptor {
         -> HTTPResponse
     {
         if request.headers.contains(Self.skipAuthenticationHeader) {
-            return try await next(request.removingHeader(Self.skipAuthenticationHeader))
+            return try await next(request.withHeader(Self.skipAuthenticationHeader, nil))
         }
         guard !Self.isRefreshing, requiresAuthentication(request), credentialScope.allows(request) else {
             return try await next(request)

@@ -12,7 +12,7 @@
 /// same URL, say after setting a cookie, is legitimate).
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects one call follows; `0` means none.
-    public let maxRedirects: Int
+    package let maxRedirects: Int
     /// Header fields removed, besides the credential fields (`Authorization`, `Proxy-Authorization`, `Cookie`),
     /// when a redirect leaves the origin: API keys and other secrets of your own (for example the names your
     /// `Redactor` hides).
