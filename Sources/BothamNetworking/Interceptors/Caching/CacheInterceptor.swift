@@ -80,7 +80,7 @@ public struct CacheInterceptor: HTTPInterceptor {
     }
 
     /// Cancels the background revalidations running now.
-    package func cancelBackgroundRevalidations() {
+    public func cancelBackgroundRevalidations() {
         revalidations.cancelAll()
     }
 
