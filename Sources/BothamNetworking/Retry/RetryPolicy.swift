@@ -12,7 +12,9 @@ import Foundation
 /// - it ended with a status in ``retryableStatusCodes`` (default 408, 429, 500, 502, 503, 504), a
 ///   ``APIClientError/networkError(_:)`` whose kind is in `retryableNetworkFailures` (default `cannotConnect`,
 ///   `connectionLost`, `cannotFindHost`), or ``APIClientError/timeout`` when `retriesTimeouts` is on;
-/// - the method is idempotent (``HTTPMethod/isIdempotent``), or ``retriesNonIdempotentMethods`` is on;
+/// - the method is idempotent (``HTTPMethod/isIdempotent``), or it is `POST` or `PATCH` and the request carries an
+///   `Idempotency-Key` (its own, or the call's from ``IdempotencyKeyInterceptor``, the same on every attempt), or
+///   ``retriesNonIdempotentMethods`` is on;
 /// - `additionalCondition` (if any) agrees.
 ///
 /// Cancellation is never retried. The number of retries is not the policy's business: the client's
@@ -21,9 +23,17 @@ import Foundation
 /// ``APIClientError/retryLimitExceeded(attempts:lastOutcome:)``.
 ///
 /// The delay before retry *n* is `backoff` (`baseDelay × multiplier^(n−1)`, at most `maxDelay`) randomised by
-/// `jitter` with `random`. When the response carries `Retry-After` (seconds or an HTTP-date, read against the
-/// call's clock) and `honorsRetryAfter` is on, that delay is used instead, without jitter,
-/// capped at `retryAfterLimit` (default: the backoff's `maxDelay`). The client waits it out on the same clock.
+/// `jitter` with `random`. When the response asks for a wait and `honorsRetryAfter` is on, that wait is used instead,
+/// without jitter, even when it is longer than `maxDelay`. The first of these present wins:
+/// 1. `retry-after-ms` (milliseconds, as OpenAI-style APIs send it);
+/// 2. `Retry-After` (seconds or an HTTP-date, read against the call's clock);
+/// 3. on a 429 only, `x-ratelimit-reset-requests` / `x-ratelimit-reset-tokens` (OpenAI's durations such as `6m0s`,
+///    `1.5s`, `20ms`): the one whose `x-ratelimit-remaining-*` is `0`, or the longer.
+///
+/// A wait longer than `retryAfterLimit` (default 60 s; `nil` for no ceiling) is not cut short, which would spend a
+/// retry where it must fail again: the call fails at once with the response that asked for it (as
+/// ``APIClientError/httpResponseError(_:)``, so ``APIClientError/statusCode`` is its 429 or 503 and its headers say
+/// how long to wait). The client waits out the delays on the same clock.
 public struct RetryPolicy: Sendable {
     /// The statuses Alamofire and Ktor retry by default, plus 429: 408, 429, 500, 502, 503, 504.
     package static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
@@ -50,8 +60,8 @@ public struct RetryPolicy: Sendable {
     public var retriesNonIdempotentMethods: Bool
     /// Whether `Retry-After` replaces the backoff delay. Default `true`.
     package var honorsRetryAfter: Bool
-    /// The longest `Retry-After` delay obeyed; longer ones are cut to this. `nil` (the default) uses
-    /// ``RetryPolicy/Backoff/maxDelay``.
+    /// The longest wait a response may ask for (`retry-after-ms`, `Retry-After`, rate-limit reset) and still be
+    /// retried; a response that asks for longer ends the call at once. `nil` is no ceiling. Default 60 s.
     package var retryAfterLimit: Duration?
     /// An extra condition every retry must pass, given the outcome and the request; `nil` (the default) adds none.
     package var additionalCondition: (@Sendable (Result<HTTPResponse, APIClientError>, HTTPRequest) -> Bool)?
@@ -68,7 +78,7 @@ public struct RetryPolicy: Sendable {
         retriesTimeouts: Bool = true,
         retriesNonIdempotentMethods: Bool = false,
         honorsRetryAfter: Bool = true,
-        retryAfterLimit: Duration? = nil,
+        retryAfterLimit: Duration? = .seconds(60),
         additionalCondition: (@Sendable (Result<HTTPResponse, APIClientError>, HTTPRequest) -> Bool)? = nil
     ) {
         self.backoff = backoff
@@ -84,24 +94,27 @@ public struct RetryPolicy: Sendable {
     }
 
     /// Whether `outcome` of `request` should be retried (ignoring the budget, which the client owns).
-    package func shouldRetry(_ outcome: Result<HTTPResponse, APIClientError>, request: HTTPRequest) -> Bool {
-        guard request.method.isIdempotent || retriesNonIdempotentMethods else { return false }
+    package func shouldRetry(
+        _ outcome: Result<HTTPResponse, APIClientError>, request: HTTPRequest, hasIdempotencyKey: Bool = false
+    ) -> Bool {
+        let keyed = hasIdempotencyKey || request.headers.contains(.idempotencyKey)
+        let repeatable = request.method.isIdempotent || (keyed && (request.method == .post || request.method == .patch))
+        guard repeatable || retriesNonIdempotentMethods else { return false }
         guard isRetryable(outcome) else { return false }
         return additionalCondition?(outcome, request) ?? true
     }
 
     /// The delay before the retry that follows attempt `attempt` (1-based) which ended with `outcome`, when the
     /// time is `now` (what a `Retry-After` HTTP-date is measured from; the client passes its clock's
-    /// ``HTTPClock/currentDate``).
+    /// ``HTTPClock/currentDate``); `nil` when the response asks for a wait longer than `retryAfterLimit`.
     package func delay(
         afterAttempt attempt: Int, outcome: Result<HTTPResponse, APIClientError>, now: Date
-    ) -> Duration {
-        let limit = max(.zero, retryAfterLimit ?? backoff.maxDelay)
+    ) -> Duration? {
         if honorsRetryAfter, let response = Self.response(of: outcome),
-            let value = response.headers[.retryAfter],
-            let requested = RetryAfter.delay(from: value, now: now)
+            let requested = RetryHints.delay(in: response, now: now)
         {
-            return min(requested, limit)
+            if let retryAfterLimit, requested > max(.zero, retryAfterLimit) { return nil }
+            return requested
         }
         let jittered = jitter.apply(to: backoff.delay(beforeRetry: attempt), random: random())
         return min(max(.zero, jittered), max(.zero, backoff.maxDelay))
@@ -132,14 +145,17 @@ public struct RetryPolicy: Sendable {
 
 extension RetryPolicy: RequestRetrier {
     /// Retries after `delay` (at the call clock's ``HTTPClock/currentDate``) when
-    /// `shouldRetry` says so; never retries a cancelled call.
+    /// `shouldRetry` says so and the response asks for no wait beyond the ceiling; never retries a cancelled call.
     public func decision(
         for outcome: Result<HTTPResponse, APIClientError>,
         request: HTTPRequest,
         context: HTTPCallContext
     ) async -> RetryDecision {
         if case .failure(.cancelled) = outcome { return .doNotRetry }
-        guard shouldRetry(outcome, request: request) else { return .doNotRetry }
-        return .retry(after: delay(afterAttempt: context.attempt, outcome: outcome, now: context.clock.currentDate))
+        let keyed = context[IdempotencyKeyInterceptor.CallKey.self] != nil
+        guard shouldRetry(outcome, request: request, hasIdempotencyKey: keyed),
+            let delay = delay(afterAttempt: context.attempt, outcome: outcome, now: context.clock.currentDate)
+        else { return .doNotRetry }
+        return .retry(after: delay)
     }
 }

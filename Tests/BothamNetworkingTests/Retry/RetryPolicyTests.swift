@@ -74,15 +74,85 @@ struct RetryPolicyTests {
         #expect(clock.sleeps == [.seconds(7)])
     }
 
-    @Test("Retry-After longer than the cap is cut to the cap (max delay by default, or the configured limit)")
-    func retryAfterIsCapped() async {
-        stub.stub(with: .response(statusCode: 503, headers: [.retryAfter: "3600"]), .text("ok"))
-        _ = await client(exponential()).GET("/items")
+    @Test("Retry-After longer than the backoff's maximum is waited out in full, up to the 60 s ceiling")
+    func retryAfterBeyondMaxDelay() async throws {
+        stub.stub(
+            with: .response(statusCode: 429, headers: [.retryAfter: "45"]),
+            .response(statusCode: 503, headers: [.retryAfter: "60"]), .text("ok"))
+        let result = await client(exponential(max: .seconds(10))).GET("/items")
+        #expect(try result.get().statusCode == 200)
+        #expect(clock.sleeps == [.seconds(45), .seconds(60)])
+    }
+
+    @Test("Retry-After beyond the ceiling ends the call at once with that response, not an early retry")
+    func retryAfterBeyondCeilingFailsFast() async {
+        stub.stub(with: .response(statusCode: 429, headers: [.retryAfter: "61"]), .text("ok"))
+        let defaultCeiling = await client(exponential()).GET("/items")
+        #expect(defaultCeiling.statusCode == 429)
+        guard case .httpResponseError(let response) = defaultCeiling.error else {
+            Issue.record("expected the 429 itself, got \(defaultCeiling)")
+            return
+        }
+        #expect(response.headers[.retryAfter] == "61")
+        #expect(stub.receivedRequests.count == 1)
+
         var policy = exponential()
         policy.retryAfterLimit = .seconds(90)
-        stub.stub(with: .response(statusCode: 503, headers: [.retryAfter: "99999999999999999999999"]), .text("ok"))
-        _ = await client(policy).GET("/items")
-        #expect(clock.sleeps == [.seconds(30), .seconds(90)])
+        stub.stub(
+            with: .response(statusCode: 503, headers: [.retryAfter: "90"]),
+            .response(statusCode: 503, headers: [.retryAfter: "99999999999999999999999"]), .text("ok"))
+        let configured = await client(policy).GET("/items")
+        #expect(configured.statusCode == 503)
+        #expect(stub.receivedRequests.count == 3)
+        #expect(clock.sleeps == [.seconds(90)])
+
+        policy.retryAfterLimit = nil
+        stub.stub(with: .response(statusCode: 503, headers: [.retryAfter: "3600"]), .text("ok"))
+        #expect(await client(policy).GET("/items").statusCode == 200)
+        #expect(clock.sleeps == [.seconds(90), .seconds(3_600)])
+    }
+
+    @Test("retry-after-ms gives the wait in milliseconds and wins over Retry-After")
+    func retryAfterMilliseconds() async throws {
+        stub.stub(
+            with: .response(statusCode: 429, headers: ["retry-after-ms": "1500", .retryAfter: "2"]),
+            .response(statusCode: 429, headers: ["retry-after-ms": "20.5"]),
+            .response(statusCode: 429, headers: ["retry-after-ms": "soon", .retryAfter: "3"]), .text("ok"))
+        let result = await client(exponential(.full)).GET("/items")
+        #expect(try result.get().statusCode == 200)
+        #expect(clock.sleeps == [.milliseconds(1_500), .microseconds(20_500), .seconds(3)])
+    }
+
+    @Test("A 429's x-ratelimit-reset durations (6m0s, 1.5s, 20ms) give the wait: the spent budget's, else the longer")
+    func rateLimitResetHints() async throws {
+        let reset: HTTPHeaders = ["x-ratelimit-reset-requests": "1.5s", "x-ratelimit-reset-tokens": "20ms"]
+        var spentTokens = reset
+        spentTokens["x-ratelimit-remaining-tokens"] = "0"
+        spentTokens["x-ratelimit-remaining-requests"] = "12"
+        stub.stub(
+            with: .response(statusCode: 429, headers: reset), .response(statusCode: 429, headers: spentTokens),
+            .response(statusCode: 429, headers: ["x-ratelimit-reset-tokens": "1m0s"]),
+            .response(statusCode: 503, headers: ["x-ratelimit-reset-requests": "45s"]), .text("ok"))
+        let result = await client(exponential(), maxRetries: 4).GET("/items")
+        #expect(try result.get().statusCode == 200)
+        // The 503's reset field is no hint (it says when the budget refills, not that the call was limited).
+        #expect(clock.sleeps == [.milliseconds(1_500), .milliseconds(20), .seconds(60), .seconds(8)])
+
+        stub.stub(with: .response(statusCode: 429, headers: ["x-ratelimit-reset-tokens": "6m0s"]), .text("ok"))
+        #expect(await client(exponential()).GET("/items").statusCode == 429)  // beyond the 60 s ceiling
+    }
+
+    @Test("Go-style durations are read exactly and anything else is no hint")
+    func goDurations() {
+        #expect(RetryHints.duration("6m0s") == .seconds(360))
+        #expect(RetryHints.duration("1h2m3.5s") == .milliseconds(3_723_500))
+        #expect(RetryHints.duration("20ms") == .milliseconds(20))
+        #expect(RetryHints.duration("0") == .zero)
+        for garbage in ["", "6", "1.5", "s", "5 minutes", "1d", "-1s", "1s2", "１s"] {
+            #expect(RetryHints.duration(garbage) == nil, "\(garbage)")
+        }
+        #expect(RetryHints.milliseconds("250") == .milliseconds(250))
+        for garbage in ["", "-5", "nan", "inf", "1e3", "5 ms"] { #expect(RetryHints.milliseconds(garbage) == nil) }
     }
 
     @Test("Retry-After as an HTTP-date is measured against the client clock's date")
@@ -122,6 +192,40 @@ struct RetryPolicyTests {
         let retried = await client(policy).POST("/items", body: ["a": 1])
         #expect(retried.statusCode == 200)
         #expect(stub.receivedRequests.count == 3)
+    }
+
+    @Test("A POST or PATCH is retried when it carries an Idempotency-Key, and not without one")
+    func keyedPostIsRetried() async {
+        stub.stub(with: .response(statusCode: 429, headers: [.retryAfter: "1"]), .text("created"))
+        let apiClient = client(exponential())
+        let keyed = await apiClient.send(
+            apiClient.request(.post, "/charges", body: ["a": 1]).withHeader("Idempotency-Key", "k-1"))
+        #expect(keyed.statusCode == 200)
+        #expect(stub.receivedRequests.map { $0.headers["Idempotency-Key"] } == ["k-1", "k-1"])
+
+        stub.stub(with: .response(statusCode: 503), .text("patched"))
+        let patched = await apiClient.send(apiClient.request(.patch, "/a").withHeader("Idempotency-Key", "k-2"))
+        #expect(patched.statusCode == 200)
+
+        stub.stub(with: .response(statusCode: 429), .text("created"))
+        #expect(await client(exponential()).POST("/charges", body: ["a": 1]).statusCode == 429)
+        stub.stub(with: .response(statusCode: 503), .text("locked"))
+        let other = await apiClient.send(
+            apiClient.request(HTTPMethod("LOCK"), "/a").withHeader("Idempotency-Key", "k-3"))
+        #expect(other.statusCode == 503)  // the key makes POST and PATCH repeatable, no other method
+        #expect(stub.receivedRequests.count == 6)
+    }
+
+    @Test("A 429 that survives every retry still answers statusCode 429 and its response, as the Quick start matches")
+    func spentBudgetExposesStatus() async {
+        stub.stub(with: .response(statusCode: 429, body: Data("slow down".utf8)))
+        let result = await client(exponential(), maxRetries: 2).GET("/items")
+        guard case .retryLimitExceeded(3, _) = result.error else {
+            Issue.record("expected retryLimitExceeded, got \(result)")
+            return
+        }
+        #expect(result.error?.statusCode == 429)
+        #expect(result.error?.response?.body == Data("slow down".utf8))
     }
 
     @Test("Statuses outside the retryable set are returned at once")
