@@ -70,6 +70,9 @@ struct LinkHeaderTests {
     func malformed() throws {
         let response = response(#"<https://x.example/1>; rel=a, junk <https://x.example/2>; rel=b"#, "<unterminated")
         #expect(response.links.map(\.url.absoluteString) == ["https://x.example/1"])
+        let junkAfterParameters = self.response(
+            #"<https://x.example/1>; rel=a "junk, <https://evil.example/>; rel=next", <https://x.example/2>; rel=b"#)
+        #expect(junkAfterParameters.links.map(\.url.absoluteString) == ["https://x.example/1", "https://x.example/2"])
         #expect(
             self.response("", ",", ";rel=next", "<>").links.map(\.url.absoluteString) == [
                 "https://api.example.com/repos/o/r/issues?page=1"

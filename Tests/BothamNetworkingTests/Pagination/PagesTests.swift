@@ -44,10 +44,13 @@ struct PagesTests {
         #expect(paths(stub) == ["page=1", "page=2", "page=3"])
     }
 
-    @Test("items flattens the pages in order")
+    @Test("items flattens the pages in order, through empty pages")
     func items() async throws {
         let stub = StubHTTPClient()
-        stubLinkedPages(stub, count: 3)
+        let next: (Int) -> HTTPHeaders = { ["Link": "<\(Self.base)/items?page=\($0)>; rel=next"] }
+        stub.stub(.query("page", "1"), with: .json([1, 2], headers: next(2)))
+        stub.stub(.query("page", "2"), with: .json([], headers: next(3)))
+        stub.stub(.query("page", "3"), with: .json([3]))
         var items: [Int] = []
         for try await item in client(stub).pages(of: firstPage).items { items.append(item) }
         #expect(items == [1, 2, 3])
@@ -98,7 +101,7 @@ struct PagesTests {
         let stub = StubHTTPClient()
         stubLinkedPages(stub, count: 3) { $0 == 2 ? "\(Self.base)/items?page=1" : "\(Self.base)/items?page=\($0 + 1)" }
         var pages: [[Int]] = []
-        for try await page in client(stub).pages(of: firstPage) { pages.append(page) }
+        for try await page in client(stub).pages(of: firstPage, maxPages: 10) { pages.append(page) }
         #expect(pages == [[1], [2]])
         #expect(paths(stub) == ["page=1", "page=2"])
     }
