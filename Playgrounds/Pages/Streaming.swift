@@ -37,10 +37,14 @@ public enum Streaming: PlaygroundPage {
         try context.check(
             response.head.headers[.contentType] == "text/event-stream", "the head arrives first: an event stream")
         var reply = ""
+        var complete = false  // only `[DONE]` says the answer is whole
         var firstTokenAfter: Duration?
         print("  ", terminator: "")
         for try await event in response.events {
-            if event.data == "[DONE]" { break }
+            if event.data == "[DONE]" {
+                complete = true
+                break
+            }
             let chunk = try event.decoded(as: ChatCompletionChunk.self)
             let token = chunk.choices.first?.delta.content ?? ""
             if firstTokenAfter == nil { firstTokenAfter = ContinuousClock.now - started }
@@ -49,6 +53,8 @@ public enum Streaming: PlaygroundPage {
             reply += token
         }
         print()
+        // A stream that ends before `[DONE]` is an incomplete answer: an error, not a shorter reply.
+        try context.check(complete, "the stream ended with [DONE], not before it")
         try context.check(reply.hasPrefix("You asked: hello."), "the tokens form the reply: \(reply)")
         let total = ContinuousClock.now - started
         try context.check(

@@ -36,6 +36,8 @@ struct GitHubIssuesClient {
 @Sendable func readmeBlock3(apiClient: BothamAPIClient) async throws {
     switch await apiClient.GET("/issues") {
     case .success(let response): print(response.statusCode, response.body.count)
+    case .failure(let error) where error.statusCode == 429:  // also when it outlasted every retry
+        print("rate limited, retry after", error.response?.headers["Retry-After"] ?? "a while")
     case .failure(let error): print(error)  // a typed APIClientError with a message a person can act on
     }
     let call = apiClient.GET("/issues") { result in print(result) }
