@@ -14,7 +14,7 @@ struct ArticlesAreCompiledTests {
         "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md", "RequestsAndBodies.md",
         "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
         "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
-        "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md",
+        "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md", "Pagination.md",
     ]
     /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py), the
     /// landing pages of those modules included.

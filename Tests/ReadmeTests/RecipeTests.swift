@@ -272,7 +272,8 @@ struct RecipeTests {
         defer { server.shutdown() }
         server.enqueue(MockResponse().withBody(#"{"objects": []}"#))
 
-        let error = await #expect(throws: APIClientError.self) { try await Self.store(.native, server).page() }
+        let store = Self.store(.native, server)
+        let error = await #expect(throws: APIClientError.self) { try await store.apiClient.value(for: store.page()) }
 
         guard case .parsingError(let body, _) = error else {
             Issue.record("expected parsingError, got \(String(describing: error))")
