@@ -1310,9 +1310,11 @@ enum IssuesAPI {
 }
 
 // Pagination.md block 4: compiled, never called (it talks to real services)
-@Sendable func paginationBlock4(apiClient: BothamAPIClient) throws {
-    let mirroredPages = apiClient.pages(
-        of: IssuesAPI.list(repo: "apple/swift"), followingLinksToOtherOrigins: true)
+@Sendable func paginationBlock4(apiClient: BothamAPIClient) async throws {
+    let mirrored = apiClient.pages(of: IssuesAPI.list(repo: "apple/swift"), followingLinksToOtherOrigins: true)
+    for try await page in mirrored {
+        print(page.count)
+    }
 }
 
 // Pagination.md block 5
