@@ -7,7 +7,7 @@ import Foundation
 /// answered with ISO 8601 dates and snake_case keys. Test doubles use it to answer a typed endpoint from a value
 /// (`StubHTTPClient`'s `stub(_:with:)`); an endpoint that decodes JSON with a closure of its own is answered with
 /// ``json(_:emptyResponses:)``.
-public struct ResponseEncoding<Response: Sendable>: Sendable {
+package struct ResponseEncoding<Response: Sendable>: Sendable {
     private let body: @Sendable (Response, HTTPMethod) throws -> EncodedResponse
 
     /// An encoding from a function of the value and the request's method (a `HEAD` answer has no body).
@@ -29,7 +29,7 @@ extension ResponseEncoding where Response: Encodable {
     /// ``EmptyResponse`` type's ``EmptyResponse/emptyValue()``) that `emptyResponses` allows gets an empty body and the
     /// status that policy allows (`204` by default, `304` for a policy of `[304]`, `200` for `HEAD`), as a server would
     /// answer it.
-    public static func json(
+    package static func json(
         _ encoder: JSONEncoder = JSONEncoder(), emptyResponses: EmptyResponsePolicy = .default
     ) -> ResponseEncoding<Response> {
         .encodable(contentType: "application/json", emptyResponses: emptyResponses) { try encoder.encode($0) }

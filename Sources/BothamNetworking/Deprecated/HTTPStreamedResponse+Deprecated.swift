@@ -4,18 +4,18 @@ import Foundation
 
 extension HTTPStreamedResponse {
     /// The status code.
-    @available(*, deprecated, renamed: "head.statusCode")
+    @available(*, deprecated, message: "read it from head: response.head.statusCode")
     public var statusCode: Int { head.statusCode }
     /// The status code and its class.
-    @available(*, deprecated, renamed: "head.status")
+    @available(*, deprecated, message: "read it from head: response.head.status")
     public var status: HTTPResponse.Status { head.status }
     /// The header fields.
-    @available(*, deprecated, renamed: "head.headers")
+    @available(*, deprecated, message: "read it from head: response.head.headers")
     public var headers: HTTPHeaders { head.headers }
     /// The URL the response came from (after redirects).
-    @available(*, deprecated, renamed: "head.url")
+    @available(*, deprecated, message: "read it from head: response.head.url")
     public var url: URL? { head.url }
     /// The request as it was sent.
-    @available(*, deprecated, renamed: "head.request")
+    @available(*, deprecated, message: "read it from head: response.head.request")
     public var request: HTTPRequest { head.request }
 }

@@ -21,7 +21,7 @@ public struct HTTPCallContext: Sendable {
     /// When the call started, on `clock`.
     public let startedAt: ContinuousClock.Instant
     /// The call's clock (see ``HTTPClock``): the one every time-based part of the call reads and waits on.
-    package let clock: any HTTPClock
+    public let clock: any HTTPClock
     /// The call's values and send counts, shared by the contexts of all its attempts.
     let storage: HTTPCallStorage
 
