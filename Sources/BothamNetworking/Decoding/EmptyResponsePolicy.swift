@@ -35,7 +35,7 @@ public struct EmptyResponsePolicy: Sendable, Hashable {
     }
 
     /// The status of an empty answer to a `method` request that this policy allows, for encoders that make
-    /// responses from values (``ResponseEncoding``): `200` for a method of ``methods`` or when every empty body is
+    /// responses from values (`ResponseEncoding`): `200` for a method of ``methods`` or when every empty body is
     /// allowed and 204 is not listed, else `204` when listed, else the lowest of ``statusCodes``; `nil` when the
     /// policy allows no empty body (the empty value is then encoded like any other).
     func emptyStatusCode(for method: HTTPMethod) -> Int? {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The status, header fields and body of a response made from a value by a ``ResponseEncoding``: what a server
+/// The status, header fields and body of a response made from a value by a `ResponseEncoding`: what a server
 /// would answer for the value to decode back to it. Test doubles answer with it (`StubHTTPClient`'s typed endpoint
 /// stubs), so a test never writes the JSON by hand.
 package struct EncodedResponse: Sendable, Hashable {

@@ -45,10 +45,8 @@ extension ResponseDecoding where Response: Decodable {
     /// JSON decoded with `decoder`; an empty body that `emptyResponses` allows gives ``Empty`` (or `nil` for an
     /// `Optional` response) instead of a parsing error.
     ///
-    /// Its `encoder` writes what ``ResponseEncoding/json(_:emptyResponses:)`` writes, with a `JSONEncoder`
-    /// mirroring `decoder`'s date, data, key and non-conforming float strategies as they are when it encodes; a
-    /// `.custom` strategy has no inverse, nor has a type that is only `Decodable`, and encoding then throws
-    /// `ResponseEncodingError`.
+    /// The test kit's typed endpoint stubs encode a value back with the inverse of `decoder`'s date, data, key and
+    /// non-conforming float strategies; a `.custom` strategy has none, nor has a type that is only `Decodable`.
     public static func json(
         _ decoder: JSONDecoder = JSONDecoder(),
         emptyResponses: EmptyResponsePolicy = .default

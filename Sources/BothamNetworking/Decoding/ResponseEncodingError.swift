@@ -1,4 +1,4 @@
-/// Why a ``ResponseEncoding`` cannot make a response from a value: its decoder uses a strategy that has no
+/// Why a `ResponseEncoding` cannot make a response from a value: its decoder uses a strategy that has no
 /// encoding counterpart to mirror, such as a `.custom` date, data or key strategy (and, on Linux, a `.formatted`
 /// date strategy, which Foundation there turns into a `.custom` one). Pass an encoding of your own instead.
 package struct ResponseEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
