@@ -152,7 +152,7 @@ extension RetryPolicy: RequestRetrier {
         context: HTTPCallContext
     ) async -> RetryDecision {
         if case .failure(.cancelled) = outcome { return .doNotRetry }
-        let keyed = context[IdempotencyKeyInterceptor.CallKey.self] != nil
+        let keyed = context[IdempotencyCallKey.self] != nil
         guard shouldRetry(outcome, request: request, hasIdempotencyKey: keyed),
             let delay = delay(afterAttempt: context.attempt, outcome: outcome, now: context.clock.currentDate)
         else { return .doNotRetry }

@@ -16,10 +16,6 @@ import Foundation
 /// - Append it before a signer, so the signature covers the key.
 public struct IdempotencyKeyInterceptor: Sendable {
     /// The call's key, once its first attempt made one.
-    package enum CallKey: HTTPCallValueKey {
-        package static let defaultValue: String? = nil
-    }
-
     private let newKey: @Sendable () -> String
 
     /// Creates the interceptor.
@@ -42,7 +38,7 @@ extension IdempotencyKeyInterceptor: HTTPInterceptor {
             return try await next(request)
         }
         let candidate = newKey()
-        let key = context.update(CallKey.self) { (key: inout String?) -> String in
+        let key = context.update(IdempotencyCallKey.self) { (key: inout String?) -> String in
             if let key { return key }
             key = candidate
             return candidate

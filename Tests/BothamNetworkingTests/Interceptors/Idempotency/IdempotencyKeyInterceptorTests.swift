@@ -2,7 +2,6 @@ import BothamNetworking
 import BothamNetworkingTesting
 import BothamTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("IdempotencyKeyInterceptor", .timeLimit(.minutes(1)))
@@ -71,7 +70,7 @@ struct IdempotencyKeyInterceptorTests {
 
 /// Keys `key-1`, `key-2`, … in the order they are asked for.
 final class NumberedKeys: Sendable {
-    private let made = Mutex(0)
+    private let made = Lock(0)
 
     func next() -> String {
         let number = made.withLock { count in
