@@ -102,7 +102,7 @@ final class CallPipeline: Sendable {
         )
         var files = DownloadFiles()
         // What preparation establishes about the call's requests is the call's (`RequestPreparations`).
-        let preparations = RequestPreparations.Ledger()
+        let preparations = RequestPreparations.Ledger(RequestPreparations.Records())
         // Only onion interceptors can send more than once per attempt; without them the retry loop's attempt count
         // already bounds the sends, and the call counts none.
         let budget =

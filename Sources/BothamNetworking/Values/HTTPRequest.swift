@@ -126,8 +126,7 @@ public struct HTTPRequest: Sendable {
     /// file body in byte ranges).
     package var changedAfterPreparation: Bool { RequestPreparations.record(of: self)?.changedAfterPreparation ?? false }
 
-    /// The identity of the storage this value shares with its copies (the key of `RequestPreparations`; tests tell a
-    /// re-prepared request apart by it).
+    /// The identity of the storage this value shares with its copies (tests tell a re-prepared request apart by it).
     var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
 
     /// Whether this request's storage is `other`'s.

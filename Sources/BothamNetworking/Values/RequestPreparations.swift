@@ -25,22 +25,42 @@ enum RequestPreparations {
         let changedAfterPreparation: Bool
     }
 
-    /// The records of one call, by the identity of each prepared request's storage.
-    final class Ledger: Sendable {
-        let records = Lock<[ObjectIdentifier: Record]>([:])
+    /// The records of one call: the first inline (a call prepares one request per attempt, so one lock's allocation
+    /// is usually all a call pays for them), the others after it; a request's own record (its storage) is found
+    /// before one that merely prepares alike.
+    struct Records: Sendable {
+        var first: Record?
+        var others: [Record] = []
+
+        func record(of request: HTTPRequest) -> Record? {
+            if let first, first.request.sharesStorage(with: request) { return first }
+            if let own = others.first(where: { $0.request.sharesStorage(with: request) }) { return own }
+            if let first, first.request.preparesAlike(request) { return first }
+            return others.first { $0.request.preparesAlike(request) }
+        }
+
+        mutating func remember(_ record: Record) {
+            guard let current = first, !current.request.sharesStorage(with: record.request) else {
+                first = record
+                return
+            }
+            if let index = others.firstIndex(where: { $0.request.sharesStorage(with: record.request) }) {
+                others[index] = record
+            } else {
+                others.append(record)
+            }
+        }
     }
+
+    /// The records of one call, behind a lock (an `HTTPInterceptor` may send from several tasks).
+    typealias Ledger = Lock<Records>
 
     /// The ledger of the call running on this task (the pipeline sets it for the whole call), or `nil` outside one.
     @TaskLocal static var current: Ledger?
 
     /// The record of `request` in the running call, if the call prepared it (or a request that prepares alike).
     static func record(of request: HTTPRequest) -> Record? {
-        guard let ledger = current else { return nil }
-        return ledger.records.withLock { records in
-            guard !records.isEmpty else { return nil }
-            if let record = records[request.storageIdentity] { return record }
-            return records.values.first { $0.request.preparesAlike(request) }
-        }
+        current?.withLock { $0.record(of: request) }
     }
 
     /// Records that the running call prepared `request` (nothing outside a call).
@@ -51,6 +71,6 @@ enum RequestPreparations {
         let record = Record(
             request: request, url: url, transportFieldsAdded: transportFieldsAdded,
             changedAfterPreparation: changedAfterPreparation)
-        ledger.records.withLock { $0[request.storageIdentity] = record }
+        ledger.withLock { $0.remember(record) }
     }
 }
