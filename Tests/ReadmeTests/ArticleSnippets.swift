@@ -84,8 +84,8 @@ struct HMACRequestSigner: HTTPInterceptor {
             .withHeader("X-Signature-Date", ISO8601DateFormatter().string(from: now()))
         // `Host` is not among the headers yet: the transport writes it from the URL, so sign it from the URL.
         var headers = signing.headers
-        headers.add(.host, Self.hostHeader(of: url))
-        let signedNames = Set(headers.fields.map(\.name.canonicalName)).subtracting(["authorization"]).sorted()
+        headers.add("Host", Self.hostHeader(of: url))
+        let signedNames = Set(headers.fields.map { $0.name.rawName.lowercased() }).subtracting(["authorization"]).sorted()
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let text = Self.canonicalRequest(
             method: signing.method.rawValue,
@@ -255,7 +255,7 @@ struct ObjectStorageClient: Sendable {
         let response = try await apiClient.upload(
             "/\(bucket)/\(key)", method: .put, fromFile: fileURL, contentType: contentType
         ).get()
-        return response.headers[.eTag]
+        return response.headers["ETag"]
     }
 
     /// Downloads `key` into `fileURL` (replacing it), streamed to disk.
@@ -269,12 +269,12 @@ struct ObjectStorageClient: Sendable {
     /// `key`, unless the copy behind `eTag` is still current.
     func object(_ key: String, ifNoneMatch eTag: String?) async throws(APIClientError) -> ConditionalObject {
         var headers: HTTPHeaders = [:]
-        if let eTag { headers[.ifNoneMatch] = eTag }
+        if let eTag { headers["If-None-Match"] = eTag }
         let request = apiClient.request(.get, "/\(bucket)/\(key)", headers: headers)
             .accepting(.successfulStatusCodes.adding(304))
         let response = try await apiClient.send(request).get()
         if response.statusCode == 304 { return .notModified }
-        return .modified(response.body, eTag: response.headers[.eTag])
+        return .modified(response.body, eTag: response.headers["ETag"])
     }
 }
 

@@ -111,7 +111,7 @@ public struct HTTPRequest: Sendable {
     ///
     /// For a request this call prepared (the one a transport receives) this returns the URL preparation resolved,
     /// without work.
-    package func resolvedURL() throws(APIClientError) -> URL {
+    public func resolvedURL() throws(APIClientError) -> URL {
         if let url = RequestPreparations.record(of: self)?.url { return url }
         return try URLBuilder.url(baseEndpoint: baseEndpoint, path: path, parameters: parameters)
     }

@@ -20,7 +20,7 @@ extension HTTPResponse {
     ///   protocols carry signed state in them).
     ///
     /// `nil` when there is no `Location`, it is empty, or it does not resolve to an `http` or `https` URL with a host.
-    package var resolvedLocation: URL? {
+    public var resolvedLocation: URL? {
         guard let base = url ?? request.url else { return nil }
         return RedirectHop.target(of: headers[.location], relativeTo: base)
     }
