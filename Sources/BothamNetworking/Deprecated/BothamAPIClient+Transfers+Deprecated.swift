@@ -17,7 +17,8 @@ extension BothamAPIClient {
     ) async -> Result<HTTPResponse, APIClientError> {
         let body = HTTPBody.data(data, contentType: contentType)
         let request = request(method, path, parameters: parameters, headers: headers, body: body)
-        return await download(request, to: .memory, progress: progress)
+        guard let progress else { return await send(request) }
+        return await send(request, progress: progress)
     }
 
     /// A reconnecting Server-Sent Events source for `GET path`; see ``EventSource``.

@@ -36,9 +36,11 @@ import Foundation
 /// how long to wait). The client waits out the delays on the same clock.
 public struct RetryPolicy: Sendable {
     /// The statuses Alamofire and Ktor retry by default, plus 429: 408, 429, 500, 502, 503, 504.
+    @usableFromInline
     package static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// Failures where the request most likely never reached the server or the connection broke:
     /// `cannotConnect`, `connectionLost`, `cannotFindHost`.
+    @usableFromInline
     package static let defaultRetryableNetworkFailures: Set<APIClientError.NetworkFailure.Kind> = [
         .cannotConnect, .connectionLost, .cannotFindHost,
     ]
@@ -71,10 +73,8 @@ public struct RetryPolicy: Sendable {
         backoff: RetryPolicy.Backoff = RetryPolicy.Backoff(),
         jitter: RetryPolicy.Jitter = .full,
         random: RetryPolicy.Random = .system,
-        retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
-        retryableNetworkFailures: Set<APIClientError.NetworkFailure.Kind> = [
-            .cannotConnect, .connectionLost, .cannotFindHost,
-        ],
+        retryableStatusCodes: Set<Int> = RetryPolicy.defaultRetryableStatusCodes,
+        retryableNetworkFailures: Set<APIClientError.NetworkFailure.Kind> = RetryPolicy.defaultRetryableNetworkFailures,
         retriesTimeouts: Bool = true,
         retriesNonIdempotentMethods: Bool = false,
         honorsRetryAfter: Bool = true,

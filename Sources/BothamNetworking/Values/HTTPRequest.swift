@@ -163,11 +163,6 @@ public struct HTTPRequest: Sendable {
         with { $0.parameters = $0.parameters.appending(parameters) }
     }
 
-    /// A copy with exactly these parameters.
-    package func withParameters(_ parameters: HTTPParameters) -> HTTPRequest {
-        with { $0.parameters = parameters }
-    }
-
     /// A copy with another body (or none).
     public func withBody(_ body: HTTPBody?) -> HTTPRequest {
         with { $0.body = body }

@@ -39,7 +39,7 @@ extension EventSource {
             defaultReconnectionTime: Duration = .seconds(3),
             maxReconnectionDelay: Duration = .seconds(60),
             maxConsecutiveFailures: Int = 8,
-            retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
+            retryableStatusCodes: Set<Int> = RetryPolicy.defaultRetryableStatusCodes,
             jitter: RetryPolicy.Jitter = .proportional(0.2),
             random: RetryPolicy.Random = .system,
             lastEventID: String = ""

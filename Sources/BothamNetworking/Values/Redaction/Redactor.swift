@@ -62,9 +62,9 @@ public struct Redactor: Sendable, Hashable {
     /// Name fragments (lower-cased): a header whose lower-cased name contains one of them is hidden.
     package private(set) var headerNameFragments: Set<String>
     /// Query parameter names (lower-cased) whose values are hidden.
-    package private(set) var queryParameterNames: Set<String>
+    package let queryParameterNames: Set<String>
     /// JSON member and form field names (lower-cased) whose values are hidden in bodies.
-    package private(set) var bodyFieldNames: Set<String>
+    package let bodyFieldNames: Set<String>
     /// What replaces a hidden value. Default `REDACTED` (safe in URLs, headers and shell commands).
     package var replacement: String
 
@@ -102,20 +102,6 @@ public struct Redactor: Sendable, Hashable {
     public func redactingHeaders(containing fragments: Set<String>) -> Redactor {
         var copy = self
         copy.headerNameFragments.formUnion(fragments.map { $0.lowercased() })
-        return copy
-    }
-
-    /// A copy that also hides these query parameters.
-    package func redactingQueryParameters(_ names: Set<String>) -> Redactor {
-        var copy = self
-        copy.queryParameterNames.formUnion(names.map { $0.lowercased() })
-        return copy
-    }
-
-    /// A copy that also hides these body fields.
-    package func redactingBodyFields(_ names: Set<String>) -> Redactor {
-        var copy = self
-        copy.bodyFieldNames.formUnion(names.map { $0.lowercased() })
         return copy
     }
 

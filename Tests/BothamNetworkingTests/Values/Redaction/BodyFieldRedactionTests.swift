@@ -94,7 +94,7 @@ struct BodyFieldRedactionTests {
         #expect(redacted(Self.nestedJSON, redactor: .none) == Self.nestedJSON)
         let binary = Data([0xFF, 0x00, 0x7B, 0x22])
         #expect(redactor.redact(body: binary, contentType: "application/octet-stream") == binary)
-        #expect(Redactor().redactingBodyFields(["PIN"]).redacts(bodyField: "pin"))
+        #expect(Redactor(bodyFieldNames: ["PIN"]).redacts(bodyField: "pin"))
         #expect(Redactor.default.redacts(bodyField: "Access_Token"))
         #expect(!Redactor.none.redacts(bodyField: "password"))
     }
