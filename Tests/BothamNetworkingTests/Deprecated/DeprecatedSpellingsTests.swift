@@ -20,6 +20,9 @@ struct DeprecatedSpellingsTests {
     @Test("An EventSource.Policy with a sleeper of its own waits through it")
     func eventFeedResumes() async throws { try await former.eventFeedResumes() }
 
+    @Test("upload(data:) sends the data with its method and content type, reporting progress, as send(_:progress:)")
+    func uploadSendsTheData() async throws { try await former.uploadSendsTheData() }
+
     @Test("removingHeader removes every field of that name, as withHeader(name, nil) does")
     func removingHeaderRemoves() { former.removingHeaderRemoves() }
 }
@@ -29,9 +32,31 @@ protocol FormerSpellingsScenarios: Sendable {
     func retrySleeperWaits() async throws
     func eventFeedResumes() async throws
     func removingHeaderRemoves()
+    func uploadSendsTheData() async throws
 }
 
 struct FormerSpellings: FormerSpellingsScenarios {
+    @available(*, deprecated, message: "uses the deprecated spellings")
+    func uploadSendsTheData() async throws {
+        let stub = StubHTTPClient()
+        stub.stub(with: .text("stored"))
+        let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: stub)
+        let reports = Recorder<TransferProgress>()
+
+        let response = try await apiClient.upload(
+            "/files", method: .put, data: Data("bytes".utf8), contentType: "text/plain",
+            progress: { reports.append($0) }
+        ).get()
+
+        #expect(response.statusCode == 200)
+        let sent = try #require(stub.receivedRequests.first)
+        #expect(sent.method == .put)
+        #expect(try sent.bodyData() == Data("bytes".utf8))
+        #expect(sent.headers[.contentType] == "text/plain")
+        let last = try #require(reports.values.last)
+        #expect(last.completedBytes == last.totalBytes)
+    }
+
     @available(*, deprecated, message: "uses the deprecated spellings")
     func removingHeaderRemoves() {
         let request = HTTPRequest(
