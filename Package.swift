@@ -17,7 +17,12 @@ let package = Package(
         // HTTP/2's wire format without I/O (RFC 9113 frames, RFC 7541 HPACK): the native client's HTTP/2 and
         // MockWebServer's cleartext HTTP/2 are built on it. Not a product: its API is `package`.
         .target(name: "BothamHTTP2Wire"),
-        .target(name: "BothamNetworkingTesting", dependencies: ["BothamNetworking", "BothamHTTP2Wire"]),
+        // WebSocket's protocol without I/O (RFC 6455 frames and session, RFC 7692 permessage-deflate, the opening
+        // handshake's checks): the native client's WebSockets and MockWebServer's are built on it. Not a product.
+        .target(name: "BothamWebSocketWire", dependencies: ["CBothamZlib"]),
+        .target(
+            name: "BothamNetworkingTesting", dependencies: ["BothamNetworking", "BothamHTTP2Wire", "BothamWebSocketWire"]
+        ),
         // The transport conformance suite a user runs against a transport of theirs (it serves with MockWebServer).
         .target(name: "BothamNetworkingConformance", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
         .systemLibrary(
@@ -29,7 +34,10 @@ let package = Package(
         .target(name: "CBothamNativeShims", dependencies: ["CBothamOpenSSL", "CBothamZlib"]),
         .target(
             name: "BothamNetworkingNative",
-            dependencies: ["BothamNetworking", "BothamHTTP2Wire", "CBothamOpenSSL", "CBothamZlib", "CBothamNativeShims"]
+            dependencies: [
+                "BothamNetworking", "BothamHTTP2Wire", "BothamWebSocketWire", "CBothamOpenSSL", "CBothamZlib",
+                "CBothamNativeShims",
+            ]
         ),
         // Helpers shared by the test targets (seeded generator, recorder, timing scale); not a product.
         .target(
@@ -46,6 +54,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BothamHTTP2WireTests", dependencies: ["BothamHTTP2Wire", "BothamTestSupport"]),
+        .testTarget(name: "BothamWebSocketWireTests", dependencies: ["BothamWebSocketWire", "BothamTestSupport"]),
         .testTarget(
             name: "BothamNetworkingTestingTests",
             dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamHTTP2Wire", "BothamTestSupport"]
@@ -138,6 +147,7 @@ if Context.environment["BOTHAM_FUZZ"] == "1" {
         ("FuzzHPACKDecoder", ["BothamHTTP2Wire"]),
         ("FuzzHTTP2FrameDecoder", ["BothamHTTP2Wire"]),
         ("FuzzHTTP2Connection", ["BothamNetworkingNative", "BothamHTTP2Wire"]),
+        ("FuzzWebSocketFrames", ["BothamWebSocketWire"]),
     ]
     package.targets += [
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),

@@ -1,0 +1,7 @@
+/// A whole WebSocket message: its fragments joined and, when compressed, inflated.
+public enum WebSocketMessage: Sendable, Equatable {
+    /// A text message (valid UTF-8 on the wire).
+    case text(String)
+    /// A binary message.
+    case binary([UInt8])
+}
