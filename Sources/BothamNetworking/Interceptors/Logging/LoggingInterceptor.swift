@@ -7,7 +7,7 @@
 /// ```
 ///
 /// - One line per event: request sent, response received, failure. Each names the call id, the attempt and, for
-///   answers, how long the attempt took.
+///   answers, how long the attempt took (and how long the call waited for ``RateLimitInterceptor``, when it did).
 /// - ``Detail`` chooses how much of each event is shown: nothing, the request line and status, plus headers, plus
 ///   bodies (cut at `bodyLimit` bytes; non-UTF-8 bodies are shown as their size and a hex preview; file bodies by
 ///   their path and size, never read).
@@ -92,7 +92,8 @@ public struct LoggingInterceptor: HTTPInterceptor {
         } catch {
             let message =
                 "<-- FAILED \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) "
-                + "(\(LogFormat.milliseconds(clock.now - start))): \(LogFormat.error(error)) \(LogFormat.tag(context))"
+                + "(\(LogFormat.milliseconds(clock.now - start))\(Self.rateLimitWait(context))): "
+                + "\(LogFormat.error(error)) \(LogFormat.tag(context))"
             sink(error.isCancellation ? .notice : .error, message)
             throw error
         }
@@ -111,6 +112,13 @@ public struct LoggingInterceptor: HTTPInterceptor {
         return line
     }
 
+    /// `, waited 1500.0 ms for rate limits` when the call has waited for ``RateLimitInterceptor`` so far; empty
+    /// otherwise.
+    static func rateLimitWait(_ context: HTTPCallContext) -> String {
+        let wait = context[RateLimitCallWait.self]
+        return wait > .zero ? ", waited \(LogFormat.milliseconds(wait)) for rate limits" : ""
+    }
+
     /// The line logged when `response` arrives.
     func responseLine(
         _ response: HTTPResponse,
@@ -121,8 +129,8 @@ public struct LoggingInterceptor: HTTPInterceptor {
         var line =
             "<-- \(response.statusCode) \(LogFormat.method(request.method)) \(redactor.redactedURL(of: request)) "
             + "(\(LogFormat.milliseconds(duration)), "
-            + (response.bodyStream == nil ? "\(response.body.count) bytes" : "body streaming") + ") "
-            + LogFormat.tag(context)
+            + (response.bodyStream == nil ? "\(response.body.count) bytes" : "body streaming")
+            + "\(Self.rateLimitWait(context))) " + LogFormat.tag(context)
         if detail >= .headers, let timings = response.timings {
             line += " timings: \(timings)"
         }
