@@ -54,7 +54,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BothamHTTP2WireTests", dependencies: ["BothamHTTP2Wire", "BothamTestSupport"]),
-        .testTarget(name: "BothamWebSocketWireTests", dependencies: ["BothamWebSocketWire", "BothamTestSupport"]),
+        .testTarget(name: "BothamWebSocketWireTests", dependencies: ["BothamWebSocketWire"]),
         .testTarget(
             name: "BothamNetworkingTestingTests",
             dependencies: ["BothamNetworking", "BothamNetworkingTesting", "BothamHTTP2Wire", "BothamTestSupport"]
