@@ -38,6 +38,9 @@ final class DeflateCompressor {
     /// `message` compressed, without the final `00 00 FF FF`; nil if zlib failed (out of memory).
     func compress(_ message: [UInt8]) -> [UInt8]? {
         guard ready else { return nil }
+        // zlib writes nothing for a flush with no new input after a flush; an empty message is the one byte of an
+        // empty stored block whose LEN and NLEN the receiver's appended 00 00 FF FF supply (RFC 7692 §7.2.3.6).
+        guard !message.isEmpty else { return [0x00] }
         var output: [UInt8] = []
         output.reserveCapacity(message.count / 2 + 64)
         let ok = message.withUnsafeBufferPointer { input -> Bool in
