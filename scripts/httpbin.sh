@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Runs httpbin (https://github.com/postmanlabs/httpbin) on loopback for the interop tests.
+# Runs httpbin (https://github.com/postmanlabs/httpbin) on loopback for the interop tests, and next to it the small
+# REST API of scripts/api_app.py (GitHub-style Link paging, a cursor, rate-limit headers, 429/503 with Retry-After;
+# stdlib only) on the same gunicorn, as one process with threads since its counters live in memory.
 #
-#   scripts/httpbin.sh start   create .venv-httpbin if missing, start gunicorn on a free 127.0.0.1 port,
-#                              wait (bounded) until it answers, write .ci-work/httpbin.pid and .ci-work/httpbin.url
-#   scripts/httpbin.sh url     print the server's URL (for HTTPBIN_URL)
-#   scripts/httpbin.sh stop    stop the server started by `start` (by its PID)
+#   scripts/httpbin.sh start    create .venv-httpbin if missing, start both servers each on a free 127.0.0.1 port,
+#                               wait (bounded) until each answers, write .ci-work/httpbin.{pid,url} and
+#                               .ci-work/api-app.{pid,url}
+#   scripts/httpbin.sh url      print httpbin's URL (for HTTPBIN_URL)
+#   scripts/httpbin.sh api-url  print the API app's URL (for API_APP_URL; the paging and rate-limit interop tests
+#                               skip, saying so, without it)
+#   scripts/httpbin.sh stop     stop both servers started by `start` (by their PIDs)
 #
 # Run the interop suite:
 #   scripts/httpbin.sh start
-#   HTTPBIN_URL=$(scripts/httpbin.sh url) nice swift test --filter Interop
+#   HTTPBIN_URL=$(scripts/httpbin.sh url) API_APP_URL=$(scripts/httpbin.sh api-url) nice swift test --filter Interop
 #   scripts/httpbin.sh stop
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -18,6 +23,9 @@ WORK="$ROOT/.ci-work"
 PID_FILE="$WORK/httpbin.pid"
 URL_FILE="$WORK/httpbin.url"
 LOG_FILE="$WORK/httpbin.log"
+API_PID_FILE="$WORK/api-app.pid"
+API_URL_FILE="$WORK/api-app.url"
+API_LOG_FILE="$WORK/api-app.log"
 PYTHON="${PYTHON:-python3}"
 # Versions known to install and run together with Python 3.11 on this machine.
 HTTPBIN_VERSION="0.10.4"
@@ -26,6 +34,10 @@ WAIT_SECONDS=30
 
 is_running() {
     [[ -f "$PID_FILE" ]] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null
+}
+
+api_is_running() {
+    [[ -f "$API_PID_FILE" ]] && kill -0 "$(cat "$API_PID_FILE")" 2>/dev/null
 }
 
 ensure_venv() {
@@ -42,13 +54,46 @@ answers() {
     curl -sf -o /dev/null --max-time 1 "$1/get"
 }
 
+# Whether the API app answers its readiness probe.
+api_answers() {
+    curl -sf -o /dev/null --max-time 1 "$1/health"
+}
+
+start_api() {
+    if api_is_running; then
+        echo "API app already running at $(cat "$API_URL_FILE") (PID $(cat "$API_PID_FILE"))" >&2
+        return 0
+    fi
+    local port url pid
+    for _ in 1 2 3; do
+        port="$(free_port)"
+        url="http://127.0.0.1:$port"
+        # One worker (one process: the budgets and counters are shared), eight threads (waits do not block others).
+        "$VENV/bin/gunicorn" --workers 1 --threads 8 --bind "127.0.0.1:$port" --chdir "$ROOT/scripts" api_app:app \
+            >"$API_LOG_FILE" 2>&1 &
+        pid=$!
+        echo "$pid" >"$API_PID_FILE"
+        echo "$url" >"$API_URL_FILE"
+        if wait_until $((WAIT_SECONDS * 10)) "$pid" api_answers "$url"; then
+            echo "API app running at $url (PID $pid)" >&2
+            return 0
+        fi
+        stop_pid "$pid"
+        rm -f "$API_PID_FILE" "$API_URL_FILE"
+        echo "the API app did not answer on port $port; retrying" >&2
+    done
+    cat "$API_LOG_FILE" >&2 || true
+    die "the API app failed to start"
+}
+
 start() {
+    mkdir -p "$WORK"
+    ensure_venv
+    start_api
     if is_running; then
         echo "httpbin already running at $(cat "$URL_FILE") (PID $(cat "$PID_FILE"))" >&2
         return 0
     fi
-    mkdir -p "$WORK"
-    ensure_venv
     local port url pid
     for _ in 1 2 3; do
         port="$(free_port)"
@@ -72,6 +117,11 @@ start() {
 }
 
 stop() {
+    if [[ -f "$API_PID_FILE" ]]; then
+        stop_pid "$(cat "$API_PID_FILE")"
+        rm -f "$API_PID_FILE" "$API_URL_FILE"
+        echo "API app stopped" >&2
+    fi
     if [[ -f "$PID_FILE" ]]; then
         local pid
         pid="$(cat "$PID_FILE")"
@@ -88,9 +138,15 @@ url() {
     cat "$URL_FILE"
 }
 
+api_url() {
+    api_is_running || die "the API app is not running (run: scripts/httpbin.sh start)"
+    cat "$API_URL_FILE"
+}
+
 case "${1:-}" in
 start) start ;;
 stop) stop ;;
 url) url ;;
-*) die "usage: $0 start|stop|url" ;;
+api-url) api_url ;;
+*) die "usage: $0 start|stop|url|api-url" ;;
 esac
