@@ -49,22 +49,23 @@ public struct HTTPResponse: Sendable {
     /// copying a measured response allocates nothing for them).
     private func copy(
         statusCode: Int? = nil, headers: HTTPHeaders? = nil, body: Data? = nil, bodyFileURL: URL?? = nil,
-        keepsStream: Bool = true, timings: ResponseTimingsSlot? = nil
+        keepsStream: Bool = true, timings: ResponseTimingsSlot? = nil, upgrade: UpgradeSlot? = nil
     ) -> HTTPResponse {
         HTTPResponse(
             statusCode: statusCode ?? self.statusCode, headers: headers ?? self.headers, body: body ?? self.body,
             request: request, url: url, bodyFileURL: bodyFileURL ?? self.bodyFileURL,
-            bodyStream: keepsStream ? bodyStream : nil, timingsSlot: timings ?? storage.fields.timingsSlot)
+            bodyStream: keepsStream ? bodyStream : nil, timingsSlot: timings ?? storage.fields.timingsSlot,
+            upgradeSlot: upgrade ?? storage.fields.upgradeSlot)
     }
 
     private init(
         statusCode: Int, headers: HTTPHeaders, body: Data, request: HTTPRequest, url: URL?, bodyFileURL: URL?,
-        bodyStream: HTTPBodyStream?, timingsSlot: ResponseTimingsSlot
+        bodyStream: HTTPBodyStream?, timingsSlot: ResponseTimingsSlot, upgradeSlot: UpgradeSlot = UpgradeSlot()
     ) {
         storage = HTTPResponseStorage(
             .init(
                 statusCode: statusCode, headers: headers, body: body, bodyFileURL: bodyFileURL, request: request,
-                url: url, bodyStream: bodyStream, timingsSlot: timingsSlot))
+                url: url, bodyStream: bodyStream, timingsSlot: timingsSlot, upgradeSlot: upgradeSlot))
     }
 
     /// The status code and its class: `response.status.kind == .successful`.
@@ -90,6 +91,14 @@ public struct HTTPResponse: Sendable {
     package func withTimings(_ timings: HTTPResponse.Timings?) -> HTTPResponse {
         copy(timings: ResponseTimingsSlot(timings))
     }
+
+    /// A copy carrying the connection a `101 Switching Protocols` handed over (`handle` owns it).
+    package func withUpgrade(_ handle: any AnyObject & Sendable) -> HTTPResponse {
+        copy(upgrade: UpgradeSlot(handle))
+    }
+
+    /// The connection a `101 Switching Protocols` handed over, if the transport put one on this response.
+    package var upgrade: (any AnyObject & Sendable)? { storage.fields.upgradeSlot.handle }
 
     /// A copy whose body is in the file at `bodyFileURL` (`nil`: in ``body``), with `body` as its in-memory body.
     package func withBodyFile(_ bodyFileURL: URL?, body: Data = Data()) -> HTTPResponse {

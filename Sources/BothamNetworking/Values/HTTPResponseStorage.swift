@@ -18,6 +18,7 @@ final class HTTPResponseStorage: Sendable {
         let url: URL?
         let bodyStream: HTTPBodyStream?
         let timingsSlot: ResponseTimingsSlot
+        let upgradeSlot: UpgradeSlot
     }
 
     let fields: Fields

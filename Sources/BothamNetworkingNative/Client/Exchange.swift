@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamWebSocketWire
 import Foundation
 
 /// One request/response on one carrier (an HTTP/1.1 connection, or a stream of an HTTP/2 one), run on the event
@@ -46,6 +47,8 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
     private var streamUploadDone = false
     /// When each step happened, for the response's ``HTTPResponse/Timings``.
     private var timeline = ExchangeTimeline()
+    /// The bytes that came after a `101 Switching Protocols` head in the same read: the WebSocket's first.
+    private var afterSwitch: [UInt8] = []
     /// Whether the head and an in-memory body are queued (the request is sent once the socket took them, and any
     /// file or streamed body).
     private var requestQueued = false
@@ -61,6 +64,7 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
             sink = { (bytes: UnsafeRawBufferPointer) throws(NativeTransportError) in try bodyFile.append(bytes) }
         }
         parser = HTTPResponseParser(method: plan.method, limits: plan.limits, bodySink: sink)
+        parser.switchesProtocols = plan.webSocket != nil
         deadline = plan.deadline
         if plan.streams != nil {
             parser.headDecision = { [unowned self] statusCode, headers in startStream(statusCode, headers) }
@@ -170,6 +174,9 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
         noteFirstByte()
         do {
             let used = try parser.feed(bytes)
+            if let used, used < bytes.count, plan.webSocket != nil, parser.isComplete {
+                afterSwitch = Array(UnsafeRawBufferPointer(rebasing: bytes[used...]))
+            }
             afterParsing(used: used, of: bytes.count)
         } catch {
             finish(.failure(bodyFile?.failure ?? Self.apiError(for: error)))
@@ -394,6 +401,9 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
         response.timings = timeline.timings(
             opening: carrier?.opening, reused: reused, completedAt: MonotonicClock.now(),
             protocolVersion: carrier?.protocolVersion)
+        if let offer = plan.webSocket, response.statusCode == 101, let carrier {
+            return switchToWebSocket(response, offer: offer, carrier: carrier)
+        }
         bodyFile?.finish()
         do {
             try streamInflater?.finish()
@@ -414,6 +424,32 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
             }
         }
         finish(.response(response))
+    }
+
+    /// Hands the carrier of a `101` to a WebSocket once the handshake checks out (RFC 6455 §4.1); otherwise the
+    /// call fails with `badServerResponse` and the connection is closed.
+    private func switchToWebSocket(_ response: ParsedResponse, offer: WebSocketOffer, carrier: any ExchangeCarrier) {
+        let negotiation: WebSocketNegotiation
+        do throws(WebSocketHandshakeError) {
+            negotiation = try offer.validate(response)
+        } catch {
+            return finish(
+                .failure(
+                    .networkError(
+                        APIClientError.NetworkFailure(
+                            kind: .badServerResponse,
+                            underlying: WebSocketOpening.Failure("WebSocket handshake: \(error.reason)")))))
+        }
+        reportCompletion()
+        self.carrier = nil
+        let channel = NativeWebSocketChannel(
+            carrier: carrier, pool: pool, loop: loop, offer: offer, negotiation: negotiation)
+        carrier.handOver(from: pool)
+        channel.start(with: afterSwitch)
+        afterSwitch = []
+        var upgraded = response
+        upgraded.webSocket = channel
+        finish(.response(upgraded))
     }
 
     private func finish(_ outcome: ExchangeOutcome) {

@@ -43,6 +43,8 @@ struct ExchangePlan: Sendable {
     var decodesStream = false
     /// The unread bytes a streamed body may buffer before the socket stops being read.
     var streamBufferLimit = HTTPBodyStream.defaultBufferLimit
+    /// For a WebSocket handshake: what was offered and how the socket behaves once open.
+    var webSocket: WebSocketOffer?
 }
 
 /// How an exchange ended.

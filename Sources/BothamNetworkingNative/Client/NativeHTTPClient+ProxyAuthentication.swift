@@ -30,6 +30,7 @@ extension NativeHTTPClient {
             answered.credentials = credentials
             retry = plan
             retry.route = ConnectionRoute(origin: plan.route.origin, proxy: answered)
+            retry.route.upgradesToWebSocket = plan.route.upgradesToWebSocket
         }
         retry.progress = plan.progress
         retry.freshConnection = plan.freshConnection

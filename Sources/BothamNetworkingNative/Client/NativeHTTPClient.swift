@@ -137,6 +137,13 @@ public final class NativeHTTPClient: HTTPClient {
         let progress = TransferProgress.Reporter.current
         while true {
             let (parsed, bodyStream) = try await exchange(current, url: url, deadline: deadline, progress: progress)
+            if let webSocket = parsed.webSocket {
+                return HTTPResponse(
+                    statusCode: parsed.statusCode, headers: parsed.headers, request: request, url: url,
+                    timings: parsed.timings
+                )
+                .withUpgrade(WebSocketChannelHandle(webSocket))
+            }
             if let bodyStream {
                 return HTTPResponse(
                     statusCode: parsed.statusCode, headers: parsed.headers, request: request, url: url,
@@ -214,6 +221,7 @@ public final class NativeHTTPClient: HTTPClient {
         defer { if !handedOff { shards.leave(shard, counted: counted) } }
         var plan = try makePlan(request, url: url, deadline: deadline)
         plan.progress = progress
+        try planWebSocket(&plan, for: request)
         var replayedStale = false
         var refusals = 0
         var answeredProxy = false

@@ -32,4 +32,8 @@ extension Connection: ExchangeCarrier {
         delegate = nil
         pool.discard(self)
     }
+
+    func handOver(from pool: any ExchangeCarrierPool) {
+        pool.detach(self)
+    }
 }

@@ -79,7 +79,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     var speaksHTTP2: Bool {
         guard state == .ready else { return false }
         if let tls { return tls.negotiatedHTTP2 }
-        return connectSettings.cleartextHTTP2 && !route.forwardsToHTTPProxy
+        return connectSettings.cleartextHTTP2 && !route.forwardsToHTTPProxy && !route.upgradesToWebSocket
     }
 
     /// Settings of the client this connection belongs to.

@@ -8,6 +8,9 @@ struct ConnectionRoute: Hashable, Sendable {
     let origin: Origin
     /// The proxy the socket connects to, if any.
     let proxy: ProxyServer?
+    /// Whether the connection is for a WebSocket handshake: HTTP/1.1 only (no `h2` in ALPN, no cleartext HTTP/2),
+    /// and kept apart from the connections of other calls, since a `101` hands it over for good.
+    var upgradesToWebSocket = false
 
     /// A route straight to `origin`, or through `proxy`.
     init(origin: Origin, proxy: ProxyServer? = nil) {

@@ -35,6 +35,14 @@ protocol ExchangeCarrier: AnyObject {
     func release(to pool: any ExchangeCarrierPool)
     /// The exchange is over before its response was (or the carrier cannot be reused): close or reset it.
     func discard(in pool: any ExchangeCarrierPool)
+    /// The response switched protocols: the carrier now belongs to whoever it is attached to (a WebSocket), no
+    /// longer to the pool, which stops counting it; ``discard(in:)`` closes it when that owner is done.
+    func handOver(from pool: any ExchangeCarrierPool)
+}
+
+extension ExchangeCarrier {
+    /// A carrier the pool does not count apart (an HTTP/2 stream: its session counts its streams) stays as it is.
+    func handOver(from pool: any ExchangeCarrierPool) {}
 }
 
 /// Who hears what an ``ExchangeCarrier`` received: the exchange. An HTTP/1.1 ``Connection`` tells it as its
@@ -58,4 +66,6 @@ protocol ExchangeCarrierPool: AnyObject {
     func release(_ connection: Connection)
     /// Closes an HTTP/1.1 connection that cannot be reused.
     func discard(_ connection: Connection)
+    /// Stops counting an HTTP/1.1 connection that switched protocols, without closing it.
+    func detach(_ connection: Connection)
 }

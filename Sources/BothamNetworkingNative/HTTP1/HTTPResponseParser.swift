@@ -51,6 +51,9 @@ struct HTTPResponseParser {
     /// Whether the final head names a `Content-Encoding` (the body bytes are coded).
     private(set) var isContentCoded = false
     private var keepAlive = true
+    /// Whether a `101 Switching Protocols` ends the response (the request asked for an upgrade); otherwise it is
+    /// malformed.
+    var switchesProtocols = false
     /// Interim (1xx) responses skipped so far; more than ``maxInterimResponses`` is a malformed response.
     private var interimResponses = 0
     /// The most interim responses accepted before the final one.
@@ -284,6 +287,13 @@ struct HTTPResponseParser {
     // MARK: Framing
 
     private mutating func finishHead() throws(NativeTransportError) {
+        if statusCode == 101 && switchesProtocols {
+            // RFC 9110 §15.2.2: the head ends the response; what follows is the new protocol's.
+            isHeadComplete = true
+            keepAlive = false
+            state = .complete
+            return
+        }
         if statusCode < 200 {
             guard statusCode != 101 else { throw malformed("unexpected 101 Switching Protocols") }
             interimResponses += 1

@@ -13,4 +13,6 @@ struct ParsedResponse: Sendable {
     var keepAlive: Bool
     /// Where the exchange spent its time (set by the exchange when it hands the response over).
     var timings: HTTPResponse.Timings?
+    /// The WebSocket a `101 Switching Protocols` opened on the connection, for a handshake request.
+    var webSocket: (any WebSocketChannel)?
 }

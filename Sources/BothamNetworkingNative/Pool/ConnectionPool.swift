@@ -168,6 +168,19 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
         serveWaiters(connection.route, state: state)
     }
 
+    /// Stops counting `connection`, which switched protocols (a WebSocket owns it now), and lets a waiter open a
+    /// new one; the connection stays open. Its owner closes it with ``discard(_:)``, which then only closes it.
+    func detach(_ connection: Connection) {
+        guard let state = origins[connection.route], state.open.remove(ObjectIdentifier(connection)) != nil else {
+            return
+        }
+        if state.probe == ObjectIdentifier(connection) {
+            state.probe = nil
+            state.probingDone = true
+        }
+        serveWaiters(connection.route, state: state)
+    }
+
     /// Closes every idle connection and every HTTP/2 session without streams (the client is going away). In-flight
     /// exchanges finish normally.
     func shutdown() {

@@ -7,10 +7,11 @@ enum CacheStorability {
     ]
 
     /// Whether the cache handles `request` at all: a `GET` or a `HEAD` (answered from a stored `GET` response, RFC
-    /// 9110 §9.3.2) without the caller's own conditionals or `Range`.
+    /// 9110 §9.3.2) without the caller's own conditionals or `Range`, and not a WebSocket handshake.
     static func usesCache(_ request: HTTPRequest) -> Bool {
         (request.method == .get || request.method == .head)
             && !request.headers.fields.contains { field in callerConditionals.contains(field.name) }
+            && !WebSocketUpgrade.isRequested(by: request)
     }
 
     /// Whether `response` to `request` (with request directives `requestControl`) may be stored (§3):

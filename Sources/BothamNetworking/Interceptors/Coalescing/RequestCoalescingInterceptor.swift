@@ -108,7 +108,10 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
     public func intercept(
         _ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext
     ) async throws -> HTTPResponse {
-        guard methods.contains(request.method), let url = request.url else { return try await next(request) }
+        // A WebSocket handshake opens a connection of its own: never shared.
+        guard methods.contains(request.method), !WebSocketUpgrade.isRequested(by: request), let url = request.url else {
+            return try await next(request)
+        }
         let target = VaryMemory.Target(method: request.method.rawValue, url: url.absoluteString)
         let vary = exchanges.varyNames(for: target)
         guard request.body == nil, request.responseDestination == .memory, vary != .any else {

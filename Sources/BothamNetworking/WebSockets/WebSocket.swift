@@ -1,0 +1,116 @@
+import Foundation
+
+/// An open WebSocket (RFC 6455): whole messages both ways, pings, and the close handshake.
+///
+/// ```swift
+/// let socket = try await apiClient.webSocket("/chat", protocols: ["chat.v2"])
+/// try await socket.send(.text("hello"))
+/// for try await message in socket.messages {
+///     if case .text(let text) = message { print(text) }
+/// }
+/// print(socket.closeCode ?? .abnormalClosure)  // how it ended
+/// ```
+///
+/// Open one with ``BothamAPIClient/webSocket(_:parameters:headers:protocols:options:)``: the handshake is a call
+/// like any other, through every interceptor. Sends suspend while the send buffer is full; ``messages`` is read
+/// as you iterate it (an unread message stops the socket being read). Failures are ``APIClientError``s: a
+/// connection that broke is ``APIClientError/networkError(_:)`` (`connectionLost`), a peer that broke the protocol
+/// is `badServerResponse` (the connection was closed with `1002`, `1007` or `1009`, which ``closeCode`` tells).
+/// Dropping the last reference closes the connection (`1001 Going Away`).
+public final class WebSocket: Sendable {
+    /// The response that opened the socket: the server's `101 Switching Protocols` (or, over HTTP/2, its `200`)
+    /// with its header fields.
+    public let response: HTTPResponse
+    private let handle: WebSocketChannelHandle
+
+    package init(response: HTTPResponse, handle: WebSocketChannelHandle) {
+        self.response = response
+        self.handle = handle
+    }
+
+    private var channel: any WebSocketChannel { handle.channel }
+
+    /// The subprotocol the server chose among those offered, or `nil` when it chose none.
+    public var subprotocol: String? { channel.subprotocol }
+
+    /// Sends a message; suspends while the send buffer is full.
+    ///
+    /// - Throws: ``APIClientError/networkError(_:)`` once the socket is closing or closed, or broke.
+    public func send(_ message: WebSocket.Message) async throws(APIClientError) {
+        try await channel.send(message)
+    }
+
+    /// The messages the peer sends, in order, as they are read: the sequence ends when the close handshake ends,
+    /// and throws when the connection fails. Iterate it from one task at a time.
+    public var messages: WebSocket.Messages { WebSocket.Messages(socket: self) }
+
+    /// Sends a ping and returns when the peer's pong arrives.
+    public func ping() async throws(APIClientError) {
+        try await channel.ping()
+    }
+
+    /// Closes the socket: sends a close frame with `code` and `reason` (at most 123 bytes of UTF-8) and returns once
+    /// the peer answered or the close timeout (``Options/closeTimeout``) passed. Closing a closed socket does
+    /// nothing.
+    public func close(code: WebSocket.CloseCode = .normalClosure, reason: String = "") async {
+        await channel.close(code: code, reason: reason)
+    }
+
+    /// How the socket ended: the peer's close code (``CloseCode/noStatusReceived`` when its close frame had none,
+    /// ``CloseCode/abnormalClosure`` when the connection ended without one); `nil` while it is open.
+    public var closeCode: WebSocket.CloseCode? { channel.closure?.code }
+
+    /// The reason the peer gave with its close code (often empty); `nil` while the socket is open.
+    public var closeReason: String? { channel.closure?.reason }
+
+    /// The next message, for ``Messages``.
+    fileprivate func receive() async throws(APIClientError) -> WebSocket.Message? {
+        try await channel.receive()
+    }
+}
+
+extension WebSocket {
+    /// A WebSocket message: text (valid UTF-8, checked as it arrives) or binary.
+    public enum Message: Sendable, Hashable {
+        /// A text message.
+        case text(String)
+        /// A binary message.
+        case binary(Data)
+    }
+
+    /// How a socket ended, as its channel reports it.
+    package struct Closure: Sendable, Hashable {
+        /// The close code.
+        package var code: WebSocket.CloseCode
+        /// The reason given with it.
+        package var reason: String
+
+        /// A closure with `code` and `reason`.
+        package init(code: WebSocket.CloseCode, reason: String) {
+            self.code = code
+            self.reason = reason
+        }
+    }
+
+    /// The messages of a ``WebSocket`` as an `AsyncSequence`.
+    public struct Messages: AsyncSequence, Sendable {
+        /// A message.
+        public typealias Element = WebSocket.Message
+        fileprivate let socket: WebSocket
+
+        /// An iterator over the messages.
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(socket: socket)
+        }
+
+        /// Reads the messages one after another.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            fileprivate let socket: WebSocket
+
+            /// The next message, or `nil` once the socket closed.
+            public mutating func next() async throws(APIClientError) -> WebSocket.Message? {
+                try await socket.receive()
+            }
+        }
+    }
+}
