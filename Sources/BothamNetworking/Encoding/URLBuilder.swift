@@ -151,7 +151,9 @@ enum URLBuilder {
                 )
             }
             let scheme = trimmed[..<separator.lowerBound]
-            guard ["http", "https"].contains(scheme.lowercased()) else {
+            // `http+unix` and `https+unix` name a Unix domain socket (its path percent-encoded as the host), which
+            // `NativeHTTPClient` reaches; every transport checks the scheme again.
+            guard ["http", "https", "http+unix", "https+unix"].contains(scheme.lowercased()) else {
                 throw .unsupportedURLScheme(String(scheme))
             }
             let afterScheme = trimmed[separator.upperBound...]

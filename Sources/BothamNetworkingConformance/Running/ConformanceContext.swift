@@ -10,6 +10,8 @@ struct ConformanceContext: Sendable {
     let timeScale: Double
     /// How late the machine has run tasks since the check started.
     let lag: SchedulingLag
+    /// Whether ``server()`` listens on a Unix domain socket file (a new one in the temporary directory each time).
+    var overUnixSocket = false
 
     /// `duration` multiplied by ``timeScale``: a wait's bound (``bounded(within:_:)`` extends it by the scheduling
     /// delay measured while it waits).
@@ -32,10 +34,16 @@ struct ConformanceContext: Sendable {
         await BoundedWait.run(within: scaled(limit), extendedBy: lag, operation)
     }
 
-    /// A new loopback `MockWebServer`.
+    /// A new loopback `MockWebServer` (or one on a new Unix socket file, ``overUnixSocket``).
     func server() throws(ConformanceFailure) -> MockWebServer {
         do {
-            return try MockWebServer()
+            var configuration = MockWebServer.Configuration()
+            if overUnixSocket {
+                // Short enough for `sun_path` whatever the temporary directory; the server removes it at shutdown.
+                let name = "botham-\(UUID().uuidString.prefix(13)).sock"
+                configuration.unixSocketPath = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+            }
+            return try MockWebServer(configuration: configuration)
         } catch {
             throw ConformanceFailure(reason: "MockWebServer could not start: \(error)")
         }

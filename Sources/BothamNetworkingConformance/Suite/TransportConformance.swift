@@ -36,6 +36,9 @@ public struct TransportConformance: Sendable {
     public var skipped: [String: String]
     /// The factory.
     public let makeClient: MakeClient
+    /// Whether every `MockWebServer` of a check listens on a Unix domain socket (its URLs `http+unix://`) instead of
+    /// loopback TCP: the suite over a socket, for a transport that reaches them.
+    package var overUnixSocket = false
 
     /// Creates the suite for the transports `makeClient` makes.
     ///
@@ -99,7 +102,8 @@ public struct TransportConformance: Sendable {
         }
         let lag = SchedulingLag()
         defer { lag.stop() }
-        let context = ConformanceContext(makeClient: makeClient, timeScale: max(timeScale, 1), lag: lag)
+        let context = ConformanceContext(
+            makeClient: makeClient, timeScale: max(timeScale, 1), lag: lag, overUnixSocket: overUnixSocket)
         let limit = context.scaled(Self.checkLimit)
         let start = ContinuousClock.now
         let outcome = await BoundedWait.run(within: limit, extendedBy: lag) { () async -> ConformanceOutcome in

@@ -302,7 +302,14 @@ public final class NativeHTTPClient: HTTPClient {
         // `request` is prepared (checked once, in `send`), or a redirect's follow-up that `RedirectHop` made from
         // it (a token method, a subset of its header fields, its body or none): nothing needs checking again.
         let (origin, originTarget) = try Origin.parse(url)
-        let route = ConnectionRoute(origin: origin, proxy: proxy(for: origin, answered: answeredCredentials))
+        let route: ConnectionRoute
+        if let socketPath = origin.unixSocketPath {
+            // A socket file is reached directly: no proxy applies, and a path the kernel cannot take fails here.
+            if let problem = UnixSocketAddress.problem(with: socketPath) { throw .invalidRequest(reason: problem) }
+            route = ConnectionRoute(origin: origin)
+        } else {
+            route = ConnectionRoute(origin: origin, proxy: proxy(for: origin, answered: answeredCredentials))
+        }
         var target = originTarget
         var headers = request.headers
         if route.forwardsToHTTPProxy, let proxy = route.proxy {

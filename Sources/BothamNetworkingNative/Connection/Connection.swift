@@ -15,6 +15,9 @@ import Foundation
 /// races the addresses with ``HappyEyeballsConnector``, runs the TLS handshake on the winner, then moves bytes:
 /// writes are queued and flushed as the socket accepts them, reads go to the ``delegate``.
 ///
+/// A Unix domain socket origin (`http+unix`, `https+unix`) skips all of that: no lookup, no race, no proxy; one
+/// connect to the socket file, then TLS (named `localhost`) or not, as over TCP.
+///
 /// Through a proxy (its ``route``), the host resolved and connected to is the proxy's; a `CONNECT` or SOCKS5 tunnel
 /// (``ProxyTunnel``) is opened before TLS when the route needs one, so that TLS runs with the origin.
 ///
@@ -41,6 +44,8 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
     private let tlsContext: TLSContext?
     private(set) var state = State.idle
     private let connectSettings: ConnectSettings
+    /// Whether the socket is a Unix domain socket (TCP options do not apply to it).
+    private let isUnixSocket: Bool
     private var fd: Int32 = -1
     /// The DNS lookup this connection waits for, given up when it closes first.
     private var lookup: DNSCache.Ticket?
@@ -69,6 +74,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         self.loop = loop
         self.tlsContext = tlsContext
         self.connectSettings = connectSettings
+        self.isUnixSocket = route.origin.unixSocketPath != nil
     }
 
     /// Whether the connection can carry a request now.
@@ -90,6 +96,11 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         guard state == .idle else { return }
         state = .resolving
         opening.startedAt = MonotonicClock.now()
+        if let path = route.origin.unixSocketPath {
+            // Through the loop's queue, as an IP literal goes, so that `start()` never calls the delegate itself.
+            loop.execute { [self] in connectToUnixSocket(path) }
+            return
+        }
         let cache = connectSettings.dnsCache
         let (host, port) = (route.connectHost, route.connectPort)
         // An IP literal or a cached answer goes through the loop's queue (no thread switch), so that `start()`
@@ -160,6 +171,9 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         case .tunneling:
             if writable { flush() }
             if readable && state == .tunneling { readTunnel() }
+        case .connecting where fd >= 0:
+            // Only a Unix socket's connect in progress is registered in this state (TCP attempts are the connector's).
+            unixSocketConnectEnded()
         default:
             break
         }
@@ -218,6 +232,61 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         }
     }
 
+    /// Starts the one connect to the socket file at `path`; no lookup, no Happy Eyeballs.
+    private func connectToUnixSocket(_ path: String) {
+        guard state == .resolving else { return }
+        state = .connecting
+        opening.connectStartedAt = MonotonicClock.now()
+        guard let address = UnixSocketAddress.socketAddress(path: path) else {
+            let reason = UnixSocketAddress.problem(with: path) ?? "the Unix socket path \(path) is not valid"
+            fail(.connect(NativeTransportError(code: .connect, reason: reason)))
+            return
+        }
+        switch Socket.connect(to: address) {
+        case .connected(let socket):
+            adoptUnixSocket(socket, interest: PollInterest(readable: true, writable: false), path: path)
+            if state == .connecting { unixSocketConnected() }
+        case .inProgress(let socket):
+            adoptUnixSocket(socket, interest: PollInterest(readable: false, writable: true), path: path)
+        case .failed(let error):
+            failUnixSocket(path, error)
+        }
+    }
+
+    private func adoptUnixSocket(_ socket: Int32, interest: PollInterest, path: String) {
+        guard loop.register(socket, interest: interest, handler: self) else {
+            let error = errno
+            Socket.closeDescriptor(socket)
+            failUnixSocket(path, error)
+            return
+        }
+        fd = socket
+        self.interest = interest
+    }
+
+    /// A connect in progress ended (the socket became writable or failed).
+    private func unixSocketConnectEnded() {
+        let error = Socket.pendingError(fd)
+        if error == 0 && !Socket.isConnected(fd) { return }
+        guard error == 0 else {
+            failUnixSocket(route.origin.unixSocketPath ?? "", error)
+            return
+        }
+        unixSocketConnected()
+    }
+
+    private func unixSocketConnected() {
+        opening.connectedAt = MonotonicClock.now()
+        connected()
+    }
+
+    /// Fails with `cannotConnect`, naming the socket file and why (`ENOENT`: no such file, `EACCES`: permission
+    /// denied, `ECONNREFUSED`: nothing listens on it, `ENOTSOCK`: not a socket).
+    private func failUnixSocket(_ path: String, _ error: Int32) {
+        let reason = "cannot connect to the Unix socket \(path): \(String(cString: strerror(error)))"
+        fail(.connect(NativeTransportError(code: .connect, reason: reason, systemErrno: error)))
+    }
+
     private func connected() {
         setInterest(PollInterest(readable: true, writable: false))
         if let proxy = route.proxy, route.needsTunnel {
@@ -237,7 +306,8 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         }
         opening.handshakeStartedAt = MonotonicClock.now()
         do {
-            tls = try TLSSession(context: tlsContext, origin: origin)
+            // Over a Unix socket TLS names `localhost`: the socket has no host name of its own.
+            tls = try TLSSession(context: tlsContext, origin: origin.tlsOrigin)
         } catch {
             fail(.tls(error))
             return
@@ -383,7 +453,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
                 return
             }
             lastProgress = MonotonicClock.now()
-            if acknowledgesEveryRead { Socket.acknowledgeNow(fd) }
+            if acknowledgesEveryRead && !isUnixSocket { Socket.acknowledgeNow(fd) }
             if let tls {
                 tls.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                 if state == .handshaking { driveHandshake() }

@@ -18,7 +18,8 @@ enum Socket {
         case failed(Int32)
     }
 
-    /// Creates a non-blocking, close-on-exec TCP socket with `TCP_NODELAY` and starts connecting it to `address`.
+    /// Creates a non-blocking, close-on-exec stream socket (TCP with `TCP_NODELAY`, or a Unix domain socket) and
+    /// starts connecting it to `address`.
     static func connect(to address: SocketAddress) -> ConnectStart {
         #if os(Linux)
             let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
@@ -33,8 +34,10 @@ enum Socket {
             var noSigPipe: Int32 = 1
             _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        var noDelay: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        if address.family != AF_UNIX {
+            var noDelay: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        }
         var storage = address.storage
         let result = withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in

@@ -6,12 +6,12 @@
     import Darwin
 #endif
 
-/// A resolved IPv4 or IPv6 socket address.
+/// A resolved IPv4 or IPv6 socket address, or a Unix domain socket's (``UnixSocketAddress``).
 struct SocketAddress: Sendable {
     /// The raw address, big enough for any family.
     var storage: sockaddr_storage
     /// How many bytes of `storage` are used.
     var length: socklen_t
-    /// `AF_INET` or `AF_INET6`.
+    /// `AF_INET`, `AF_INET6` or `AF_UNIX`.
     var family: Int32 { Int32(storage.ss_family) }
 }

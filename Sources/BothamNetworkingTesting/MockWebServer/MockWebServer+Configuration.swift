@@ -15,6 +15,20 @@ extension MockWebServer {
         /// by default; with `false` the server speaks only HTTP/1.1 and answers the preface (a request line of
         /// version `HTTP/2.0`) `505 HTTP Version Not Supported`.
         package var servesHTTP2PriorKnowledge = true
+        /// A file path to listen on as a Unix domain socket instead of TCP (`host` and `port` are then unused), or
+        /// `nil` (the default) for TCP.
+        ///
+        /// The server creates the socket file when it starts (a file already at the path makes it fail with
+        /// `EADDRINUSE`; the path with its NUL must fit in `sockaddr_un`, 108 bytes on Linux, else `ENAMETOOLONG`)
+        /// and removes it at ``MockWebServer/shutdown()``. Its ``MockWebServer/baseURL`` is then
+        /// `http+unix://<percent-encoded path>`, the form `NativeHTTPClient` connects to, and its port 0.
+        ///
+        /// ```swift
+        /// var configuration = MockWebServer.Configuration()
+        /// configuration.unixSocketPath = directory.appendingPathComponent("server.sock").path
+        /// let server = try MockWebServer(configuration: configuration)
+        /// ```
+        public var unixSocketPath: String?
 
         /// Creates a configuration.
         ///

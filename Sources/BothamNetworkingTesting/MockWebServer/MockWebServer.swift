@@ -62,17 +62,31 @@ import Foundation
 public final class MockWebServer: Sendable {
     private let core: ServerCore
 
-    /// The address the server listens on, such as `127.0.0.1` or `::1`.
+    /// The address the server listens on, such as `127.0.0.1` or `::1`; the socket path on a Unix domain socket.
     package let host: String
-    /// The TCP port the server listens on.
+    /// The TCP port the server listens on; 0 on a Unix domain socket.
     public let port: Int
-    /// The root URL of the server, such as `http://127.0.0.1:54321` (no trailing slash).
+    /// The root URL of the server, such as `http://127.0.0.1:54321` (no trailing slash), or
+    /// `http+unix://%2Ftmp%2Fserver.sock` on a Unix domain socket (``Configuration/unixSocketPath``).
     public let baseURL: URL
 
     /// Starts a server listening with `configuration`.
     /// - Throws: ``MockWebServerError`` when the address is invalid or the socket cannot be bound.
     public init(configuration: Configuration = Configuration()) throws(MockWebServerError) {
         let core = try ServerCore(configuration: configuration)
+        if let path = configuration.unixSocketPath {
+            // Every byte but the unreserved ones encoded, as the host of an `http+unix` URL needs.
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? path
+            guard let baseURL = URL(string: "http+unix://\(encoded)") else {
+                core.shutdown()
+                throw .invalidHost(path)
+            }
+            self.core = core
+            self.host = path
+            self.port = 0
+            self.baseURL = baseURL
+            return
+        }
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
         let hostInURL = core.listener.isIPv6 ? "[\(host)]" : host
         guard let baseURL = URL(string: "http://\(hostInURL):\(core.listener.port)") else {
@@ -88,6 +102,10 @@ public final class MockWebServer: Sendable {
     deinit {
         core.shutdown()
     }
+
+    /// The characters RFC 3986 leaves unencoded everywhere.
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// The URL of `path` on this server; `path` may include a query, and a missing leading `/` is added.
     ///

@@ -53,12 +53,18 @@ package enum RedirectHop {
     }
 
     /// The absolute `http` or `https` URL a `Location` value points to, resolved against `url`; `nil` when it is
-    /// missing, empty, of another scheme or without a host.
+    /// missing, empty, of another scheme or without a host. A Unix socket URL (`http+unix`) is a target only from
+    /// that very socket: a server elsewhere never redirects a call onto a local socket.
     package static func target(of location: String?, relativeTo url: URL) -> URL? {
         guard let location, !location.isEmpty,
             let target = URIReference.resolve(location.trimmingCharacters(in: .whitespaces), against: url),
-            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
+            let scheme = target.scheme?.lowercased(), target.host != nil
         else { return nil }
+        if Origin.unixSocketSchemes.contains(scheme) {
+            guard let from = Origin(url), let to = Origin(target), from == to else { return nil }
+            return target
+        }
+        guard scheme == "http" || scheme == "https" else { return nil }
         return target
     }
 

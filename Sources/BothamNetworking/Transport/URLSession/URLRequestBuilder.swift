@@ -15,7 +15,13 @@ enum URLRequestBuilder {
     static func firstHop(for request: HTTPRequest, timeLimit: Duration?) throws(APIClientError) -> (
         hop: URLSessionHop, bodySize: Int64?
     ) {
-        var urlRequest = URLRequest(url: try request.resolvedURL())
+        let url = try request.resolvedURL()
+        if let scheme = url.scheme?.lowercased(), Origin.unixSocketSchemes.contains(scheme) {
+            // URLSession has no way to connect to a socket file: say which transport can, before anything is sent.
+            throw .invalidRequest(
+                reason: "URLSessionHTTPClient cannot reach a Unix domain socket (\(scheme)://): use NativeHTTPClient")
+        }
+        var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
         addHeaderFields(request.headers, to: &urlRequest)
         let bodyFile = request.body?.fileURL

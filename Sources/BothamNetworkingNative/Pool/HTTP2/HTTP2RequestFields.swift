@@ -18,7 +18,7 @@ enum HTTP2RequestFields {
         var fields: [HPACKHeaderField] = []
         fields.reserveCapacity(headers.fields.count + 5)
         fields.append(HPACKHeaderField(name: ":method", value: head.method))
-        fields.append(HPACKHeaderField(name: ":scheme", value: head.origin.scheme))
+        fields.append(HPACKHeaderField(name: ":scheme", value: head.origin.wireScheme))
         fields.append(HPACKHeaderField(name: ":authority", value: headers[.host] ?? head.origin.hostHeader))
         fields.append(HPACKHeaderField(name: ":path", value: head.path))
         for field in headers.fields {

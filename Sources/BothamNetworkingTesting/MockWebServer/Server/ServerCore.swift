@@ -49,12 +49,17 @@ final class ServerCore: Sendable {
         let descriptors = DescriptorRegistry()
         let wake = try WakeSignal.make(registry: descriptors)
         do {
-            listener = try ListeningSocket.open(
-                host: configuration.host,
-                port: configuration.port,
-                backlog: Int32(clamping: configuration.backlog),
-                registry: descriptors
-            )
+            if let path = configuration.unixSocketPath {
+                listener = try ListeningSocket.openUnix(
+                    path: path, backlog: Int32(clamping: configuration.backlog), registry: descriptors)
+            } else {
+                listener = try ListeningSocket.open(
+                    host: configuration.host,
+                    port: configuration.port,
+                    backlog: Int32(clamping: configuration.backlog),
+                    registry: descriptors
+                )
+            }
         } catch {
             descriptors.close(wake.readEnd)
             descriptors.close(wake.writeEnd)
@@ -250,6 +255,8 @@ final class ServerCore: Sendable {
             }
         }
         descriptors.close(listener.descriptor)
+        // The socket file this server created goes with it: a client now finds no file there.
+        if let path = configuration.unixSocketPath { unlink(path) }
         if !calledFromServerThread {
             // Only when every thread has been joined: a detached thread (shutdown called from a dispatcher) may
             // still poll the wake pipe, so it is left open in that case.
