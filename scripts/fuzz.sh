@@ -33,7 +33,7 @@ done
 
 targets=(FuzzQueryEncoding FuzzHeaderValidation FuzzRequestParser FuzzResponseDecoding FuzzWWWAuthenticate
     FuzzResponseParser FuzzServerSentEvents FuzzContentDisposition FuzzContentRange FuzzRetryAfter FuzzBodyRedaction
-    FuzzHPACKDecoder FuzzHTTP2FrameDecoder FuzzHTTP2Connection)
+    FuzzHPACKDecoder FuzzHTTP2FrameDecoder FuzzHTTP2Connection FuzzWebSocketFrames)
 if [ "${#selected[@]}" -gt 0 ]; then targets=("${selected[@]}"); fi
 
 if [ "$(uname -s)" != "Linux" ]; then

@@ -104,7 +104,8 @@ final class DeflateDecompressor {
     }
 
     /// Inflates `input`, calling `consume` with each piece of output (so the caller validates and keeps it as it
-    /// comes); throws `.tooBig` as soon as the output of this call would pass `limit` bytes.
+    /// comes); false as soon as `consume` refuses a piece. Throws `.tooBig` as soon as the output of this call
+    /// would pass `limit` bytes (after handing `consume` the bytes up to the limit).
     func inflate(
         _ input: UnsafeRawBufferPointer, limit: Int, consume: (ArraySlice<UInt8>) -> Bool
     ) throws(Failure) -> Bool {
@@ -130,7 +131,13 @@ final class DeflateDecompressor {
             let produced = capacity - Int(stream.pointee.avail_out)
             let unread = Int(stream.pointee.avail_in)
             total += produced
-            if total > limit { throw .tooBig }
+            if total > limit {
+                // What fits the limit is read first, so the first violation by position is the one reported
+                // however the input was split.
+                let fitting = produced - (total - limit)
+                if fitting > 0 && !consume(scratch[0..<fitting]) { return false }
+                throw .tooBig
+            }
             if produced > 0 && !consume(scratch[0..<produced]) { return false }
             switch status {
             case Z_OK:
