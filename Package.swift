@@ -123,10 +123,11 @@ package.targets += playgroundPages.map { page in
 
 // Fuzz targets (Fuzz/<Name>/), present only when BOTHAM_FUZZ=1 (scripts/fuzz.sh sets it), so that `swift build` and
 // `swift test` never build them. They stay in this package, unlike the benchmarks (Benchmarks/Package.swift), because
-// they check the parsers below the public API: ten of the fourteen call `package` declarations (URLEncoding,
+// they check the parsers below the public API: ten of the fifteen call `package` declarations (URLEncoding,
 // ContentRange, RetryAfter, SuggestedFilename, DebugText, the HTTP/1.1 request and response parsers' replay entry
-// points, HTTP2ClientConnection) and three import BothamHTTP2Wire, which is not a product. Neither `package` access
-// nor a target that is not a product reaches across SwiftPM packages, and the public API is not grown for a harness.
+// points, HTTP2ClientConnection), three import BothamHTTP2Wire and one BothamWebSocketWire, which are not products.
+// Neither `package` access nor a target that is not a product reaches across SwiftPM packages, and the public API is
+// not grown for a harness.
 //
 // Built by scripts/fuzz.sh, they are libFuzzer harnesses (`-sanitize=fuzzer` and `-DBOTHAM_LIBFUZZER`); in a plain
 // build each one is a small program that replays the inputs named on its command line, e.g.
