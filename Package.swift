@@ -21,7 +21,8 @@ let package = Package(
         // handshake's checks): the native client's WebSockets and MockWebServer's are built on it. Not a product.
         .target(name: "BothamWebSocketWire", dependencies: ["CBothamZlib"]),
         .target(
-            name: "BothamNetworkingTesting", dependencies: ["BothamNetworking", "BothamHTTP2Wire", "BothamWebSocketWire"]
+            name: "BothamNetworkingTesting",
+            dependencies: ["BothamNetworking", "BothamHTTP2Wire", "BothamWebSocketWire"]
         ),
         // The transport conformance suite a user runs against a transport of theirs (it serves with MockWebServer).
         .target(name: "BothamNetworkingConformance", dependencies: ["BothamNetworking", "BothamNetworkingTesting"]),
