@@ -33,6 +33,14 @@ let package = Package(
         ),
         // Peak memory of a 1 GiB download to a file, upload from a file and streamed body: scripts/transfer-memory.sh.
         .executableTarget(
+            name: "AutobahnTestee",
+            dependencies: [
+                .product(name: "BothamNetworking", package: "BothamNetworking"),
+                .product(name: "BothamNetworkingNative", package: "BothamNetworking"),
+            ],
+            path: "AutobahnTestee"
+        ),
+        .executableTarget(
             name: "TransferMemory",
             dependencies: [
                 .product(name: "BothamNetworking", package: "BothamNetworking"),
