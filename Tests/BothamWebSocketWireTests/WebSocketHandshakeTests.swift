@@ -189,6 +189,30 @@ struct WebSocketHandshakeTests {
         #expect(negotiation.deflate == .init(clientMaxWindowBits: 11, serverNoContextTakeover: true))
     }
 
+    @Test("our server's answer to every offer shape is accepted by our client with the same parameters")
+    func everyOfferRoundTrips() throws {
+        let offers: [PerMessageDeflate.Offer] = [
+            .init(), .init(offersClientMaxWindowBits: false), .init(clientMaxWindowBits: 9),
+            .init(serverMaxWindowBits: 15), .init(serverMaxWindowBits: 8, serverNoContextTakeover: true),
+            .init(clientMaxWindowBits: 12, serverMaxWindowBits: 10, clientNoContextTakeover: true),
+        ]
+        let policies: [PerMessageDeflate.ServerPolicy] = [
+            .init(), .init(serverNoContextTakeover: true, clientNoContextTakeover: true),
+            .init(serverMaxWindowBits: 11, clientMaxWindowBits: 10),
+        ]
+        for offer in offers {
+            for policy in policies {
+                let request = WebSocketHandshake.requestHeaders(key: Self.key, protocols: [], deflate: offer)
+                let acceptance = try WebSocketHandshake.acceptRequest(
+                    method: "GET", headers: request, supportedProtocols: [], deflate: policy)
+                let negotiation = try WebSocketHandshake.validateResponse(
+                    status: 101, headers: acceptance.headers, key: Self.key, offeredProtocols: [],
+                    offeredDeflate: offer)
+                #expect(negotiation == acceptance.negotiation, "\(offer) \(policy)")
+            }
+        }
+    }
+
     @Test("the server side refuses a request without GET, Upgrade, Connection, version 13 or a 16-byte key")
     func serverRefusesBadRequests() {
         let good = WebSocketHandshake.requestHeaders(key: Self.key, protocols: [], deflate: nil)

@@ -131,15 +131,11 @@ public enum PerMessageDeflate {
         -> Parameters
     {
         let response = try parseParameters(parameters)
-        if let offered = offer.serverMaxWindowBits {
-            guard let bits = response.serverMaxWindowBits else {
-                throw WebSocketHandshakeError(
-                    "Sec-WebSocket-Extensions: the server dropped the server_max_window_bits the client offered")
-            }
-            if bits > offered {
-                throw WebSocketHandshakeError(
-                    "Sec-WebSocket-Extensions: server_max_window_bits=\(bits) is above the \(offered) offered")
-            }
+        // A response without server_max_window_bits is read with a 15-bit window, which decodes whatever the
+        // server sends; one above the offer is refused.
+        if let bits = response.serverMaxWindowBits, let offered = offer.serverMaxWindowBits, bits > offered {
+            throw WebSocketHandshakeError(
+                "Sec-WebSocket-Extensions: server_max_window_bits=\(bits) is above the \(offered) offered")
         }
         if offer.serverNoContextTakeover && !response.serverNoContextTakeover {
             throw WebSocketHandshakeError(
