@@ -49,6 +49,9 @@ public struct MockResponse: Sendable {
     package var closesConnectionAfterResponse: Bool
     /// Interim (1xx) responses sent, in order, before this one, for example `[103]` for Early Hints.
     package var interimStatusCodes: [Int] = []
+    /// The WebSocket to run after a `101`, or `nil` for a plain response. Set it with
+    /// ``webSocket(subprotocol:compression:_:)``.
+    package var webSocket: MockWebSocketScript?
 
     /// A body transfer rate: ``bytesPerPeriod`` bytes, then a pause of ``period``, and so on.
     package struct Throttle: Sendable, Hashable {

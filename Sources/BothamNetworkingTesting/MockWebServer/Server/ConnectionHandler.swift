@@ -75,6 +75,10 @@ struct ConnectionHandler {
             connectionIndex: connectionIndex
         )
         let response = core.record(request)
+        if let script = response.webSocket {
+            return MockWebSocketConnection.serve(
+                script, response: response, request: request, head: head, io: &io, core: core)
+        }
         return ResponseWriter.send(response, for: head, over: io, bodyBytesWritten: core.responseBodyBytesWritten)
     }
 }

@@ -93,6 +93,15 @@ struct ConnectionIO {
         return bytes
     }
 
+    /// The bytes received but not consumed yet, now consumed: what follows a request when the protocol switches.
+    mutating func takeBuffered() -> [UInt8] {
+        let bytes = Array(buffer[start...])
+        buffer.removeAll(keepingCapacity: false)
+        start = 0
+        scanned = 0
+        return bytes
+    }
+
     /// Receives more bytes into the buffer. Returns `false` at end of stream.
     private mutating func fill() throws(ConnectionIOError) -> Bool {
         if start > 0 {
