@@ -44,7 +44,8 @@ extension ConformanceTests {
                 })
             #expect(Set(areas) == Set(order))
             #expect(TransportConformance.checks(in: .streaming).count == 6)
-            #expect(checks.count == 50, "README, CHANGELOG and the DocC articles say 50 checks")
+            #expect(TransportConformance.checks(in: .webSockets).count == 10)
+            #expect(checks.count == 60, "README, CHANGELOG and the DocC articles say 60 checks")
         }
     }
 }

@@ -73,6 +73,9 @@ public struct TransportConformance: Sendable {
         .uploadFromFile, .redirectResendsFile, .downloadToFile, .transferProgress,
         .streamHeadBeforeBody, .streamLargeBody, .streamDropMidStream, .streamIdleTimeout, .streamEarlyExit,
         .streamCancel,
+        .webSocketEcho, .webSocketClientCloseCode, .webSocketServerCloseCode, .webSocketProtocolError,
+        .webSocketInvalidUTF8, .webSocketMessageTooBig, .webSocketDropped, .webSocketCloseTimeout, .webSocketPing,
+        .webSocketDeadPeer,
     ]
 
     /// The checks of `area`, in order.
