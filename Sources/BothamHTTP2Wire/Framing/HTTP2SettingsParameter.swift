@@ -13,6 +13,9 @@ package struct HTTP2SettingsParameter: RawRepresentable, Hashable, Sendable {
     package static let maxFrameSize = HTTP2SettingsParameter(rawValue: 0x5)
     /// SETTINGS_MAX_HEADER_LIST_SIZE (0x6): the largest field section the sender accepts (advisory).
     package static let maxHeaderListSize = HTTP2SettingsParameter(rawValue: 0x6)
+    /// SETTINGS_ENABLE_CONNECT_PROTOCOL (0x8, RFC 8441 §3): 0 or 1, whether the sender accepts the extended
+    /// CONNECT (`:protocol`). Not one of RFC 9113's: ``HTTP2Settings`` ignores it; a client reads it itself.
+    package static let enableConnectProtocol = HTTP2SettingsParameter(rawValue: 0x8)
 
     /// The identifier's 16 bits.
     package let rawValue: UInt16

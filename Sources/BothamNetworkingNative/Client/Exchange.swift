@@ -8,7 +8,8 @@ import Foundation
 /// `@unchecked Sendable` so the caller can hand it to ``EventLoop/execute(_:)`` (to start and to cancel): every
 /// stored property is only read or written on the loop thread.
 final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked Sendable {
-    private let plan: ExchangePlan
+    /// The plan; a WebSocket handshake that falls back from HTTP/2 to an HTTP/1.1 upgrade changes its route.
+    private var plan: ExchangePlan
     private let pool: ConnectionPool
     private let loop: EventLoop
     private var parser: HTTPResponseParser
@@ -49,6 +50,8 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
     private var timeline = ExchangeTimeline()
     /// The bytes that came after a `101 Switching Protocols` head in the same read: the WebSocket's first.
     private var afterSwitch: [UInt8] = []
+    /// Whether the WebSocket handshake went as an extended CONNECT on an HTTP/2 stream (RFC 8441).
+    private var extendedConnect = false
     /// Whether the head and an in-memory body are queued (the request is sent once the socket took them, and any
     /// file or streamed body).
     private var requestQueued = false
@@ -107,6 +110,9 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
         self.carrier = carrier
         self.reused = reused
         carrier.attach(self)
+        if plan.webSocket != nil, let stream = carrier as? HTTP2StreamCarrier {
+            return openWebSocket(on: stream)
+        }
         if carrier.isReady {
             connectDeadline = nil
             send(on: carrier)
@@ -156,12 +162,23 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
 
     func carrierIsReady() {
         guard let carrier else { return }
+        if plan.webSocket != nil, let stream = carrier as? HTTP2StreamCarrier {
+            return openWebSocket(on: stream)
+        }
         connectDeadline = nil
         send(on: carrier)
     }
 
     func carrierDidReceiveHead(statusCode: Int, headers: HTTPHeaders) {
         noteFirstByte()
+        if extendedConnect, (200...299).contains(statusCode), let offer = plan.webSocket, let carrier {
+            // RFC 8441 §5: a 2xx opened the tunnel; the stream stays open and carries the WebSocket.
+            var response = ParsedResponse(statusCode: statusCode, headers: headers, body: Data(), keepAlive: false)
+            response.timings = timeline.timings(
+                opening: carrier.opening, reused: reused, completedAt: MonotonicClock.now(),
+                protocolVersion: carrier.protocolVersion)
+            return switchToWebSocket(response, offer: offer, carrier: carrier)
+        }
         do {
             try parser.acceptHead(statusCode: statusCode, headers: headers)
             afterParsing(used: parser.isComplete ? 0 : nil, of: 0)
@@ -282,7 +299,13 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
             }
         }
         let hasBody = plan.body != nil || plan.bodyFile != nil || plan.bodyStream != nil
-        switch carrier.sendHead(plan.head, endsRequest: !hasBody) {
+        let sent: Result<Int, ConnectionFailure>
+        if extendedConnect, let stream = carrier as? HTTP2StreamCarrier {
+            sent = stream.sendExtendedConnect(plan.head, protocol: WebSocketOffer.extendedConnectProtocol)
+        } else {
+            sent = carrier.sendHead(plan.head, endsRequest: !hasBody)
+        }
+        switch sent {
         case .success(let count):
             headBytes = count
             queuedRequestBytes = count
@@ -426,12 +449,47 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
         finish(.response(response))
     }
 
-    /// Hands the carrier of a `101` to a WebSocket once the handshake checks out (RFC 6455 §4.1); otherwise the
-    /// call fails with `badServerResponse` and the connection is closed.
+    /// A WebSocket handshake got a stream of an HTTP/2 connection: once the server's SETTINGS are known, it goes
+    /// as an extended CONNECT on it when they enable one (RFC 8441 §3); otherwise the stream is given back unused
+    /// and the handshake takes a connection of its own for an HTTP/1.1 upgrade
+    /// (``NativeHTTPClient/planWebSocket(_:for:)``).
+    private func openWebSocket(on stream: HTTP2StreamCarrier) {
+        switch stream.enablesConnectProtocol {
+        case .some(true):
+            connectDeadline = nil
+            extendedConnect = true
+            send(on: stream)
+        case .some(false):
+            guard plan.webSocketTriesHTTP2 else {
+                let error = WebSocketOpening.Failure(
+                    "the HTTP/2 server does not take extended CONNECT (SETTINGS_ENABLE_CONNECT_PROTOCOL, RFC 8441)")
+                return finish(
+                    .failure(.networkError(APIClientError.NetworkFailure(kind: .badServerResponse, underlying: error))))
+            }
+            carrier = nil
+            stream.discard(in: pool)
+            plan.webSocketTriesHTTP2 = false
+            plan.route.upgradesToWebSocket = true
+            plan.tlsContext = plan.webSocketFallbackTLSContext
+            reused = false
+            connectDeadline = nil
+            pool.acquire(plan.route, tlsContext: plan.tlsContext, for: self, fresh: plan.freshConnection)
+        case .none:
+            // The first SETTINGS come within a round trip; the connect timeout bounds the wait.
+            if connectDeadline == nil {
+                connectDeadline = plan.connectTimeout.map { MonotonicClock.now() &+ $0 }
+                armTimer()
+            }
+            stream.awaitPeerSettings()
+        }
+    }
+
+    /// Hands the carrier of a `101` (or of an extended CONNECT's 2xx) to a WebSocket once the handshake checks out
+    /// (RFC 6455 §4.1, RFC 8441 §5); otherwise the call fails with `badServerResponse` and the carrier is closed.
     private func switchToWebSocket(_ response: ParsedResponse, offer: WebSocketOffer, carrier: any ExchangeCarrier) {
         let negotiation: WebSocketNegotiation
         do throws(WebSocketHandshakeError) {
-            negotiation = try offer.validate(response)
+            negotiation = try offer.validate(response, extendedConnect: extendedConnect)
         } catch {
             return finish(
                 .failure(

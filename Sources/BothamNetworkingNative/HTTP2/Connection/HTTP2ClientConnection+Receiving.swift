@@ -1,4 +1,5 @@
 import BothamHTTP2Wire
+
 extension HTTP2ClientConnection {
     /// Reads `bytes` the server sent and returns what its frames meant, in order (with any event a send left
     /// behind first). Answers SETTINGS and PING, and queues WINDOW_UPDATE, RST_STREAM or GOAWAY as the frames
@@ -57,6 +58,13 @@ extension HTTP2ClientConnection {
             try remoteSettings.apply(parameters)
         } catch {
             return fail(error.code, "\(error.violation)")
+        }
+        for setting in parameters where setting.parameter == .enableConnectProtocol {
+            // RFC 8441 §3: 0 or 1, and never 0 after 1.
+            guard setting.value <= 1, !(peerEnablesConnectProtocol && setting.value == 0) else {
+                return fail(.protocolError, "the server sent \(setting) (RFC 8441 §3)")
+            }
+            peerEnablesConnectProtocol = setting.value == 1
         }
         // A new initial window changes every open stream's window by the difference (§6.9.2).
         let delta = remoteSettings.initialWindowSize - oldWindow

@@ -1,4 +1,5 @@
 import BothamHTTP2Wire
+
 extension HTTP2ClientConnection {
     /// Opens a stream with a request head: HEADERS (and CONTINUATION) carrying `fields`, pseudo-fields first
     /// (`:method`, `:scheme`, `:authority`, `:path`), with END_STREAM when `endStream` (a request without body).

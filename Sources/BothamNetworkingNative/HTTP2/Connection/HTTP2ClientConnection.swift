@@ -27,6 +27,10 @@ package struct HTTP2ClientConnection: Sendable {
     package internal(set) var isEstablished = false
     /// Whether the server acknowledged our SETTINGS (RFC 9113 §6.5.3 expects it "as soon as possible").
     package internal(set) var isSettingsAcknowledged = false
+    /// Whether the server's SETTINGS said SETTINGS_ENABLE_CONNECT_PROTOCOL = 1 (RFC 8441 §3): it accepts extended
+    /// CONNECT requests (`:protocol`, such as WebSockets over HTTP/2). Once 1, it stays 1 (0 after 1 is a
+    /// PROTOCOL_ERROR, as is any value other than 0 or 1).
+    package internal(set) var peerEnablesConnectProtocol = false
     var streams: [HTTP2StreamID: HTTP2StreamState] = [:]
     var nextStreamID: UInt32 = 1
     /// The connection's send window: request body octets we may still send on all streams together.

@@ -37,6 +37,9 @@ final class HTTP2Session: ConnectionDelegate {
     private var lastHeard: UInt64
     /// The keep-alive PING waiting for its answer: its payload and deadline.
     private var pendingPing: (payload: UInt64, deadline: UInt64)?
+    /// Carriers waiting for the server's first SETTINGS before they choose what to send (an extended CONNECT may go
+    /// only once the server said it takes one, RFC 8441 §3).
+    private var settingsWaiters: [HTTP2StreamCarrier] = []
 
     /// The socket is not written to while this much is queued (the windows bound it; this bounds a slow reader).
     private static let socketQueueLimit = 1 << 20
@@ -65,6 +68,33 @@ final class HTTP2Session: ConnectionDelegate {
         if neverIndexedNames.count < 256 { neverIndexedNames[name.canonicalName] = hidden }
         return hidden
     }
+
+    /// Whether the server takes extended CONNECT requests (RFC 8441): `nil` until its first SETTINGS arrived, then
+    /// whether they said SETTINGS_ENABLE_CONNECT_PROTOCOL = 1. The first SETTINGS decide: a server announces its
+    /// extensions in its preface.
+    var enablesConnectProtocol: Bool? {
+        http2.isEstablished ? http2.peerEnablesConnectProtocol : nil
+    }
+
+    /// Tells `carrier` (``HTTP2StreamCarrier/peerSettingsArrived()``) once the server's first SETTINGS arrived, or
+    /// fails it if the session ends first.
+    func notifyWhenEstablished(_ carrier: HTTP2StreamCarrier) {
+        if isOver {
+            let reason = "the HTTP/2 connection ended before its SETTINGS"
+            return carrier.failed(.refused(NativeTransportError(code: .closedByPeer, reason: reason)))
+        }
+        if http2.isEstablished { return carrier.peerSettingsArrived() }
+        if settingsWaiters.isEmpty {
+            // A server may hold its SETTINGS back until it hears more than our preface (RFC 9113 §3.4 lets it read
+            // the first request first): a PING, which it must answer, and its SETTINGS come before the answer.
+            http2.ping(Self.settingsNudge)
+            drive()
+        }
+        settingsWaiters.append(carrier)
+    }
+
+    /// The payload of the PING that asks a server for its SETTINGS (`SETTINGS` in ASCII).
+    private static let settingsNudge: UInt64 = 0x5345_5454_494E_4753
 
     /// Whether a call can have a stream now.
     var hasRoom: Bool { !isOver && !isDraining && http2.canOpenStream }
@@ -123,6 +153,7 @@ final class HTTP2Session: ConnectionDelegate {
     /// everything it received).
     func carrierDone(_ carrier: HTTP2StreamCarrier) {
         carrierCount -= 1
+        settingsWaiters.removeAll { $0 === carrier }
         if let stream = carrier.stream, !isOver {
             if carriers.removeValue(forKey: stream) != nil, http2.isOpen(stream) { http2.cancel(stream) }
             drive()
@@ -222,7 +253,11 @@ final class HTTP2Session: ConnectionDelegate {
         case .pingAcknowledged(let payload):
             if pendingPing?.payload == payload { pendingPing = nil }
         case .ready:
-            // The server's limits are known now: waiters may fit.
+            // The server's limits and extensions are known now: carriers that waited for them choose, waiters may
+            // fit.
+            let waiting = settingsWaiters
+            settingsWaiters = []
+            for carrier in waiting where !carrier.isDone { carrier.peerSettingsArrived() }
             pool?.sessionHasRoom(self)
         case .informational, .trailers:
             break
@@ -235,8 +270,9 @@ final class HTTP2Session: ConnectionDelegate {
         isOver = true
         if let watchTimer { loop.cancelTimer(watchTimer) }
         watchTimer = nil
-        let open = carriers.values
+        let open = Array(carriers.values) + settingsWaiters
         carriers.removeAll()
+        settingsWaiters = []
         let ending =
             failure
             ?? .socket(NativeTransportError(code: .closedByPeer, reason: "the HTTP/2 connection closed"))

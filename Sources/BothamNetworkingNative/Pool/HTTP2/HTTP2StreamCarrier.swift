@@ -27,6 +27,10 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
     private(set) var isDone = false
     private(set) var isReadingPaused = false
     private(set) var lastProgress: UInt64 = 0
+    /// Whether the stream is a tunnel opened by an extended CONNECT (RFC 8441): it carries another protocol both
+    /// ways until its owner gives it back; what it queued last still goes (with END_STREAM), then the session resets
+    /// the stream (CANCEL) unless both sides have ended it.
+    private(set) var isTunnel = false
 
     init(session: HTTP2Session, opening: ConnectionOpening) {
         self.session = session
@@ -36,6 +40,8 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
     var isReady: Bool { true }
     var queuedBytes: Int { pending.count - pendingStart }
     var protocolVersion: HTTPResponse.ProtocolVersion { .http2 }
+    /// Whether the server takes extended CONNECT requests: `nil` until its first SETTINGS arrived.
+    var enablesConnectProtocol: Bool? { session.enablesConnectProtocol }
     /// Whether request octets (or END_STREAM) wait for window.
     var hasPendingUpload: Bool { stream != nil && !sentEnd && (queuedBytes > 0 || endRequested) }
 
@@ -44,7 +50,10 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
     }
 
     func sendHead(_ head: RequestHead, endsRequest: Bool) -> Result<Int, ConnectionFailure> {
-        let fields = HTTP2RequestFields.make(head, neverIndexed: session.isNeverIndexed)
+        open(HTTP2RequestFields.make(head, neverIndexed: session.isNeverIndexed), endsRequest: endsRequest)
+    }
+
+    private func open(_ fields: [HPACKHeaderField], endsRequest: Bool) -> Result<Int, ConnectionFailure> {
         switch session.open(self, fields: fields, endStream: endsRequest) {
         case .success(let id):
             stream = id
@@ -60,6 +69,22 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
             let reason = "the HTTP/2 connection takes no new stream (\(error))"
             return .failure(.refused(NativeTransportError(code: .closedByPeer, reason: reason)))
         }
+    }
+
+    /// Opens the stream with an extended CONNECT for `connectProtocol` (RFC 8441 §4) made from `head`, and keeps it
+    /// open: what ``sendBody(_:chunked:)`` sends afterwards is the tunnelled protocol's. Only once
+    /// ``enablesConnectProtocol`` is `true`.
+    func sendExtendedConnect(_ head: RequestHead, protocol connectProtocol: String) -> Result<Int, ConnectionFailure> {
+        let fields = HTTP2RequestFields.extendedConnect(
+            head, protocol: connectProtocol, neverIndexed: session.isNeverIndexed)
+        isTunnel = true
+        return open(fields, endsRequest: false)
+    }
+
+    /// Waits for the server's first SETTINGS: the delegate hears ``ExchangeCarrierDelegate/carrierIsReady()`` once
+    /// they arrived, or a failure if the connection ends first.
+    func awaitPeerSettings() {
+        session.notifyWhenEstablished(self)
     }
 
     func sendBody(_ bytes: Data, chunked: Bool) {
@@ -121,6 +146,14 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
     /// went), then leaves the session.
     private func giveBack() {
         guard !isDone else { return }
+        if isTunnel && queuedBytes > 0 {
+            // RFC 8441 §6: an orderly end of the tunnel is END_STREAM, here on the last of what the owner queued (a
+            // WebSocket's close frame waiting for window). Never on an empty DATA frame: a server may have forgotten
+            // a stream it ended (hypercorn fails the whole connection on such a frame); the session resets the
+            // stream (CANCEL) instead when the server's side is still open.
+            endRequested = true
+            pumpUpload()
+        }
         isDone = true
         delegate = nil
         pending = []
@@ -130,6 +163,11 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
     }
 
     // MARK: From the session
+
+    /// The server's first SETTINGS arrived: the delegate may choose what to send.
+    func peerSettingsArrived() {
+        delegate?.carrierIsReady()
+    }
 
     func receivedHead(statusCode: Int, fields: [HPACKHeaderField]) {
         lastProgress = MonotonicClock.now()
