@@ -171,6 +171,15 @@ public final class StubHTTPClient: HTTPClient {
         switch answer.outcome {
         case .failure(let error):
             throw error
+        case .webSocket(let subprotocol, let script):
+            return Self.webSocketResponse(to: request, protocol: subprotocol, script: script) { [self] duration in
+                do throws(APIClientError) {
+                    try await spend(duration, timeout: nil, on: clock)
+                    return true
+                } catch {
+                    return false
+                }
+            }
         case .response(let statusCode, let headers, let body):
             let responseBody = request.method == .head ? Data() : body
             if let reporter = TransferProgress.Reporter.current {

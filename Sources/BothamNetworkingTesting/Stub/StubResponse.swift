@@ -7,6 +7,7 @@ public struct StubResponse: Sendable {
         case response(statusCode: Int, headers: HTTPHeaders, body: Data)
         case streamed(statusCode: Int, headers: HTTPHeaders, chunks: [StubChunk], end: StubStreamEnd)
         case failure(APIClientError)
+        case webSocket(protocol: String?, script: @Sendable (WebSocketPeer) async throws -> Void)
     }
 
     let outcome: Outcome

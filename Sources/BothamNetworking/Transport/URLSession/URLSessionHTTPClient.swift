@@ -45,12 +45,17 @@ import Foundation
 ///   server offers byte ranges, because FoundationNetworking holds on to bookkeeping for every received chunk until
 ///   a task ends. The session's delegate queue holds URLSession back when received chunks pile up in it.
 /// - Upload and download progress goes to ``TransferProgress/Reporter/current``.
+/// - WebSockets (``BothamAPIClient/webSocket(_:parameters:headers:protocols:options:)``) run on
+///   `URLSessionWebSocketTask` on Apple platforms, with the handshake's header fields (interceptors' included). On
+///   Linux a handshake fails with ``APIClientError/invalidRequest(reason:)`` before anything is sent:
+///   the system libcurl FoundationNetworking links has no WebSocket support on common distributions;
+///   `NativeHTTPClient` runs them there.
 ///
 /// The transport only transports: any status is a response; validation and retries belong to ``BothamAPIClient``.
 public final class URLSessionHTTPClient: HTTPClient {
     /// The transport's settings.
     public let configuration: Configuration
-    private let session: URLSession
+    let session: URLSession
     private let delegate: URLSessionDelegateHandler
     private let delegateQueue: URLSessionDelegateQueue
     /// The fields this transport adds at preparation to every request (``defaultHeaders(for:)``), computed once:
@@ -107,6 +112,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     public func send(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
         let request = try request.prepared(for: self)  // a no-op for a request from BothamAPIClient
+        if WebSocketUpgrade.isRequested(by: request) { return try await openWebSocket(request) }
         if request.responseDestination == .stream { return try await stream(request) }
         return try await send(request, in: session, delegate: delegate, delegateQueue: delegateQueue)
     }
