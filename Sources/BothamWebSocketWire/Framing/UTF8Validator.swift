@@ -17,6 +17,32 @@ public struct UTF8Validator: Sendable, Equatable {
 
     /// Reads `bytes`; false as soon as one is invalid where it stands (the validator must then not be reused).
     public mutating func validate(_ bytes: some Sequence<UInt8>) -> Bool {
+        if let result = bytes.withContiguousStorageIfAvailable({ validate(buffer: $0) }) { return result }
+        return validate(sequence: bytes)
+    }
+
+    /// Contiguous bytes: runs of ASCII are skipped eight bytes at a time between characters.
+    private mutating func validate(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index < buffer.count {
+            if remaining == 0 {
+                while index + 8 <= buffer.count
+                    && raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
+                    index += 8
+                }
+                guard index < buffer.count else { break }
+            }
+            let end = min(buffer.count, index + 8)
+            guard validate(sequence: UnsafeBufferPointer(rebasing: buffer[index..<end])) else { return false }
+            index = end
+        }
+        return true
+    }
+
+    private mutating func validate(sequence bytes: some Sequence<UInt8>) -> Bool {
         for byte in bytes {
             if remaining == 0 {
                 if byte < 0x80 { continue }

@@ -66,16 +66,36 @@ public struct WebSocketFrame: Sendable, Equatable {
 
     /// Appends `payload`, masked with `maskingKey` from its first byte when one is given.
     static func appendPayload(_ payload: ArraySlice<UInt8>, maskingKey: UInt32?, into output: inout [UInt8]) {
-        guard let maskingKey else {
-            output.append(contentsOf: payload)
-            return
+        let start = output.count
+        output.append(contentsOf: payload)
+        guard let maskingKey else { return }
+        output.withUnsafeMutableBytes { buffer in
+            applyMask(maskBytes(maskingKey), from: 0, to: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
         }
-        let mask = maskBytes(maskingKey)
+    }
+
+    /// XORs `buffer` with the masking key `mask` (its four bytes in wire order), the buffer's first byte being
+    /// byte `offset` of the payload (RFC 6455 §5.3); eight bytes at a time.
+    static func applyMask(_ mask: [UInt8], from offset: Int, to buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress, mask.count == 4 else { return }
+        let count = buffer.count
         var index = 0
-        output.reserveCapacity(output.count + payload.count)
-        for byte in payload {
-            output.append(byte ^ mask[index & 3])
-            index &+= 1
+        // Bytes until the payload position is a multiple of four, so the word pattern starts at mask[0].
+        while index < count && (offset + index) & 3 != 0 {
+            buffer[index] ^= mask[(offset + index) & 3]
+            index += 1
+        }
+        var word: UInt64 = 0
+        for byte in (mask + mask).reversed() { word = word << 8 | UInt64(byte) }
+        let pattern = UInt64(littleEndian: word)
+        while index + 8 <= count {
+            let value = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            base.storeBytes(of: value ^ pattern, toByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < count {
+            buffer[index] ^= mask[(offset + index) & 3]
+            index += 1
         }
     }
 

@@ -39,8 +39,7 @@ extension WebSocketFrame {
         let end = offset + Int(length)
         var payload = Array(bytes[offset..<end])
         if let maskingKey {
-            let mask = maskBytes(maskingKey)
-            for index in payload.indices { payload[index] ^= mask[index & 3] }
+            payload.withUnsafeMutableBytes { applyMask(maskBytes(maskingKey), from: 0, to: $0) }
         }
         let frame = WebSocketFrame(
             fin: bytes[0] & 0x80 != 0, rsv1: bytes[0] & 0x40 != 0, opcode: opcode, payload: payload)

@@ -342,11 +342,9 @@ public struct WebSocketSession {
         guard var current = frame else { return }
         var chunk = [UInt8](bytes)
         if let mask = current.mask {
-            let key = [mask.0, mask.1, mask.2, mask.3]
-            var position = current.received & 3
-            for index in chunk.indices {
-                chunk[index] ^= key[position]
-                position = (position + 1) & 3
+            let received = current.received
+            chunk.withUnsafeMutableBytes {
+                WebSocketFrame.applyMask([mask.0, mask.1, mask.2, mask.3], from: received, to: $0)
             }
         }
         current.received += chunk.count
