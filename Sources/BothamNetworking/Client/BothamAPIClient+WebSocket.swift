@@ -33,18 +33,27 @@ extension BothamAPIClient {
         protocols: [String] = [],
         options: WebSocket.Options = WebSocket.Options()
     ) async throws(APIClientError) -> WebSocket {
-        let request = try WebSocketOpening.request(
-            baseEndpoint: baseEndpoint, path: path, parameters: parameters, headers: headers, protocols: protocols,
-            options: options)
-        let upgrade = WebSocketUpgrade(options: options, protocols: protocols)
-        let result = await WebSocketUpgrade.$current.withValue(upgrade) { await send(request) }
-        let response = try result.get()
-        guard let handle = response.upgrade as? WebSocketChannelHandle else {
-            let reason =
-                "the transport (\(type(of: httpClient))) answered \(response.statusCode) but opened no WebSocket"
-            throw .networkError(
-                APIClientError.NetworkFailure(kind: .badServerResponse, underlying: WebSocketOpening.Failure(reason)))
+        let open: @Sendable () async throws(APIClientError) -> (HTTPResponse, WebSocketChannelHandle) = {
+            () async throws(APIClientError) -> (HTTPResponse, WebSocketChannelHandle) in
+            // A fresh request (and key) for every opening: the first and each reconnection.
+            let request = try WebSocketOpening.request(
+                baseEndpoint: self.baseEndpoint, path: path, parameters: parameters, headers: headers,
+                protocols: protocols, options: options)
+            let upgrade = WebSocketUpgrade(options: options, protocols: protocols)
+            let result = await WebSocketUpgrade.$current.withValue(upgrade) { await self.send(request) }
+            let response: HTTPResponse = try result.get()
+            guard let handle = response.upgrade as? WebSocketChannelHandle else {
+                let reason =
+                    "the transport (\(type(of: self.httpClient))) answered \(response.statusCode) but opened no WebSocket"
+                throw APIClientError.networkError(
+                    APIClientError.NetworkFailure(
+                        kind: .badServerResponse, underlying: WebSocketOpening.Failure(reason)))
+            }
+            return (response, handle)
         }
-        return WebSocket(response: response, handle: handle)
+        let (response, handle) = try await open()
+        return WebSocket(
+            response: response, handle: handle, reconnection: options.reconnection, clock: configuration.clock,
+            reopen: options.reconnection == nil ? nil : open)
     }
 }

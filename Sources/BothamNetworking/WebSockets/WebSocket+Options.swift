@@ -12,16 +12,61 @@ extension WebSocket {
         /// How long ``WebSocket/close(code:reason:)`` waits for the peer's close frame before closing the connection
         /// anyway. Default 10 s.
         public var closeTimeout: Duration
+        /// Whether and how the socket opens again when its connection is lost while ``WebSocket/messages`` is read.
+        /// Default `nil`: it does not.
+        public var reconnection: WebSocket.Reconnection?
 
         /// Options with the given values; every one has a default.
         public init(
             maxMessageSize: Int = 16 << 20, compression: Bool = true, pingInterval: Duration? = nil,
-            closeTimeout: Duration = .seconds(10)
+            closeTimeout: Duration = .seconds(10), reconnection: WebSocket.Reconnection? = nil
         ) {
             self.maxMessageSize = maxMessageSize
             self.compression = compression
             self.pingInterval = pingInterval
             self.closeTimeout = closeTimeout
+            self.reconnection = reconnection
+        }
+    }
+}
+
+extension WebSocket {
+    /// How a ``WebSocket`` opens again after its connection is lost (off unless ``Options/reconnection`` is set).
+    ///
+    /// ```swift
+    /// let socket = try await apiClient.webSocket(
+    ///     "/feed", options: WebSocket.Options(reconnection: WebSocket.Reconnection(maxAttempts: 10)))
+    /// for try await message in socket.messages { print(message) }  // carries on across reconnections
+    /// ```
+    ///
+    /// While ``WebSocket/messages`` is being read, a connection that broke (`connectionLost`), or that the server
+    /// closed with `1001`, `1006`, `1011`, `1012` or `1013` (going away, restarting, try again later), is opened
+    /// again: the same handshake, through every interceptor (a refreshed token is used), after `initialDelay`,
+    /// doubling up to `maxDelay` while attempts keep failing, on the client's clock. The sequence carries on with the
+    /// new connection's messages; what the server sent while none was open is lost. After `maxAttempts` failures in
+    /// a row, or a close that is final (`1000`, a protocol error, your own ``WebSocket/close(code:reason:)``), it
+    /// ends as it would without reconnection. A ``WebSocket/send(_:)`` made while no connection is open fails.
+    public struct Reconnection: Sendable, Hashable {
+        /// Failed attempts in a row before giving up (5).
+        public var maxAttempts: Int
+        /// The wait before the first attempt (1 s).
+        public var initialDelay: Duration
+        /// The longest wait between attempts (30 s).
+        public var maxDelay: Duration
+
+        /// A policy; every value has a default.
+        public init(maxAttempts: Int = 5, initialDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(30)) {
+            self.maxAttempts = maxAttempts
+            self.initialDelay = initialDelay
+            self.maxDelay = maxDelay
+        }
+
+        /// The wait before attempt `attempt` (1-based): `initialDelay` doubled per earlier failure, at most
+        /// `maxDelay`.
+        func delay(beforeAttempt attempt: Int) -> Duration {
+            var delay = max(.zero, initialDelay)
+            for _ in 1..<max(1, attempt) where delay < maxDelay { delay *= 2 }
+            return min(delay, max(.zero, maxDelay))
         }
     }
 }

@@ -18,17 +18,36 @@ import Foundation
 /// is `badServerResponse` (the connection was closed with `1002`, `1007` or `1009`, which ``closeCode`` tells).
 /// Dropping the last reference closes the connection (`1001 Going Away`).
 public final class WebSocket: Sendable {
-    /// The response that opened the socket: the server's `101 Switching Protocols` (or, over HTTP/2, its `200`)
-    /// with its header fields.
-    public let response: HTTPResponse
-    private let handle: WebSocketChannelHandle
-
-    package init(response: HTTPResponse, handle: WebSocketChannelHandle) {
-        self.response = response
-        self.handle = handle
+    /// The connection in use and the response that opened it (another after a reconnection).
+    private struct Current: Sendable {
+        var response: HTTPResponse
+        var handle: WebSocketChannelHandle
+        /// Whether the client closed the socket (no reconnection after that).
+        var closedByClient = false
     }
 
-    private var channel: any WebSocketChannel { handle.channel }
+    private let current: Lock<Current>
+    /// Opens the socket again (the same handshake, through every interceptor), when ``Options/reconnection`` is set.
+    private let reopen: (@Sendable () async throws(APIClientError) -> (HTTPResponse, WebSocketChannelHandle))?
+    private let reconnection: WebSocket.Reconnection?
+    private let clock: any HTTPClock
+
+    package init(
+        response: HTTPResponse, handle: WebSocketChannelHandle, reconnection: WebSocket.Reconnection? = nil,
+        clock: any HTTPClock = SystemClock(),
+        reopen: (@Sendable () async throws(APIClientError) -> (HTTPResponse, WebSocketChannelHandle))? = nil
+    ) {
+        current = Lock(Current(response: response, handle: handle))
+        self.reconnection = reopen == nil ? nil : reconnection
+        self.clock = clock
+        self.reopen = reopen
+    }
+
+    private var channel: any WebSocketChannel { current.withLock { $0.handle.channel } }
+
+    /// The response that opened the socket: the server's `101 Switching Protocols` (or, over HTTP/2, its `200`)
+    /// with its header fields; after a reconnection, the response that opened the new connection.
+    public var response: HTTPResponse { current.withLock { $0.response } }
 
     /// The subprotocol the server chose among those offered, or `nil` when it chose none.
     public var subprotocol: String? { channel.subprotocol }
@@ -53,6 +72,10 @@ public final class WebSocket: Sendable {
     /// the peer answered or the close timeout (``Options/closeTimeout``) passed. Closing a closed socket does
     /// nothing.
     public func close(code: WebSocket.CloseCode = .normalClosure, reason: String = "") async {
+        let channel = current.withLock { current in
+            current.closedByClient = true
+            return current.handle.channel
+        }
         await channel.close(code: code, reason: reason)
     }
 
@@ -63,9 +86,70 @@ public final class WebSocket: Sendable {
     /// The reason the peer gave with its close code (often empty); `nil` while the socket is open.
     public var closeReason: String? { channel.closure?.reason }
 
-    /// The next message, for ``Messages``.
+    /// The next message, for ``Messages``: reconnects first when the connection ended in a way
+    /// ``Options/reconnection`` covers.
     fileprivate func receive() async throws(APIClientError) -> WebSocket.Message? {
-        try await channel.receive()
+        var failures = 0
+        while true {
+            let channel = self.channel
+            let ending: APIClientError?
+            do {
+                if let message = try await channel.receive() { return message }
+                ending = nil
+            } catch {
+                ending = error
+            }
+            guard let reconnection, let reopen, shouldReconnect(after: ending, closure: channel.closure) else {
+                if let ending { throw ending }
+                return nil
+            }
+            // Reopens until a connection is made or the attempts are spent (the last failure is then thrown).
+            while true {
+                failures += 1
+                guard failures <= reconnection.maxAttempts else { throw ending ?? Self.ended(channel) }
+                do {
+                    try await clock.sleep(for: reconnection.delay(beforeAttempt: failures))
+                } catch {
+                    throw .cancelled
+                }
+                do {
+                    let (response, handle) = try await reopen()
+                    let replaced = current.withLock { current -> Bool in
+                        guard !current.closedByClient else { return false }
+                        current.response = response
+                        current.handle = handle
+                        return true
+                    }
+                    guard replaced else { return nil }
+                    failures = 0
+                    break
+                } catch .cancelled {
+                    throw .cancelled
+                } catch {
+                    guard failures < reconnection.maxAttempts else { throw error }
+                }
+            }
+        }
+    }
+
+    /// Whether a connection that ended with `error` (or cleanly, as `closure` says) is reopened: not after the
+    /// client's own close, nor after a protocol failure or a close the server meant as final.
+    private func shouldReconnect(after error: APIClientError?, closure: WebSocket.Closure?) -> Bool {
+        guard !current.withLock(\.closedByClient) else { return false }
+        if let error {
+            guard case .networkError(let failure) = error else { return false }
+            return failure.kind == .connectionLost || failure.kind == .cannotConnect
+        }
+        switch closure?.code {
+        case .goingAway, .abnormalClosure, .internalServerError, .other(1012), .other(1013): return true
+        default: return false
+        }
+    }
+
+    private static func ended(_ channel: any WebSocketChannel) -> APIClientError {
+        let reason = "the WebSocket closed (\(channel.closure?.code.rawValue ?? 1006)) and could not reconnect"
+        return .networkError(
+            APIClientError.NetworkFailure(kind: .connectionLost, underlying: WebSocketOpening.Failure(reason)))
     }
 }
 

@@ -1,0 +1,133 @@
+import BothamNetworking
+import BothamNetworkingNative
+import BothamNetworkingTesting
+import BothamTestSupport
+import Foundation
+import Testing
+
+/// `WebSocket.Options.reconnection` against MockWebServer: what reopens a socket, what does not, and the handshake
+/// going through the interceptors again.
+@Suite("A WebSocket with reconnection opens again after a lost connection, and only then", .timeLimit(.minutes(1)))
+struct WebSocketReconnectionTests {
+    let server: MockWebServer
+    let apiClient: BothamAPIClient
+    static let reconnecting = WebSocket.Options(
+        reconnection: WebSocket.Reconnection(maxAttempts: 3, initialDelay: .milliseconds(10)))
+
+    init() throws {
+        server = try MockWebServer()
+        apiClient = BothamAPIClient(baseEndpoint: server.baseURL.absoluteString, httpClient: NativeHTTPClient())
+    }
+
+    /// Every message until the sequence ends, and how it ended.
+    private static func drain(_ socket: WebSocket) async -> (texts: [String], error: APIClientError?) {
+        var texts: [String] = []
+        do {
+            for try await message in socket.messages {
+                if case .text(let text) = message { texts.append(text) }
+            }
+            return (texts, nil)
+        } catch {
+            return (texts, error)
+        }
+    }
+
+    @Test("a dropped connection is opened again and the messages carry on")
+    func reopensAfterDrop() async throws {
+        defer { server.shutdown() }
+        server.enqueue(
+            .webSocket { peer in
+                try await peer.send(.text("one"))
+                try await peer.inject(.dropConnection)
+            })
+        server.enqueue(.webSocket { peer in try await peer.send(.text("two")) })
+
+        let socket = try await apiClient.webSocket("/feed", options: Self.reconnecting)
+        let (texts, error) = await Self.drain(socket)
+
+        #expect(texts == ["one", "two"])
+        #expect(error == nil)
+        #expect(socket.closeCode == .normalClosure)
+        #expect(server.requestCount == 2)
+    }
+
+    @Test("a server's 1001 Going Away reopens; its 1000 ends the messages for good")
+    func goingAwayReopensNormalEnds() async throws {
+        defer { server.shutdown() }
+        server.enqueue(
+            .webSocket { peer in
+                try await peer.send(.text("before restart"))
+                try await peer.close(code: .goingAway, reason: "restarting")
+            })
+        server.enqueue(.webSocket { peer in try await peer.send(.text("after restart")) })
+
+        let socket = try await apiClient.webSocket("/feed", options: Self.reconnecting)
+        let (texts, error) = await Self.drain(socket)
+
+        #expect(texts == ["before restart", "after restart"])
+        #expect(error == nil)
+        #expect(server.requestCount == 2)
+    }
+
+    @Test("without the option a dropped connection ends the messages with connectionLost")
+    func offByDefault() async throws {
+        defer { server.shutdown() }
+        server.enqueue(
+            .webSocket { peer in
+                try await peer.send(.text("one"))
+                try await peer.inject(.dropConnection)
+            })
+
+        let socket = try await apiClient.webSocket("/feed")
+        let (texts, error) = await Self.drain(socket)
+
+        #expect(texts == ["one"])
+        guard case .networkError(let failure) = error else {
+            Issue.record("expected connectionLost, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.kind == .connectionLost)
+        #expect(server.requestCount == 1)
+    }
+
+    @Test("when every attempt fails, the messages end with the last attempt's error after maxAttempts")
+    func attemptsSpent() async throws {
+        defer { server.shutdown() }
+        server.enqueue(.webSocket { peer in try await peer.inject(.dropConnection) })
+        for _ in 0..<3 { server.enqueue(MockResponse(statusCode: 503)) }
+
+        let socket = try await apiClient.webSocket("/feed", options: Self.reconnecting)
+        let (_, error) = await Self.drain(socket)
+
+        #expect(error?.statusCode == 503)
+        #expect(server.requestCount == 4)
+    }
+
+    @Test("each reconnection's handshake goes through the interceptors again")
+    func handshakeAgainThroughInterceptors() async throws {
+        defer { server.shutdown() }
+        let counter = Recorder<Int>()
+        apiClient.requestInterceptors.append(CountingInterceptor(counter: counter))
+        server.enqueue(.webSocket { peer in try await peer.inject(.dropConnection) })
+        server.enqueue(.webSocket { peer in try await peer.send(.text("back")) })
+
+        let socket = try await apiClient.webSocket("/feed", options: Self.reconnecting)
+        let (texts, _) = await Self.drain(socket)
+
+        #expect(texts == ["back"])
+        #expect(counter.count == 2)
+        _ = try await server.takeRequest()
+        let second = try await server.takeRequest()
+        #expect(second.header("X-Attempt") == "2")
+    }
+}
+
+/// Adds `X-Attempt: N` to the Nth request it sees.
+private struct CountingInterceptor: BothamRequestInterceptor {
+    let counter: Recorder<Int>
+
+    func intercept(request: HTTPRequest) -> HTTPRequest {
+        counter.append(counter.count + 1)
+        return request.withHeader("X-Attempt", "\(counter.count)")
+    }
+}
