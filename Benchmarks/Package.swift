@@ -48,6 +48,15 @@ let package = Package(
             ],
             path: "TransferMemory"
         ),
+        // WebSocket echo round trips and streaming memory, next to the Python `websockets` client: scripts/ws-bench.sh.
+        .executableTarget(
+            name: "WebSocketBench",
+            dependencies: [
+                .product(name: "BothamNetworking", package: "BothamNetworking"),
+                .product(name: "BothamNetworkingNative", package: "BothamNetworking"),
+            ],
+            path: "WebSocketBench"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
