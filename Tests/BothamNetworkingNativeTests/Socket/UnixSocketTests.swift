@@ -262,7 +262,8 @@ struct UnixSocketTests {
 
     @Test("A path of 107 bytes, the most sun_path holds with its NUL, connects")
     func longestPath() async throws {
-        var path = FileManager.default.temporaryDirectory.appendingPathComponent("botham-").path
+        var path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("botham-\(UUID().uuidString.prefix(8))-").path
         path += String(repeating: "p", count: 107 - path.utf8.count - 5) + ".sock"
         #expect(path.utf8.count == 107)
         var configuration = MockWebServer.Configuration()
