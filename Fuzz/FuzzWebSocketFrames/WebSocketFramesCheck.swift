@@ -12,7 +12,9 @@ import FuzzSupport
 /// - no message is over the message limit; what the session writes is well-formed frames, masked exactly when
 ///   it is a client, a close among them carrying a code valid on the wire;
 /// - every message it delivered, sent by a peer session of the other role, reads back the same;
-/// - the UTF-8 validator agrees with the standard library on the stream, whole and split.
+/// - the UTF-8 validator agrees with the standard library on the stream, whole and split;
+/// - the stream's start read as a `Sec-WebSocket-Extensions` value: what our server accepts, our client accepts
+///   with the same parameters.
 enum WebSocketFramesCheck {
     /// The deflate parameters the first byte picks from (nil: not negotiated).
     static let deflates: [PerMessageDeflate.Parameters?] = [
@@ -40,6 +42,7 @@ enum WebSocketFramesCheck {
         let stream = input.rest()
 
         checkValidator(stream)
+        checkExtensions(String(decoding: stream.prefix(96), as: UTF8.self))
 
         let whole = read(stream, chunkSize: max(1, stream.count), role: role, deflate: deflate, limits: limit)
         let chunked = read(stream, chunkSize: chunkSize, role: role, deflate: deflate, limits: limit)
@@ -137,6 +140,29 @@ enum WebSocketFramesCheck {
             var validator = UTF8Validator()
             let valid = validator.validate(bytes[..<split]) && validator.validate(bytes[split...])
             fuzzExpect((valid && validator.isAtBoundary) == expected, "the validator split at \(split) disagrees")
+        }
+    }
+
+    /// What our server accepts from an extensions header, our client accepts with the same parameters.
+    static func checkExtensions(_ value: String) {
+        guard let parameters = PerMessageDeflate.accept(offers: [value]) else { return }
+        let key = "dGhlIHNhbXBsZSBub25jZQ=="
+        let headers = [
+            ("Upgrade", "websocket"), ("Connection", "Upgrade"),
+            ("Sec-WebSocket-Accept", WebSocketHandshake.acceptValue(forKey: key)),
+            ("Sec-WebSocket-Extensions", parameters.headerValue),
+        ]
+        do {
+            let negotiation = try WebSocketHandshake.validateResponse(
+                status: 101, headers: headers, key: key, offeredProtocols: [],
+                offeredDeflate: .init(clientMaxWindowBits: nil))
+            fuzzExpect(
+                negotiation.deflate?.serverMaxWindowBits == parameters.serverMaxWindowBits
+                    && negotiation.deflate?.serverNoContextTakeover == parameters.serverNoContextTakeover
+                    && negotiation.deflate?.clientNoContextTakeover == parameters.clientNoContextTakeover,
+                "the client read \(parameters.headerValue) differently")
+        } catch {
+            fuzzExpect(false, "the client refused the server's \(parameters.headerValue): \(error)")
         }
     }
 }
