@@ -100,6 +100,7 @@ let package = Package(
 let playgroundPages = [
     "Home", "Headers", "Parameters", "Body", "Interceptors", "BasicAuthentication", "Retry", "TokenRefresh",
     "TypedEndpoints", "UploadsAndDownloads", "Streaming", "Caching", "TestingWithStubs", "TestingToolkit", "Rehearsals",
+    "WebSockets",
 ]
 package.targets += [
     .target(

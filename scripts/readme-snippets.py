@@ -23,7 +23,7 @@ ARTICLES = [
     "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md", "RequestsAndBodies.md",
     "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
     "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
-    "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md", "Pagination.md",
+    "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md", "Pagination.md", "WebSockets.md",
 ]
 # The catalog of an article that is not BothamNetworking's (those modules' landing pages included).
 CATALOGS = {

@@ -4,5 +4,5 @@ import PlaygroundSupport
 public let allPlaygroundPages: [any PlaygroundPage.Type] = [
     Home.self, Headers.self, Parameters.self, Body.self, Interceptors.self, BasicAuthenticationPage.self, Retry.self,
     TokenRefresh.self, TypedEndpoints.self, UploadsAndDownloads.self, Streaming.self, Caching.self,
-    TestingWithStubs.self, TestingToolkit.self, Rehearsals.self,
+    TestingWithStubs.self, TestingToolkit.self, Rehearsals.self, WebSockets.self,
 ]
