@@ -64,6 +64,7 @@ struct WebSocketHTTP2Tests {
     func largeMessages() async throws {
         let (client, _) = try WebSocketHTTP2Servers.cleartextClient()
         let socket = try await client.webSocket("/echo", options: WebSocket.Options(compression: false))
+        #expect(socket.response.timings?.protocolVersion == .http2)
         let random = Data((0..<(6 << 20)).map { _ in UInt8.random(in: 0...255) })
         let text = String(repeating: "botham networking ", count: (3 << 20) / 18)
         try await socket.send(.binary(random))
@@ -90,6 +91,7 @@ struct WebSocketHTTP2Tests {
     func serverClose() async throws {
         let (client, _) = try WebSocketHTTP2Servers.cleartextClient()
         let socket = try await client.webSocket("/close", parameters: ["code": "4001"])
+        #expect(socket.response.timings?.protocolVersion == .http2)
         var received: [WebSocket.Message] = []
         for try await message in socket.messages { received.append(message) }
         #expect(received.isEmpty)
