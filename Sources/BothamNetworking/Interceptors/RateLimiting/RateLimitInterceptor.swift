@@ -76,7 +76,8 @@ public struct RateLimitInterceptor: HTTPInterceptor {
     ///   - requestsPerSecond: A client-side token bucket per budget refilled at this rate; `nil` (the default), or
     ///     a rate that is not positive, for none.
     ///   - burst: How many calls the bucket lets go at once (at least 1).
-    ///   - maxConcurrentRequestsPerHost: The most calls in flight per budget (at least 1); `nil` for no limit.
+    ///   - maxConcurrentRequestsPerHost: The most calls in flight per budget (at least 1); `nil` for no limit. A
+    ///     call holds its slot until its response's head arrives (a streamed body does not hold it).
     ///   - maxWait: The longest a call may be made to wait at once; a call that would wait longer fails at once.
     ///     `nil` for no ceiling.
     ///   - budgetKey: The budget a request counts against; `nil` (the default) for its origin

@@ -22,12 +22,17 @@ package struct TokenBucket: Sendable, Equatable {
     /// The instant the bucket would be empty again if every token taken so far had been spaced by `interval`.
     private var dueAt: ContinuousClock.Instant?
 
-    /// A full bucket of `capacity` (at least 1) tokens refilled at `rate` tokens a second; `nil` when `rate` is not
-    /// a positive, finite number.
+    /// The longest interval kept (about 31 years): beyond it, `Duration` arithmetic could overflow.
+    private static let longestInterval: Double = 1e9
+    /// The largest capacity kept, for the same reason.
+    private static let largestCapacity = 1_000_000
+
+    /// A full bucket of `capacity` (1 to a million) tokens refilled at `rate` tokens a second; `nil` when `rate` is
+    /// not a positive, finite number.
     package init?(rate: Double, capacity: Int) {
         guard rate.isFinite, rate > 0 else { return nil }
-        interval = .seconds(1 / rate)
-        self.capacity = max(1, capacity)
+        interval = .seconds(min(1 / rate, Self.longestInterval))
+        self.capacity = min(max(1, capacity), Self.largestCapacity)
     }
 
     /// Takes a token at `now`: free, reserved for a later instant, or refused when it would be due after longer

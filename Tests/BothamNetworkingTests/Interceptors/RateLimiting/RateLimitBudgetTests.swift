@@ -82,6 +82,16 @@ struct RateLimitBudgetTests {
         #expect(TokenBucket(rate: .nan, capacity: 1) == nil)
     }
 
+    @Test("An extreme rate or burst is clamped, never an arithmetic overflow")
+    func extremeBucketsAreClamped() throws {
+        var slow = try #require(TokenBucket(rate: 1e-300, capacity: 1))
+        #expect(slow.take(now: at(0), maxWait: nil) == .now)
+        #expect(slow.take(now: at(0), maxWait: nil) == .at(at(1e9)))
+        var wide = try #require(TokenBucket(rate: 1e-300, capacity: .max))
+        #expect(wide.capacity == 1_000_000)
+        #expect(wide.take(now: at(0), maxWait: nil) == .now)
+    }
+
     @Test("A call that waited for its token does not take another, and gives it back when cancelled or refused")
     func heldTokenIsNotTakenTwice() {
         var budget = RateLimitBudget(bucket: TokenBucket(rate: 1, capacity: 1))

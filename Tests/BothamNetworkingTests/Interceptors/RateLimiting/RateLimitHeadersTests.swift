@@ -128,6 +128,9 @@ struct RateLimitHeadersTests {
         #expect(
             reading(["RateLimit-Remaining": "0", "RateLimit-Reset": "1" + String(repeating: "0", count: 30)])
                 == RateLimitReading(remaining: 0, reset: .seconds(1e15)))
+        #expect(
+            reading(["RateLimit": "\"d\";r=0;t=1" + String(repeating: "0", count: 30)])
+                == RateLimitReading(remaining: 0, reset: .seconds(1e15)))
     }
 
     @Test("The default budget key is the request's origin, its port only when not the scheme's default")

@@ -110,7 +110,7 @@ struct RateLimitInterceptorTests {
         #expect(clock.sleeps == Array(repeating: .seconds(10), count: 3))
         #expect(stub.receivedRequests.count == 1)
         await clock.advance(by: .seconds(10))
-        for call in calls { #expect(await call.value.statusCode == 200) }
+        for call in calls { #expect(await awaitingCancellably(call).statusCode == 200) }
         #expect(stub.receivedRequests.count == 4)
         #expect(
             waits.values
@@ -129,6 +129,16 @@ struct RateLimitInterceptorTests {
         #expect(await apiClient.GET("/d").statusCode == 200)
         #expect(clock.sleeps == [.milliseconds(1_500)])
         #expect(waits.values == [Wait(budget: origin, duration: .milliseconds(1_500), reason: .retryAfter)])
+    }
+
+    @Test("A 429 that an inner interceptor turned into an error blocks the budget all the same")
+    func thrownResponseIsRead() async {
+        stub.stub(with: .response(statusCode: 429, headers: [.retryAfter: "5"]), .text("ok"))
+        let apiClient = client(RateLimitInterceptor(onWait: recordWait))
+        apiClient.networkInterceptors.append(FailingStatuses())
+        #expect(await apiClient.GET("/a").statusCode == 429)
+        #expect(await apiClient.GET("/b").statusCode == 200)
+        #expect(clock.sleeps == [.seconds(5)])
     }
 
     @Test("With RetryPolicy a 429's Retry-After is waited once: the retry finds the block over")
@@ -167,7 +177,7 @@ struct RateLimitInterceptorTests {
         await clock.advance(by: .milliseconds(500))
         #expect(await eventually { stub.receivedRequests.count == 3 })
         await clock.advance(by: .seconds(1))
-        for call in calls { #expect(await call.value.statusCode == 200) }
+        for call in calls { #expect(await awaitingCancellably(call).statusCode == 200) }
         #expect(waits.values.map(\.reason) == Array(repeating: .tokenBucket, count: 3))
         // The bucket refills: after a pause, a burst goes at once again.
         await clock.advance(by: .seconds(10))
@@ -194,12 +204,12 @@ struct RateLimitInterceptorTests {
             #expect(await eventually { limiter.waiting(origin) == index + 1 })
         }
         queued[1].cancel()
-        #expect(Self.isCancelled(await queued[1].value))
+        #expect(Self.isCancelled(await awaitingCancellably(queued[1])))
         #expect(limiter.waiting(origin) == 2)
         gate.releaseAll()
-        #expect(Self.isTimeout(await first.value))
-        #expect(await queued[0].value.statusCode == 200)
-        #expect(await queued[2].value.statusCode == 200)
+        #expect(Self.isTimeout(await awaitingCancellably(first)))
+        #expect(await awaitingCancellably(queued[0]).statusCode == 200)
+        #expect(await awaitingCancellably(queued[2]).statusCode == 200)
         #expect(stub.receivedRequests.map(\.url?.path) == ["/a", "/b", "/d"])
         #expect(limiter.inFlight(origin) == 0)
         #expect(
@@ -219,8 +229,8 @@ struct RateLimitInterceptorTests {
         let second = Task { await apiClient.GET("/b") }
         #expect(await eventually { limiter.waiting(origin) == 1 })
         first.cancel()
-        #expect(Self.isCancelled(await first.value))
-        #expect(await second.value.statusCode == 200)
+        #expect(Self.isCancelled(await awaitingCancellably(first)))
+        #expect(await awaitingCancellably(second).statusCode == 200)
         #expect(limiter.inFlight(origin) == 0)
     }
 
@@ -233,7 +243,10 @@ struct RateLimitInterceptorTests {
         let waiting = Task { await apiClient.GET("/b") }
         try await clock.waitForSleepers(1)
         waiting.cancel()
-        #expect(Self.isCancelled(await waiting.value))
+        let stoppedWaiting = await eventually(within: .seconds(10)) { clock.sleeperCount == 0 }
+        #expect(stoppedWaiting)
+        if !stoppedWaiting { await clock.advance(by: .seconds(30)) }  // ends a wait that ignored the cancellation
+        #expect(Self.isCancelled(await awaitingCancellably(waiting)))
         #expect(stub.receivedRequests.count == 1)
     }
 
@@ -339,6 +352,18 @@ struct RateLimitInterceptorTests {
         #expect(answers.count == 2)
         #expect(answers.first?.contains("waited") == false)
         #expect(answers.last?.contains("2 bytes, waited 30000.0 ms for rate limits) [call") == true)
+    }
+
+    /// Throws a 4xx or 5xx response as ``APIClientError/httpResponseError(_:)``, as a validating interceptor of
+    /// yours may.
+    struct FailingStatuses: HTTPInterceptor {
+        func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
+            -> HTTPResponse
+        {
+            let response = try await next(request)
+            if response.statusCode >= 400 { throw APIClientError.httpResponseError(response) }
+            return response
+        }
     }
 
     static func isCancelled(_ result: Result<HTTPResponse, APIClientError>) -> Bool {
