@@ -106,7 +106,8 @@ public struct HTTPRequest: Sendable {
 
     /// The resolved URL.
     ///
-    /// - Throws: `APIClientError.unsupportedURLScheme` for a scheme other than `http` or `https`, and
+    /// - Throws: `APIClientError.unsupportedURLScheme` for a scheme other than `http`, `https`, `http+unix` or
+    ///   `https+unix` (a Unix domain socket, which `NativeHTTPClient` reaches), and
     ///   `APIClientError.invalidRequest` for a malformed endpoint or path.
     ///
     /// For a request this call prepared (the one a transport receives) this returns the URL preparation resolved,

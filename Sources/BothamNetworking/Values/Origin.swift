@@ -46,7 +46,8 @@ package struct Origin: Hashable, Sendable {
         self.init(scheme: scheme, host: host, port: port)
     }
 
-    /// The origin of `url`, or `nil` when it has none to share (not `http` or `https`, no host, a port out of range).
+    /// The origin of `url`, or `nil` when it has none to share (not `http`, `https` or a Unix socket URL, no host, a
+    /// port out of range).
     package init?(_ url: URL) {
         guard let origin = try? Origin(url: url) else { return nil }
         self = origin

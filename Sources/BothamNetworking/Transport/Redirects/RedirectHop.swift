@@ -79,7 +79,7 @@ package enum RedirectHop {
 
     /// Whether `target` has another scheme, host (ignoring case) or port (default ports filled in) than `source`.
     /// `127.0.0.1` and `localhost` are different origins; a missing `source`, or a URL that has no origin to share
-    /// (not `http` or `https`, no host), always differs.
+    /// (not `http`, `https` or a Unix socket URL, no host), always differs.
     package static func crossesOrigin(from source: URL?, to target: URL) -> Bool {
         guard let source, let from = Origin(source), let to = Origin(target) else { return true }
         return from != to
