@@ -35,6 +35,9 @@ GET|POST|PUT|PATCH|DELETE /flaky?id=X&failures=K&status=429|503&retry_after=S&re
     `retry-after-ms: MS` when given, and a JSON body {"attempt": n, "idempotency_key": ...}; later ones answer 200
     with {"attempts": n, "idempotency_keys": [...], "methods": [...], "times": [...]}: the Idempotency-Key each
     attempt carried (null when none), in order, and when each arrived (epoch seconds).
+GET /slow?id=X&ms=M
+    Answers after M ms (default 200, at most 5000) with {"in_flight": n}: how many requests for X the app was
+    serving when this one arrived, itself included (a client-side concurrency limit of 1 keeps it at 1).
 GET /stats?id=X
     {"requests": [{"method", "path", "query", "status", "time", "idempotency_key"}, ...]}: every request for X.
 
@@ -52,6 +55,7 @@ _lock = threading.Lock()
 _requests = {}  # id -> [record]
 _windows = {}  # id -> (reset_at, used)
 _flaky = {}  # id -> attempts
+_in_flight = {}  # id -> requests of /slow being served
 _FORGET_AFTER = 600  # seconds: state of ids older than this is dropped
 
 
@@ -61,6 +65,7 @@ def _forget_old(now):
         _requests.pop(key, None)
         _windows.pop(key, None)
         _flaky.pop(key, None)
+        _in_flight.pop(key, None)
 
 
 def _int(query, name, default, low=0, high=1_000_000):
@@ -212,6 +217,19 @@ def flaky(environ, query, client, now, key):
     )
 
 
+def slow(environ, query, client):
+    milliseconds = _int(query, "ms", 200, high=5000)
+    with _lock:
+        in_flight = _in_flight.get(client, 0) + 1
+        _in_flight[client] = in_flight
+    try:
+        time.sleep(milliseconds / 1000)
+    finally:
+        with _lock:
+            _in_flight[client] -= 1
+    return _json("200 OK", {"in_flight": in_flight})
+
+
 def stats(environ, query, client):
     with _lock:
         records = list(_requests.get(client, []))
@@ -241,13 +259,15 @@ def app(environ, start_response):
             if not client:
                 raise _BadRequest("stats needs an id")
             status, headers, body = stats(environ, query, client)
-        elif path in ("/limited", "/flaky"):
+        elif path in ("/limited", "/flaky", "/slow"):
             if not client:
                 raise _BadRequest(f"{path} needs an id (query `id` or header X-Test-Id)")
             if path == "/limited":
                 status, headers, body = limited(environ, query, client, now)
-            else:
+            elif path == "/flaky":
                 status, headers, body = flaky(environ, query, client, now, key)
+            else:
+                status, headers, body = slow(environ, query, client)
         else:
             status, headers, body = _json("404 Not Found", {"message": "Not Found"})
     except _BadRequest as error:

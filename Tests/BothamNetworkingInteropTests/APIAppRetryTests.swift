@@ -57,8 +57,8 @@ extension APIAppInteropTests {
             #expect(try result.get().statusCode == 200)
             let gaps = try await gaps(id)
             #expect(gaps.count == 2)
-            #expect(gaps.allSatisfy { $0 >= 0.29 && $0 < 5 })
-            #expect(duration >= .milliseconds(590) && duration < .seconds(10))
+            #expect(gaps.allSatisfy { $0 >= 0.29 && $0 < 1.5 })
+            #expect(duration >= .milliseconds(590) && duration < .seconds(3))
         }
 
         @Test("IdempotencyKeyInterceptor: a POST answered 429 is retried, every attempt with the call's one key")

@@ -66,7 +66,7 @@ extension HTTPBinInteropTests {
                 return
             }
             #expect(attempts == 3)
-            #expect(duration >= .milliseconds(490) && duration < .seconds(5))
+            #expect(duration >= .milliseconds(490) && duration < .seconds(3))
         }
 
         @Test("an echoed Retry-After HTTP-date is waited out until that date")
