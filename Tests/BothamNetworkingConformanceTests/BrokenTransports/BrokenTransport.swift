@@ -60,6 +60,8 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
     case losesFirstChunk
     /// ``LeaksConnectionOnEarlyExit``.
     case leaksConnectionOnEarlyExit
+    /// ``MisreportsWebSockets``.
+    case misreportsWebSockets
 
     var testDescription: String { rawValue }
 
@@ -95,6 +97,7 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
         case .ignoresCancellation: return IgnoresCancellation(configuration)
         case .losesFirstChunk: return LosesFirstChunk(configuration)
         case .leaksConnectionOnEarlyExit: return LeaksConnectionOnEarlyExit(configuration)
+        case .misreportsWebSockets: return MisreportsWebSockets(configuration)
         }
     }
 
@@ -171,6 +174,9 @@ enum BrokenTransport: String, CaseIterable, Sendable, CustomTestStringConvertibl
             return [.streamLargeBody, .streamHeadBeforeBody, .streamDropMidStream, .streamIdleTimeout, .streamCancel]
         case .leaksConnectionOnEarlyExit:
             return [.streamEarlyExit]
+        case .misreportsWebSockets:
+            // Every WebSocket check reads a text message, a close code or a pong.
+            return Set(TransportConformance.checks(in: .webSockets))
         }
     }
 

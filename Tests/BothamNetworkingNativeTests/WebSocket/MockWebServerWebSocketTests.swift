@@ -292,11 +292,22 @@ struct MockWebServerWebSocketTests {
 
     @Test("shutdown ends a WebSocket whose script waits, joins its thread and closes its descriptors")
     func shutdown() async throws {
-        server.enqueue(.webSocket { peer in _ = try await peer.receive() })
+        let errors = Recorder<String>()
+        server.enqueue(
+            .webSocket { peer in
+                do {
+                    _ = try await peer.receive()
+                } catch {
+                    errors.append("\(error)")
+                }
+            })
         let socket = try await apiClient.webSocket("/wait")
         #expect(server.runningThreadCount >= 2)
 
         server.shutdown()
+
+        #expect(await eventually(within: .seconds(5)) { errors.count == 1 })
+        #expect(errors.values == ["\(MockWebServerError.serverShutDown)"])
 
         #expect(server.runningThreadCount == 0)
         #expect(server.openDescriptorCount == 0)
