@@ -1,25 +1,25 @@
 /// The permessage-deflate extension (RFC 7692): what a client offers, what a server accepts, and the checks on
 /// each side.
-public enum PerMessageDeflate {
+package enum PerMessageDeflate {
     /// The extension's name in `Sec-WebSocket-Extensions`.
-    public static let extensionName = "permessage-deflate"
+    package static let extensionName = "permessage-deflate"
 
     /// A client's offer.
-    public struct Offer: Sendable, Equatable {
+    package struct Offer: Sendable, Equatable {
         /// `client_max_window_bits`: nil offers the bare parameter (the server may then pick a value), a value
         /// 8–15 limits our own compressor's window; absent when `offersClientMaxWindowBits` is false.
-        public var clientMaxWindowBits: Int?
+        package var clientMaxWindowBits: Int?
         /// Whether `client_max_window_bits` is offered at all.
-        public var offersClientMaxWindowBits: Bool
+        package var offersClientMaxWindowBits: Bool
         /// `server_max_window_bits=N` (8–15): asks the server to compress with at most that window.
-        public var serverMaxWindowBits: Int?
+        package var serverMaxWindowBits: Int?
         /// `client_no_context_takeover`: we reset our compressor after each message.
-        public var clientNoContextTakeover: Bool
+        package var clientNoContextTakeover: Bool
         /// `server_no_context_takeover`: asks the server to reset its compressor after each message.
-        public var serverNoContextTakeover: Bool
+        package var serverNoContextTakeover: Bool
 
         /// An offer; the default offers the bare `client_max_window_bits` and nothing else.
-        public init(
+        package init(
             clientMaxWindowBits: Int? = nil, offersClientMaxWindowBits: Bool = true, serverMaxWindowBits: Int? = nil,
             clientNoContextTakeover: Bool = false, serverNoContextTakeover: Bool = false
         ) {
@@ -31,7 +31,7 @@ public enum PerMessageDeflate {
         }
 
         /// The `Sec-WebSocket-Extensions` value of this offer.
-        public var headerValue: String {
+        package var headerValue: String {
             var parts = [PerMessageDeflate.extensionName]
             if clientNoContextTakeover { parts.append("client_no_context_takeover") }
             if serverNoContextTakeover { parts.append("server_no_context_takeover") }
@@ -46,18 +46,18 @@ public enum PerMessageDeflate {
     }
 
     /// What both ends agreed: each side's window (8–15) and whether each side resets its context per message.
-    public struct Parameters: Sendable, Equatable {
+    package struct Parameters: Sendable, Equatable {
         /// The largest window the server compresses with (`server_max_window_bits`, 15 when absent).
-        public var serverMaxWindowBits: Int
+        package var serverMaxWindowBits: Int
         /// The largest window the client compresses with (`client_max_window_bits`, 15 when absent).
-        public var clientMaxWindowBits: Int
+        package var clientMaxWindowBits: Int
         /// Whether the server resets its compressor after each message.
-        public var serverNoContextTakeover: Bool
+        package var serverNoContextTakeover: Bool
         /// Whether the client resets its compressor after each message.
-        public var clientNoContextTakeover: Bool
+        package var clientNoContextTakeover: Bool
 
         /// Agreed parameters; the defaults are RFC 7692's (15-bit windows, context takeover on both sides).
-        public init(
+        package init(
             serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15, serverNoContextTakeover: Bool = false,
             clientNoContextTakeover: Bool = false
         ) {
@@ -69,7 +69,7 @@ public enum PerMessageDeflate {
 
         /// The server's `Sec-WebSocket-Extensions` response value announcing these parameters (only the ones that
         /// differ from the defaults).
-        public var headerValue: String {
+        package var headerValue: String {
             var parts = [PerMessageDeflate.extensionName]
             if serverNoContextTakeover { parts.append("server_no_context_takeover") }
             if clientNoContextTakeover { parts.append("client_no_context_takeover") }
@@ -81,19 +81,19 @@ public enum PerMessageDeflate {
 
     /// What a server is willing to agree to; ``accept(offers:policy:)`` picks the first client offer it can
     /// honour and narrows it to this.
-    public struct ServerPolicy: Sendable, Equatable {
+    package struct ServerPolicy: Sendable, Equatable {
         /// Reset the server's compressor after every message.
-        public var serverNoContextTakeover: Bool
+        package var serverNoContextTakeover: Bool
         /// Ask the client to reset its compressor after every message.
-        public var clientNoContextTakeover: Bool
+        package var clientNoContextTakeover: Bool
         /// The largest window the server compresses with, when it wants one below 15.
-        public var serverMaxWindowBits: Int?
+        package var serverMaxWindowBits: Int?
         /// The largest window the client may use, when the server wants one below 15 (only sent when the client
         /// offered `client_max_window_bits`).
-        public var clientMaxWindowBits: Int?
+        package var clientMaxWindowBits: Int?
 
         /// A policy; the default accepts any offer as it is.
-        public init(
+        package init(
             serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
             serverMaxWindowBits: Int? = nil, clientMaxWindowBits: Int? = nil
         ) {
@@ -107,7 +107,7 @@ public enum PerMessageDeflate {
     /// Server side: the parameters for the first `permessage-deflate` offer among the client's
     /// `Sec-WebSocket-Extensions` values that is well formed, or nil when there is none (the server then answers
     /// without the extension). Put ``Parameters/headerValue`` in the response.
-    public static func accept(offers headerValues: [String], policy: ServerPolicy = .init()) -> Parameters? {
+    package static func accept(offers headerValues: [String], policy: ServerPolicy = .init()) -> Parameters? {
         for element in WebSocketHeaderSyntax.extensionElements(headerValues) where element.name == extensionName {
             guard let offer = try? parseParameters(element.parameters) else { continue }
             var serverBits = offer.serverMaxWindowBits ?? 15

@@ -2,7 +2,7 @@
 /// character, is rejected at its first invalid byte rather than at its end.
 ///
 /// Overlong forms, surrogates (U+D800–U+DFFF) and code points above U+10FFFF are invalid.
-public struct UTF8Validator: Sendable, Equatable {
+package struct UTF8Validator: Sendable, Equatable {
     /// Continuation bytes still expected by the current character.
     private var remaining = 0
     /// The range the next continuation byte must be in (narrower than 0x80–0xBF right after some lead bytes).
@@ -10,13 +10,13 @@ public struct UTF8Validator: Sendable, Equatable {
     private var upper: UInt8 = 0xBF
 
     /// A validator at the start of a text.
-    public init() {}
+    package init() {}
 
     /// Whether the bytes so far end on a character boundary (so the text, if it ends here, is valid).
-    public var isAtBoundary: Bool { remaining == 0 }
+    package var isAtBoundary: Bool { remaining == 0 }
 
     /// Reads `bytes`; false as soon as one is invalid where it stands (the validator must then not be reused).
-    public mutating func validate(_ bytes: some Sequence<UInt8>) -> Bool {
+    package mutating func validate(_ bytes: some Sequence<UInt8>) -> Bool {
         if let result = bytes.withContiguousStorageIfAvailable({ validate(buffer: $0) }) { return result }
         return validate(sequence: bytes)
     }
@@ -89,7 +89,7 @@ public struct UTF8Validator: Sendable, Equatable {
     }
 
     /// Whether `bytes` are, whole, valid UTF-8.
-    public static func isValid(_ bytes: some Sequence<UInt8>) -> Bool {
+    package static func isValid(_ bytes: some Sequence<UInt8>) -> Bool {
         var validator = UTF8Validator()
         return validator.validate(bytes) && validator.isAtBoundary
     }

@@ -2,18 +2,18 @@
 ///
 /// The session builds and reads frames itself; this value is for writing arbitrary frames (a test server's
 /// faults) and reading back what a session wrote.
-public struct WebSocketFrame: Sendable, Equatable {
+package struct WebSocketFrame: Sendable, Equatable {
     /// Whether this is the final fragment of its message.
-    public var fin: Bool
+    package var fin: Bool
     /// RSV1: set on the first frame of a compressed message when permessage-deflate is negotiated.
-    public var rsv1: Bool
+    package var rsv1: Bool
     /// The opcode.
-    public var opcode: WebSocketOpcode
+    package var opcode: WebSocketOpcode
     /// The payload, unmasked.
-    public var payload: [UInt8]
+    package var payload: [UInt8]
 
     /// A frame of `opcode` carrying `payload`.
-    public init(fin: Bool = true, rsv1: Bool = false, opcode: WebSocketOpcode, payload: [UInt8]) {
+    package init(fin: Bool = true, rsv1: Bool = false, opcode: WebSocketOpcode, payload: [UInt8]) {
         self.fin = fin
         self.rsv1 = rsv1
         self.opcode = opcode
@@ -22,7 +22,7 @@ public struct WebSocketFrame: Sendable, Equatable {
 
     /// Appends this frame's wire form to `output`: masked with `maskingKey` (its big-endian bytes) when one is
     /// given, as a client must; the shortest length encoding.
-    public func encode(maskingKey: UInt32?, into output: inout [UInt8]) {
+    package func encode(maskingKey: UInt32?, into output: inout [UInt8]) {
         WebSocketFrame.appendHeader(
             fin: fin, rsv1: rsv1, opcode: opcode.rawValue, length: payload.count, maskingKey: maskingKey,
             into: &output)
@@ -30,7 +30,7 @@ public struct WebSocketFrame: Sendable, Equatable {
     }
 
     /// This frame's wire form; see ``encode(maskingKey:into:)``.
-    public func encoded(maskingKey: UInt32?) -> [UInt8] {
+    package func encoded(maskingKey: UInt32?) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(payload.count + 14)
         encode(maskingKey: maskingKey, into: &output)

@@ -1,14 +1,14 @@
 extension WebSocketFrame {
     /// One frame read from the start of some bytes, with what the wire said about it.
-    public struct Decoded: Sendable, Equatable {
+    package struct Decoded: Sendable, Equatable {
         /// The frame, its payload unmasked.
-        public var frame: WebSocketFrame
+        package var frame: WebSocketFrame
         /// The masking key, when the frame was masked.
-        public var maskingKey: UInt32?
+        package var maskingKey: UInt32?
         /// RSV2 and RSV3 as they were on the wire (bits 0x20 and 0x10 of the first byte).
-        public var reservedBits: UInt8
+        package var reservedBits: UInt8
         /// How many bytes the frame took.
-        public var byteCount: Int
+        package var byteCount: Int
     }
 
     /// Reads one whole frame from the start of `bytes`, with no protocol policy (no limits, no role): nil when
@@ -16,7 +16,7 @@ extension WebSocketFrame {
     /// its top bit set, a length this process cannot hold).
     ///
     /// For tests and test servers reading what a session wrote; the session parses incrementally itself.
-    public static func decode(_ bytes: some Collection<UInt8>) -> Decoded? {
+    package static func decode(_ bytes: some Collection<UInt8>) -> Decoded? {
         let bytes = Array(bytes)
         guard bytes.count >= 2, let opcode = WebSocketOpcode(rawValue: bytes[0] & 0x0F) else { return nil }
         var offset = 2
@@ -47,7 +47,7 @@ extension WebSocketFrame {
     }
 
     /// Every whole frame at the start of `bytes`, in order (stopping at the first incomplete or malformed one).
-    public static func decodeAll(_ bytes: [UInt8]) -> [Decoded] {
+    package static func decodeAll(_ bytes: [UInt8]) -> [Decoded] {
         var frames: [Decoded] = []
         var rest = bytes[...]
         while let decoded = decode(rest) {

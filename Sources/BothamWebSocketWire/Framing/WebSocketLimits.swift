@@ -1,12 +1,12 @@
 /// The sizes a WebSocket session accepts from its peer; over either one it fails the connection with 1009.
-public struct WebSocketLimits: Sendable, Equatable {
+package struct WebSocketLimits: Sendable, Equatable {
     /// The largest frame payload accepted, in bytes, as the frame header announces it.
-    public var maxFrameSize: Int = 16 << 20
+    package var maxFrameSize: Int = 16 << 20
     /// The largest message accepted, in bytes, after its fragments are joined and inflated.
-    public var maxMessageSize: Int = 64 << 20
+    package var maxMessageSize: Int = 64 << 20
 
     /// Limits of `maxFrameSize` per frame and `maxMessageSize` per message (16 MiB and 64 MiB by default).
-    public init(maxFrameSize: Int = 16 << 20, maxMessageSize: Int = 64 << 20) {
+    package init(maxFrameSize: Int = 16 << 20, maxMessageSize: Int = 64 << 20) {
         self.maxFrameSize = max(0, maxFrameSize)
         self.maxMessageSize = max(0, maxMessageSize)
     }

@@ -1,5 +1,5 @@
 /// A whole WebSocket message: its fragments joined and, when compressed, inflated.
-public enum WebSocketMessage: Sendable, Equatable {
+package enum WebSocketMessage: Sendable, Equatable {
     /// A text message (valid UTF-8 on the wire).
     case text(String)
     /// A binary message.

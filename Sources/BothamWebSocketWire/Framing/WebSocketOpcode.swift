@@ -1,6 +1,6 @@
 /// A WebSocket frame's opcode (RFC 6455 §5.2): the six the protocol defines; any other value on the wire is a
 /// protocol violation.
-public enum WebSocketOpcode: UInt8, Sendable {
+package enum WebSocketOpcode: UInt8, Sendable {
     /// A later fragment of a message.
     case continuation = 0
     /// The first frame of a text message.
@@ -15,5 +15,5 @@ public enum WebSocketOpcode: UInt8, Sendable {
     case pong = 10
 
     /// Whether this is a control frame's opcode (close, ping or pong): at most 125 bytes, never fragmented.
-    public var isControl: Bool { rawValue & 0x08 != 0 }
+    package var isControl: Bool { rawValue & 0x08 != 0 }
 }

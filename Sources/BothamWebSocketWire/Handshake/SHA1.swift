@@ -1,8 +1,8 @@
 /// SHA-1 (FIPS 180-4), for `Sec-WebSocket-Accept` only: the handshake's fixed use of it, not a security choice
 /// (there is no CryptoKit on Linux and the module imports nothing but zlib).
-public enum SHA1 {
+package enum SHA1 {
     /// The 20-byte SHA-1 digest of `message`.
-    public static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
+    package static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
         var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0
         )

@@ -1,20 +1,20 @@
 /// The opening handshake (RFC 6455 §4, RFC 8441 §4 over HTTP/2): the key, the accept value, the request headers,
 /// and the checks of each side. Pure functions of their arguments.
-public enum WebSocketHandshake {
+package enum WebSocketHandshake {
     /// The GUID RFC 6455 §1.3 appends to the key before hashing.
-    public static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+    package static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
     /// The only protocol version: 13.
-    public static let version = "13"
+    package static let version = "13"
 
     /// A `Sec-WebSocket-Key`: the base64 of `random` (16 bytes from a CSPRNG; other lengths are used as given,
     /// which a server refuses).
-    public static func makeKey(random: [UInt8]) -> String {
+    package static func makeKey(random: [UInt8]) -> String {
         Base64.encode(random)
     }
 
     /// The `Sec-WebSocket-Accept` value for `key`: base64(SHA-1(key + GUID)).
-    public static func acceptValue(forKey key: String) -> String {
+    package static func acceptValue(forKey key: String) -> String {
         Base64.encode(SHA1.hash(Array((key + guid).utf8)))
     }
 
@@ -22,7 +22,7 @@ public enum WebSocketHandshake {
     /// `Sec-WebSocket-Key`, `Sec-WebSocket-Version`), or for RFC 8441's extended CONNECT when `key` is nil (the
     /// version only; the caller sends `:protocol: websocket`); then the subprotocols and the deflate offer when
     /// there are any.
-    public static func requestHeaders(key: String?, protocols: [String], deflate: PerMessageDeflate.Offer?)
+    package static func requestHeaders(key: String?, protocols: [String], deflate: PerMessageDeflate.Offer?)
         -> [(String, String)]
     {
         var headers: [(String, String)] = []
@@ -39,7 +39,7 @@ public enum WebSocketHandshake {
     /// `Upgrade: websocket` (case-insensitive), `Connection` containing `Upgrade`, `Sec-WebSocket-Accept` matching
     /// `key`, `Sec-WebSocket-Protocol` absent or one of `offeredProtocols`, `Sec-WebSocket-Extensions` only
     /// `permessage-deflate`, only when offered, with valid parameters. Header names are case-insensitive.
-    public static func validateResponse(
+    package static func validateResponse(
         status: Int, headers: [(String, String)], key: String, offeredProtocols: [String],
         offeredDeflate: PerMessageDeflate.Offer?
     ) throws(WebSocketHandshakeError) -> WebSocketNegotiation {
@@ -71,7 +71,7 @@ public enum WebSocketHandshake {
 
     /// Client side over HTTP/2 (RFC 8441 §5): the checks of ``validateResponse(status:headers:key:offeredProtocols:offeredDeflate:)``
     /// without the upgrade's: a 2xx status (200) and the subprotocol and extension checks.
-    public static func validateExtendedConnectResponse(
+    package static func validateExtendedConnectResponse(
         status: Int, headers: [(String, String)], offeredProtocols: [String],
         offeredDeflate: PerMessageDeflate.Offer?
     ) throws(WebSocketHandshakeError) -> WebSocketNegotiation {
@@ -83,11 +83,11 @@ public enum WebSocketHandshake {
     }
 
     /// A server's answer to a valid client handshake.
-    public struct ServerAcceptance: Sendable {
+    package struct ServerAcceptance: Sendable {
         /// The response headers to send (with status 101 for an upgrade, 200 for an extended CONNECT).
-        public var headers: [(String, String)]
+        package var headers: [(String, String)]
         /// What the handshake settled; give its deflate parameters to the server's session.
-        public var negotiation: WebSocketNegotiation
+        package var negotiation: WebSocketNegotiation
     }
 
     /// Server side: checks a client's handshake request and returns the response headers, or why it is invalid.
@@ -97,7 +97,7 @@ public enum WebSocketHandshake {
     /// For an RFC 8441 extended CONNECT (the caller checked `:protocol: websocket`): method CONNECT and the version.
     /// The subprotocol is the first the client lists that `supportedProtocols` holds; deflate is accepted when
     /// `deflate` is given and the client offered it.
-    public static func acceptRequest(
+    package static func acceptRequest(
         method: String, headers: [(String, String)], supportedProtocols: [String],
         deflate: PerMessageDeflate.ServerPolicy?, extendedConnect: Bool = false
     ) throws(WebSocketHandshakeError) -> ServerAcceptance {

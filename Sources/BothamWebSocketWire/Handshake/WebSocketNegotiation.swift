@@ -1,12 +1,12 @@
 /// What an opening handshake settled: the subprotocol and the permessage-deflate parameters, if any.
-public struct WebSocketNegotiation: Sendable, Equatable {
+package struct WebSocketNegotiation: Sendable, Equatable {
     /// The subprotocol the server chose from those offered, or nil when it chose none.
-    public var subprotocol: String?
+    package var subprotocol: String?
     /// The permessage-deflate parameters, or nil when the extension is not in use.
-    public var deflate: PerMessageDeflate.Parameters?
+    package var deflate: PerMessageDeflate.Parameters?
 
     /// A negotiation result.
-    public init(subprotocol: String? = nil, deflate: PerMessageDeflate.Parameters? = nil) {
+    package init(subprotocol: String? = nil, deflate: PerMessageDeflate.Parameters? = nil) {
         self.subprotocol = subprotocol
         self.deflate = deflate
     }

@@ -10,10 +10,10 @@
 ///
 /// Not Sendable: one per connection, owned by the one event loop or thread that drives it. It holds zlib
 /// streams by reference, so a copy must not be used alongside the original.
-public struct WebSocketSession {
+package struct WebSocketSession {
     /// Which end of the connection this session is: a client masks what it sends and refuses masked frames; a
     /// server the opposite.
-    public enum Role: Sendable, Equatable {
+    package enum Role: Sendable, Equatable {
         /// The client end.
         case client
         /// The server end.
@@ -21,7 +21,7 @@ public struct WebSocketSession {
     }
 
     /// What the bytes received produced.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// A whole message.
         case message(WebSocketMessage)
         /// A ping; its pong is already in the output (unless a close was sent first).
@@ -38,7 +38,7 @@ public struct WebSocketSession {
     }
 
     /// Where the close handshake stands.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Messages flow both ways.
         case open
         /// We sent a close and wait for the peer's; messages still arrive, nothing more may be sent.
@@ -75,17 +75,17 @@ public struct WebSocketSession {
     }
 
     /// This end's role.
-    public let role: Role
+    package let role: Role
     /// The limits on what the peer sends.
-    public let limits: WebSocketLimits
+    package let limits: WebSocketLimits
     /// The permessage-deflate parameters in use, nil when the extension was not negotiated.
-    public let deflate: PerMessageDeflate.Parameters?
+    package let deflate: PerMessageDeflate.Parameters?
     private let maskingKey: () -> UInt32
     private let compressor: DeflateCompressor?
     private let decompressor: DeflateDecompressor?
 
     /// Where the close handshake stands.
-    public private(set) var state: State = .open
+    package private(set) var state: State = .open
     private var output: [UInt8] = []
     private var header: [UInt8] = []
     private var frame: FrameInProgress?
@@ -94,7 +94,7 @@ public struct WebSocketSession {
     /// A session for one connection that has completed its opening handshake. The client role masks every frame
     /// with a fresh `maskingKey()` (pass a CSPRNG); the server role never calls it. `deflate` is what the
     /// handshake negotiated.
-    public init(
+    package init(
         role: Role, limits: WebSocketLimits = .init(), deflate: PerMessageDeflate.Parameters? = nil,
         maskingKey: @escaping () -> UInt32
     ) {
@@ -118,11 +118,11 @@ public struct WebSocketSession {
     }
 
     /// Whether there are bytes to write.
-    public var hasOutput: Bool { !output.isEmpty }
+    package var hasOutput: Bool { !output.isEmpty }
 
     /// The bytes to write, in order; the output is then empty. Taking the answer to the peer's close moves
     /// ``State-swift.enum/closeReceived`` to ``State-swift.enum/closed``.
-    public mutating func takeOutput() -> [UInt8] {
+    package mutating func takeOutput() -> [UInt8] {
         if state == .closeReceived { state = .closed }
         defer { output = [] }
         return output
@@ -132,7 +132,7 @@ public struct WebSocketSession {
 
     /// Queues `message`, compressed when permessage-deflate is in use, in frames of at most `fragmentSize`
     /// payload bytes (one frame when nil). Throws when a close was sent or received.
-    public mutating func send(_ message: WebSocketMessage, fragmentSize: Int? = nil) throws(WebSocketSessionError) {
+    package mutating func send(_ message: WebSocketMessage, fragmentSize: Int? = nil) throws(WebSocketSessionError) {
         try requireOpen()
         var payload: [UInt8]
         let opcode: WebSocketOpcode
@@ -162,14 +162,14 @@ public struct WebSocketSession {
     }
 
     /// Queues a ping with `payload` (at most 125 bytes).
-    public mutating func sendPing(_ payload: [UInt8]) throws(WebSocketSessionError) {
+    package mutating func sendPing(_ payload: [UInt8]) throws(WebSocketSessionError) {
         try requireOpen()
         try requireControlSize(payload.count)
         writeFrame(fin: true, rsv1: false, opcode: .ping, payload: payload[...])
     }
 
     /// Queues an unsolicited pong with `payload` (at most 125 bytes); pings are answered without it.
-    public mutating func sendPong(_ payload: [UInt8]) throws(WebSocketSessionError) {
+    package mutating func sendPong(_ payload: [UInt8]) throws(WebSocketSessionError) {
         try requireOpen()
         try requireControlSize(payload.count)
         writeFrame(fin: true, rsv1: false, opcode: .pong, payload: payload[...])
@@ -177,7 +177,7 @@ public struct WebSocketSession {
 
     /// Queues a close frame with `code` and `reason` (at most 123 UTF-8 bytes; empty when `code` is nil) and moves
     /// to ``State-swift.enum/closeSent``: the handshake completes when the peer's close arrives.
-    public mutating func close(code: UInt16?, reason: String) throws(WebSocketSessionError) {
+    package mutating func close(code: UInt16?, reason: String) throws(WebSocketSessionError) {
         try requireOpen()
         let reasonBytes = Array(reason.utf8)
         guard let code else {
@@ -225,7 +225,7 @@ public struct WebSocketSession {
 
     /// Reads bytes from the connection; returns what they completed, in order. Bytes after the close handshake
     /// or a failure are ignored.
-    public mutating func receive(_ bytes: UnsafeRawBufferPointer) -> [Event] {
+    package mutating func receive(_ bytes: UnsafeRawBufferPointer) -> [Event] {
         var events: [Event] = []
         var index = 0
         do throws(Violation) {
@@ -248,7 +248,7 @@ public struct WebSocketSession {
     }
 
     /// Reads bytes from the connection; see ``receive(_:)-(UnsafeRawBufferPointer)``.
-    public mutating func receive(_ bytes: [UInt8]) -> [Event] {
+    package mutating func receive(_ bytes: [UInt8]) -> [Event] {
         bytes.withUnsafeBytes { receive($0) }
     }
 

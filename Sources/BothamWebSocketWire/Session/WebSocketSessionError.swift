@@ -1,7 +1,7 @@
 /// Why a session refused to queue a frame.
-public struct WebSocketSessionError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct WebSocketSessionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kinds of refusal.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A close was already sent or received (or the connection failed): nothing more may be sent.
         case closing
         /// A control frame's payload over 125 bytes, or a close reason over 123.
@@ -14,16 +14,16 @@ public struct WebSocketSessionError: Error, Sendable, Equatable, CustomStringCon
     }
 
     /// The kind.
-    public var kind: Kind
+    package var kind: Kind
     /// A human-readable reason.
-    public var reason: String
+    package var reason: String
 
     /// An error of `kind` for `reason`.
-    public init(_ kind: Kind, _ reason: String) {
+    package init(_ kind: Kind, _ reason: String) {
         self.kind = kind
         self.reason = reason
     }
 
     /// The reason.
-    public var description: String { reason }
+    package var description: String { reason }
 }
