@@ -41,7 +41,7 @@ final class NativeWebSocketChannel: ExchangeCarrierDelegate, WebSocketChannel, @
     private let closureLock = Lock<WebSocket.Closure?>(nil)
 
     /// Unread messages' bytes beyond which the socket is not read until the reader catches up.
-    static let inboxLimit = 1 << 20
+    static let inboxLimit = 256 << 10
     /// Queued octets beyond which ``send(_:)`` waits for the carrier to drain.
     static let sendBufferLimit = 256 << 10
 
@@ -244,7 +244,14 @@ final class NativeWebSocketChannel: ExchangeCarrierDelegate, WebSocketChannel, @
     private func takeMessage() -> WebSocket.Message? {
         guard inboxHead < inbox.count else { return nil }
         let message = inbox[inboxHead]
+        // The taken message is released now (a slow reader never empties the inbox), and the taken slots are
+        // dropped once they are half of it, so memory follows what is unread, not what was ever read.
+        inbox[inboxHead] = .binary(Data())
         inboxHead += 1
+        if inboxHead >= 64, inboxHead * 2 >= inbox.count {
+            inbox.removeFirst(inboxHead)
+            inboxHead = 0
+        }
         inboxBytes -= Self.size(of: message)
         if inboxHead == inbox.count {
             inbox.removeAll(keepingCapacity: true)
