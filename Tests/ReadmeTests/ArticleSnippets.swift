@@ -1427,7 +1427,7 @@ struct ChatRoomClient {
     let stubClient = StubHTTPClient()
     stubClient.stub(
         .path("/rooms/lobby"),
-        with: .webSocket(protocol: "chat.v1") { peer in
+        with: .webSocket(subprotocol: "chat.v1") { peer in
             guard case .text(let greeting)? = try await peer.receive() else { return }
             try await peer.send(.text("welcome! you said: \(greeting)"))
             try await peer.close(code: .normalClosure, reason: "bye")

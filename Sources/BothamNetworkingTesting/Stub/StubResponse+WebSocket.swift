@@ -7,7 +7,7 @@ extension StubResponse {
     /// and the socket's messages pass whole between the client and the script's ``WebSocketPeer``, no network.
     ///
     /// ```swift
-    /// stubClient.stub(.path("/chat"), with: .webSocket(protocol: "chat.v2") { peer in
+    /// stubClient.stub(.path("/chat"), with: .webSocket(subprotocol: "chat.v2") { peer in
     ///     #expect(peer.request.header(.authorization) == "Bearer t0ken")
     ///     while let message = try await peer.receive() { try await peer.send(message) }  // an echo
     /// })
@@ -35,14 +35,14 @@ extension StubResponse {
     /// - When the script returns and the socket is still open, the peer closes with `1000`; when it throws, with
     ///   `1011` and the error as the reason.
     public static func webSocket(
-        protocol subprotocol: String? = nil, _ script: @escaping @Sendable (WebSocketPeer) async throws -> Void
+        subprotocol: String? = nil, _ script: @escaping @Sendable (WebSocketPeer) async throws -> Void
     ) -> StubResponse {
         StubResponse(outcome: .webSocket(protocol: subprotocol, script: script))
     }
 }
 
 extension StubHTTPClient {
-    /// The answer of a ``StubResponse/webSocket(protocol:_:)`` stub to `request`: a `101` carrying an in-memory
+    /// The answer of a ``StubResponse/webSocket(subprotocol:_:)`` stub to `request`: a `101` carrying an in-memory
     /// channel whose peer runs `script`, or a `426` when `request` asks for no WebSocket.
     static func webSocketResponse(
         to request: HTTPRequest, protocol subprotocol: String?,

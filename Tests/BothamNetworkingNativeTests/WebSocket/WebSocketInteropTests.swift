@@ -180,6 +180,18 @@ struct WebSocketInteropTests {
         #expect(count == 200)
     }
 
+    @Test(
+        "closing with a code no endpoint may send (1005) sends a close without a code and returns",
+        WebSocketServers.needsWebsockets)
+    func closeWithoutCode() async throws {
+        let socket = try await WebSocketServers.client().webSocket(
+            "/echo", options: WebSocket.Options(closeTimeout: .seconds(20)))
+        let start = ContinuousClock.now
+        await socket.close(code: .noStatusReceived)
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(socket.closeCode == .noStatusReceived)
+    }
+
     @Test("sending after close fails with a typed error", WebSocketServers.needsWebsockets)
     func sendAfterClose() async throws {
         let socket = try await WebSocketServers.client().webSocket("/echo")

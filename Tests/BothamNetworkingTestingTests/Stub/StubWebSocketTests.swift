@@ -65,7 +65,7 @@ struct StubWebSocketTests {
     func handshakeThroughInterceptors() async throws {
         stub.stub(
             .path("/rooms/swift"),
-            with: .webSocket(protocol: "chat.v1") { peer in
+            with: .webSocket(subprotocol: "chat.v1") { peer in
                 try await peer.send(.text(peer.request.header(.authorization) ?? "no token"))
                 try await peer.send(.text(peer.request.path))
             })
@@ -82,7 +82,7 @@ struct StubWebSocketTests {
 
     @Test("a protocol the client did not offer is not chosen: the 101 names none")
     func protocolNotOffered() async throws {
-        stub.stub(with: .webSocket(protocol: "chat.v9") { _ in })
+        stub.stub(with: .webSocket(subprotocol: "chat.v9") { _ in })
         let room = try await chat.join("swift")
         #expect(room.socket.subprotocol == nil)
         #expect(room.socket.response.headers[HTTPFieldName("Sec-WebSocket-Protocol")] == nil)

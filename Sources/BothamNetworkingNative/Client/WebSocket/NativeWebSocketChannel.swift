@@ -133,7 +133,13 @@ final class NativeWebSocketChannel: ExchangeCarrierDelegate, WebSocketChannel, @
                 guard self.ending == nil else { return self.resume(continuation) }
                 self.closers.append(continuation)
                 guard self.session.state == .open else { return }
-                try? self.session.close(code: code.rawValue, reason: Self.truncated(reason))
+                // 1005 and 1006 (and other codes no endpoint may send) go as a close frame without a code.
+                let wire = WebSocketCloseCode.isValidOnWire(code.rawValue) ? code.rawValue : nil
+                do throws(WebSocketSessionError) {
+                    try self.session.close(code: wire, reason: wire == nil ? "" : Self.truncated(reason))
+                } catch {
+                    return self.end(.success(()), closure: WebSocket.Closure(code: code, reason: reason))
+                }
                 self.flush()
                 let deadline = MonotonicClock.now() &+ MonotonicClock.nanoseconds(self.options.closeTimeout)
                 self.closeTimer = self.loop.scheduleTimer(at: deadline) { [weak self] in self?.closeTimedOut() }
