@@ -24,6 +24,7 @@ ARTICLES = [
     "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
     "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
     "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md", "Pagination.md", "WebSockets.md",
+    "RateLimits.md", "UnixDomainSockets.md",
 ]
 # The catalog of an article that is not BothamNetworking's (those modules' landing pages included).
 CATALOGS = {
@@ -34,6 +35,7 @@ CATALOGS = {
     "BothamNetworkingNative.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
     "RealNetworks.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
     "UsingProxies.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
+    "UnixDomainSockets.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
 }
 
 declaration = re.compile(r"^(//|((struct|enum|final class|class|func|extension|protocol|@Test|import)\b))")

@@ -14,7 +14,8 @@ struct ArticlesAreCompiledTests {
         "BothamNetworkingConformance.md", "BothamNetworkingTesting.md", "UsingHTTP2.md", "RequestsAndBodies.md",
         "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
         "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
-        "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md", "Pagination.md",
+        "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md", "Pagination.md", "WebSockets.md",
+        "RateLimits.md", "UnixDomainSockets.md",
     ]
     /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py), the
     /// landing pages of those modules included.
@@ -26,6 +27,7 @@ struct ArticlesAreCompiledTests {
         "BothamNetworkingNative.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
         "RealNetworks.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
         "UsingProxies.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
+        "UnixDomainSockets.md": "Sources/BothamNetworkingNative/BothamNetworkingNative.docc",
     ]
 
     /// The lines that count: imports (conditional ones included) move to the top of the generated file.
