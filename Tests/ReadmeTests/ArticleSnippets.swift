@@ -759,7 +759,7 @@ func retryAfterOnAVirtualClock() async throws {
         MyTransport(configuration)  // your HTTPClient, with the check's redirect policy and limits
     }
     let report = await conformance.run()
-    print(report)  // "50 passed, 0 failed, 0 not applicable of 50 checks" when it keeps every guarantee
+    print(report)  // "60 passed, 0 failed, 0 not applicable of 60 checks" when it keeps every guarantee
 }
 
 // BothamNetworkingTesting.md block 1: compiled, never called (it talks to real services)

@@ -14,7 +14,7 @@ import BothamNetworking
 ///     MyTransport(configuration)  // your HTTPClient, with the check's redirect policy and limits
 /// }
 /// let report = await conformance.run()
-/// print(report)  // "50 passed, 0 failed, 0 not applicable of 50 checks" when it keeps every guarantee
+/// print(report)  // "60 passed, 0 failed, 0 not applicable of 60 checks" when it keeps every guarantee
 /// ```
 ///
 /// <doc:RunningTheConformanceSuite> has the complete test, with a `MyTransport` that wraps `URLSessionHTTPClient`.

@@ -186,7 +186,7 @@ final class StubWebSocketConnection: Sendable {
     }
 
     /// The client's close: the peer sees `code` and answers it at once, unless it ignores closes, in which case
-    /// the close timeout ends the socket with ``WebSocket/CloseCode/abnormalClosure``.
+    /// the close timeout ends the socket with `WebSocket.CloseCode.abnormalClosure`.
     func clientClose(code: WebSocket.CloseCode) async {
         await withCheckedContinuation { (closer: CheckedContinuation<Void, Never>) in
             var wakeups = Wakeups()

@@ -37,8 +37,8 @@ public final class WebSocketPeer: Sendable {
         try await end.close(code: code, reason: reason)
     }
 
-    /// The client's close code, once it closed: ``WebSocket/CloseCode/noStatusReceived`` for a close frame without
-    /// one, ``WebSocket/CloseCode/abnormalClosure`` when the client ended the connection without a close frame.
+    /// The client's close code, once it closed: `WebSocket.CloseCode.noStatusReceived` for a close frame without
+    /// one, `WebSocket.CloseCode.abnormalClosure` when the client ended the connection without a close frame.
     public var closeCode: WebSocket.CloseCode? { end.closeCode }
 
     /// Injects a fault the client must survive or report typed.
