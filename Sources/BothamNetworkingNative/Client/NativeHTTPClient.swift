@@ -302,7 +302,7 @@ public final class NativeHTTPClient: HTTPClient {
         // `request` is prepared (checked once, in `send`), or a redirect's follow-up that `RedirectHop` made from
         // it (a token method, a subset of its header fields, its body or none): nothing needs checking again.
         let (origin, originTarget) = try Origin.parse(url)
-        let route: ConnectionRoute
+        var route: ConnectionRoute
         if let socketPath = origin.unixSocketPath {
             // A socket file is reached directly: no proxy applies, and a path the kernel cannot take fails here.
             if let problem = UnixSocketAddress.problem(with: socketPath) { throw .invalidRequest(reason: problem) }
@@ -310,8 +310,16 @@ public final class NativeHTTPClient: HTTPClient {
         } else {
             route = ConnectionRoute(origin: origin, proxy: proxy(for: origin, answered: answeredCredentials))
         }
+        let upgradesToWebSocket = WebSocketUpgrade.isRequested(by: request)
+        if route.proxy?.kind == .http, !origin.isTLS, upgradesToWebSocket {
+            // A WebSocket through an HTTP proxy tunnels with CONNECT, as browsers do: a forwarding proxy may drop
+            // the upgrade (RFC 9110 §7.8 makes `Upgrade` hop-by-hop).
+            route.upgradesToWebSocket = true
+        }
         var target = originTarget
         var headers = request.headers
+        // RFC 6455 §4.1: a fresh nonce for every connection, so a retried or redirected handshake gets its own.
+        if upgradesToWebSocket { headers[.secWebSocketKey] = WebSocketOpening.makeKey() }
         if route.forwardsToHTTPProxy, let proxy = route.proxy {
             // RFC 9112 §3.2.2: absolute form to a proxy; its credentials on this hop only, never on a tunnel.
             target = "http://\(origin.hostHeader)\(originTarget)"

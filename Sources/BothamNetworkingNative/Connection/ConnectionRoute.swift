@@ -23,8 +23,9 @@ struct ConnectionRoute: Hashable, Sendable {
     /// The port the socket connects to.
     var connectPort: Int { proxy?.port ?? origin.port }
 
-    /// Whether requests go to an HTTP proxy in absolute form (plain `http` through an HTTP proxy): no tunnel.
-    var forwardsToHTTPProxy: Bool { proxy?.kind == .http && !origin.isTLS }
+    /// Whether requests go to an HTTP proxy in absolute form (plain `http` through an HTTP proxy): no tunnel. A
+    /// WebSocket always tunnels (`CONNECT`), since a forwarding proxy need not pass an upgrade on.
+    var forwardsToHTTPProxy: Bool { proxy?.kind == .http && !origin.isTLS && !upgradesToWebSocket }
 
     /// Whether the connection needs a tunnel (`CONNECT` or SOCKS5) before it carries requests.
     var needsTunnel: Bool { proxy != nil && !forwardsToHTTPProxy }

@@ -278,7 +278,7 @@ struct MockWebServerWebSocketTests {
             })
 
         let socket = try await apiClient.webSocket(
-            "/deaf", options: WebSocket.Options(pingInterval: .milliseconds(200)))
+            "/deaf", options: WebSocket.Options(pingInterval: TestTimeScale.scaled(.seconds(1))))
         var iterator = socket.messages.makeAsyncIterator()
         #expect(try await iterator.next() == .text("ready"))
         await #expect {

@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -215,6 +216,24 @@ struct WebSocketInteropTests {
         #expect(try await iterator.next() == .text("secure"))
         await socket.close()
         #expect(socket.closeCode == .normalClosure)
+    }
+
+    @Test(
+        "ws:// through a real HTTP proxy (tinyproxy, CONNECT) and a SOCKS5 proxy (danted) echoes",
+        WebSocketServers.needsWebsockets,
+        .enabled(
+            if: ProxyTestEnvironment.httpProxy != nil && ProxyTestEnvironment.socksProxy != nil,
+            "BOTHAM_TEST_HTTP_PROXY or BOTHAM_TEST_SOCKS_PROXY unset: \(ProxyTestEnvironment.skipReason)"))
+    func throughProxies() async throws {
+        for proxyURL in [ProxyTestEnvironment.httpProxy, ProxyTestEnvironment.socksProxy] {
+            let proxy = try ProxyTestEnvironment.proxy(proxyURL)
+            let socket = try await WebSocketServers.client { $0.proxy = .all(proxy) }.webSocket("/echo")
+            try await socket.send(.text("via \(proxy.kind)"))
+            var iterator = socket.messages.makeAsyncIterator()
+            #expect(try await iterator.next() == .text("via \(proxy.kind)"))
+            await socket.close()
+            #expect(socket.closeCode == .normalClosure)
+        }
     }
 
     @Test("wss:// with a pin that does not match never opens", WebSocketServers.needsNginx)

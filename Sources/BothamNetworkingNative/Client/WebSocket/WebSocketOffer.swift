@@ -4,7 +4,7 @@ import BothamWebSocketWire
 /// What a WebSocket handshake request offered (read from the fields it was sent with, so an interceptor's change
 /// counts) and the options of the socket it opens: what the `101` is checked against.
 struct WebSocketOffer: Sendable {
-    /// The `Sec-WebSocket-Key` sent.
+    /// The `Sec-WebSocket-Key` sent on this connection (the transport makes a fresh one for each, RFC 6455 §4.1).
     var key: String
     /// The subprotocols offered.
     var protocols: [String]
@@ -14,8 +14,8 @@ struct WebSocketOffer: Sendable {
     var options: WebSocket.Options
 
     /// The offer `request` makes, or `nil` when it asks for no WebSocket.
-    init?(_ request: HTTPRequest, options: WebSocket.Options) {
-        guard WebSocketUpgrade.isRequested(by: request), let key = request.headers[.secWebSocketKey] else {
+    init?(_ request: HTTPRequest, sentKey: String?, options: WebSocket.Options) {
+        guard WebSocketUpgrade.isRequested(by: request), let key = sentKey ?? request.headers[.secWebSocketKey] else {
             return nil
         }
         self.key = key
@@ -67,13 +67,17 @@ extension NativeHTTPClient {
     /// Either way the parser ends an HTTP/1.1 response at a `101`, and `plan` keeps the offer to check the answer
     /// against.
     func planWebSocket(_ plan: inout ExchangePlan, for request: HTTPRequest) throws(APIClientError) {
-        guard let offer = WebSocketOffer(request, options: WebSocketUpgrade.current?.options ?? WebSocket.Options())
+        guard
+            let offer = WebSocketOffer(
+                request, sentKey: plan.head.headers[.secWebSocketKey],
+                options: WebSocketUpgrade.current?.options ?? WebSocket.Options())
         else { return }
         plan.webSocket = offer
         let origin = plan.route.origin
         let policy = configuration.httpVersion
         let mayUseHTTP2 =
-            origin.isTLS ? policy.offersHTTP2 : policy.cleartextHTTP2 && !plan.route.forwardsToHTTPProxy
+            origin.isTLS
+            ? policy.offersHTTP2 : policy.cleartextHTTP2 && plan.route.proxy == nil && !plan.route.upgradesToWebSocket
         var http1TLSContext: TLSContext?
         if origin.isTLS {
             switch TLSContextCache.context(for: configuration.tls, alpn: .http1) {
