@@ -15,7 +15,7 @@ import Testing
             "BOTHAM_WS_SOAK is not 1: .ci/run sets it (with scripts/ws-servers.sh running)"),
         WebSocketServers.needsWebsockets)
     struct WebSocketSoakTests {
-        @Test("1,000 concurrent sockets each echo a message and close; no descriptor or socket outlives them")
+        @Test("1,000 sockets open at once, each echoes a message and closes; no descriptor or socket outlives them")
         func thousandSockets() async throws {
             let address = try #require(WebSocketServers.websockets)
             let port = try #require(address.split(separator: ":").last.flatMap { Int($0) })
@@ -25,11 +25,14 @@ import Testing
                 baseEndpoint: "ws://\(address)", httpClient: NativeHTTPClient(configuration: configuration))
             let count = 1_000
             let weakSockets = Lock<[WeakSocket]>([])
+            let allOpen = Barrier(parties: count)
             let echoed = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for index in 0..<count {
                     group.addTask {
                         let socket = try await client.webSocket("/echo")
                         weakSockets.withLock { $0.append(WeakSocket(socket)) }
+                        // Every socket is open at once before any exchanges or closes.
+                        await allOpen.arrive()
                         try await socket.send(.text("socket \(index)"))
                         var iterator = socket.messages.makeAsyncIterator()
                         let answer = try await iterator.next()
@@ -44,6 +47,27 @@ import Testing
             #expect(echoed == count)
             #expect(NativeHTTPClientLifecycleTests.descriptorsConnected(toPort: port) == 0)
             #expect(weakSockets.withLock { $0.allSatisfy { $0.socket == nil } })
+        }
+    }
+
+    /// Holds every party until the last one arrives.
+    private actor Barrier {
+        private let parties: Int
+        private var arrived = 0
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(parties: Int) {
+            self.parties = parties
+        }
+
+        func arrive() async {
+            arrived += 1
+            if arrived >= parties {
+                for waiter in waiting { waiter.resume() }
+                waiting = []
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
         }
     }
 
