@@ -199,11 +199,13 @@ func echo(_ arguments: Arguments) async throws {
             "p50_us=\(format(percentile(sorted, 0.5))) p99_us=\(format(percentile(sorted, 0.99)))",
             "max_us=\(format(percentile(sorted, 1)))")
     }
-    if onLoop, let executor = client.taskExecutor {
-        try await withTaskExecutorPreference(executor) { try await run() }
-    } else {
-        try await run()
+    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+        if onLoop, let executor = client.taskExecutor {
+            try await withTaskExecutorPreference(executor) { try await run() }
+            return
+        }
     }
+    try await run()
 }
 
 func stream(_ arguments: Arguments) async throws {
