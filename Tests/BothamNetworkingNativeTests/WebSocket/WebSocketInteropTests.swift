@@ -222,9 +222,19 @@ struct WebSocketInteropTests {
         "ws:// through a real HTTP proxy (tinyproxy, CONNECT) and a SOCKS5 proxy (danted) echoes",
         WebSocketServers.needsWebsockets,
         .enabled(
-            if: ProxyTestEnvironment.httpProxy != nil && ProxyTestEnvironment.socksProxy != nil,
+            if: ProxyTestEnvironment.httpProxy != nil && ProxyTestEnvironment.socksProxy != nil
+                && ProxyTestEnvironment.httpProxyLog != nil,
             "BOTHAM_TEST_HTTP_PROXY or BOTHAM_TEST_SOCKS_PROXY unset: \(ProxyTestEnvironment.skipReason)"))
     func throughProxies() async throws {
+        let address = try #require(WebSocketServers.websockets)
+        // Through the HTTP proxy it must be a tunnel (a forwarding proxy may drop the upgrade): one more CONNECT
+        // to the server in tinyproxy's log.
+        func connects() -> Int {
+            ProxyTestEnvironment.logLines(ProxyTestEnvironment.httpProxyLog).count {
+                $0.contains("CONNECT \(address) ")
+            }
+        }
+        let connectsBefore = connects()
         for proxyURL in [ProxyTestEnvironment.httpProxy, ProxyTestEnvironment.socksProxy] {
             let proxy = try ProxyTestEnvironment.proxy(proxyURL)
             let socket = try await WebSocketServers.client { $0.proxy = .all(proxy) }.webSocket("/echo")
@@ -234,6 +244,27 @@ struct WebSocketInteropTests {
             await socket.close()
             #expect(socket.closeCode == .normalClosure)
         }
+        #expect(connects() == connectsBefore + 1, "tinyproxy's log has no new CONNECT to \(address)")
+    }
+
+    @Test(
+        "through an authenticating HTTP proxy the handshake is tunnelled: the server never sees Proxy-Authorization",
+        WebSocketServers.needsWebsockets,
+        .enabled(
+            if: ProxyTestEnvironment.httpProxyWithAuthentication != nil,
+            "BOTHAM_TEST_HTTP_PROXY_AUTH unset: \(ProxyTestEnvironment.skipReason)"))
+    func proxyCredentialsStayWithTheProxy() async throws {
+        let proxy = try ProxyTestEnvironment.proxy(ProxyTestEnvironment.httpProxyWithAuthentication)
+        let socket = try await WebSocketServers.client { $0.proxy = .all(proxy) }.webSocket("/headers")
+        var iterator = socket.messages.makeAsyncIterator()
+        guard case .text(let json) = try await iterator.next() else {
+            Issue.record("expected the headers as text")
+            return
+        }
+        let headers = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String])
+        #expect(!headers.keys.contains { $0.lowercased() == "proxy-authorization" })
+        #expect(headers.keys.contains { $0.lowercased() == "sec-websocket-key" })
+        await socket.close()
     }
 
     @Test("wss:// with a pin that does not match never opens", WebSocketServers.needsNginx)
