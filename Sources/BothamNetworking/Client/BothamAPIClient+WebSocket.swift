@@ -39,7 +39,7 @@ extension BothamAPIClient {
             let request = try WebSocketOpening.request(
                 baseEndpoint: self.baseEndpoint, path: path, parameters: parameters, headers: headers,
                 protocols: protocols, options: options)
-            let upgrade = WebSocketUpgrade(options: options, protocols: protocols)
+            let upgrade = WebSocketUpgrade(options: options)
             let result = await WebSocketUpgrade.$current.withValue(upgrade) { await self.send(request) }
             let response: HTTPResponse = try result.get()
             guard let handle = response.upgrade as? WebSocketChannelHandle else {

@@ -49,8 +49,6 @@ package final class WebSocketChannelHandle: Sendable {
 package struct WebSocketUpgrade: Sendable {
     /// The client's options.
     package var options: WebSocket.Options
-    /// The subprotocols offered, in order of preference.
-    package var protocols: [String]
 
     /// The upgrade the running call asks for; `nil` outside `webSocket(...)` (a transport then uses the defaults).
     @TaskLocal package static var current: WebSocketUpgrade?

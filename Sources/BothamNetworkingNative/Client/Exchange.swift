@@ -452,7 +452,7 @@ final class Exchange: ExchangeCarrierDelegate, ConnectionPoolClient, @unchecked 
     /// A WebSocket handshake got a stream of an HTTP/2 connection: once the server's SETTINGS are known, it goes
     /// as an extended CONNECT on it when they enable one (RFC 8441 §3); otherwise the stream is given back unused
     /// and the handshake takes a connection of its own for an HTTP/1.1 upgrade
-    /// (``NativeHTTPClient/planWebSocket(_:for:)``).
+    /// (``NativeHTTPClient/planWebSocket(_:for:key:)``).
     private func openWebSocket(on stream: HTTP2StreamCarrier) {
         switch stream.enablesConnectProtocol {
         case .some(true):

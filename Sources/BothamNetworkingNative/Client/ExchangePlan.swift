@@ -47,7 +47,7 @@ struct ExchangePlan: Sendable {
     var webSocket: WebSocketOffer?
     /// For a WebSocket handshake: whether it may open as an extended CONNECT on a stream of the origin's HTTP/2
     /// connection (RFC 8441), falling back to an HTTP/1.1 upgrade on a connection of its own when that server takes
-    /// none (``NativeHTTPClient/planWebSocket(_:for:)``). `false`: an HTTP/1.1 upgrade from the start.
+    /// none (``NativeHTTPClient/planWebSocket(_:for:key:)``). `false`: an HTTP/1.1 upgrade from the start.
     var webSocketTriesHTTP2 = false
     /// The TLS context (`http/1.1` alone in ALPN) of the HTTP/1.1 upgrade a WebSocket handshake that tried HTTP/2
     /// falls back to; `nil` in clear text.

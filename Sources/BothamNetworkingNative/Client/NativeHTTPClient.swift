@@ -221,7 +221,6 @@ public final class NativeHTTPClient: HTTPClient {
         defer { if !handedOff { shards.leave(shard, counted: counted) } }
         var plan = try makePlan(request, url: url, deadline: deadline)
         plan.progress = progress
-        try planWebSocket(&plan, for: request)
         var replayedStale = false
         var refusals = 0
         var answeredProxy = false
@@ -319,7 +318,8 @@ public final class NativeHTTPClient: HTTPClient {
         var target = originTarget
         var headers = request.headers
         // RFC 6455 §4.1: a fresh nonce for every connection, so a retried or redirected handshake gets its own.
-        if upgradesToWebSocket { headers[.secWebSocketKey] = WebSocketOpening.makeKey() }
+        let webSocketKey = upgradesToWebSocket ? WebSocketOpening.makeKey() : nil
+        if let webSocketKey { headers[.secWebSocketKey] = webSocketKey }
         if route.forwardsToHTTPProxy, let proxy = route.proxy {
             // RFC 9112 §3.2.2: absolute form to a proxy; its credentials on this hop only, never on a tunnel.
             target = "http://\(origin.hostHeader)\(originTarget)"
@@ -404,6 +404,7 @@ public final class NativeHTTPClient: HTTPClient {
                         after: request, sentTo: url, statusCode: statusCode, location: headers[.location]) != nil)
             }
         }
+        if let webSocketKey { try planWebSocket(&plan, for: request, key: webSocketKey) }
         return plan
     }
 

@@ -13,11 +13,8 @@ struct WebSocketOffer: Sendable {
     /// How the socket behaves once open.
     var options: WebSocket.Options
 
-    /// The offer `request` makes, or `nil` when it asks for no WebSocket.
-    init?(_ request: HTTPRequest, sentKey: String?, options: WebSocket.Options) {
-        guard WebSocketUpgrade.isRequested(by: request), let key = sentKey ?? request.headers[.secWebSocketKey] else {
-            return nil
-        }
+    /// The offer of `request`, a WebSocket handshake, sent with `key`.
+    init(_ request: HTTPRequest, key: String, options: WebSocket.Options) {
         self.key = key
         protocols = request.headers.values(for: .secWebSocketProtocol).flatMap(HTTPFieldList.elements(of:))
         let extensions = request.headers.values(for: .secWebSocketExtensions).flatMap(HTTPFieldList.elements(of:))
@@ -66,13 +63,9 @@ extension NativeHTTPClient {
     ///
     /// Either way the parser ends an HTTP/1.1 response at a `101`, and `plan` keeps the offer to check the answer
     /// against.
-    func planWebSocket(_ plan: inout ExchangePlan, for request: HTTPRequest) throws(APIClientError) {
-        guard
-            let offer = WebSocketOffer(
-                request, sentKey: plan.head.headers[.secWebSocketKey],
-                options: WebSocketUpgrade.current?.options ?? WebSocket.Options())
-        else { return }
-        plan.webSocket = offer
+    func planWebSocket(_ plan: inout ExchangePlan, for request: HTTPRequest, key: String) throws(APIClientError) {
+        plan.webSocket = WebSocketOffer(
+            request, key: key, options: WebSocketUpgrade.current?.options ?? WebSocket.Options())
         let origin = plan.route.origin
         let policy = configuration.httpVersion
         let mayUseHTTP2 =
