@@ -160,6 +160,27 @@ extension WebSocket {
         case text(String)
         /// A binary message.
         case binary(Data)
+
+        /// The payload's size in bytes (the UTF-8 of a text message).
+        package var byteCount: Int {
+            switch self {
+            case .text(let text): text.utf8.count
+            case .binary(let data): data.count
+            }
+        }
+    }
+
+    /// `reason` cut to the 123 bytes of UTF-8 a close frame has room for (RFC 6455 §5.5), on a character boundary:
+    /// what every end of a socket sends with its close code.
+    package static func closeFrameReason(_ reason: String) -> String {
+        var result = ""
+        var count = 0
+        for character in reason {
+            count += character.utf8.count
+            guard count <= 123 else { break }
+            result.append(character)
+        }
+        return result
     }
 
     /// How a socket ended, as its channel reports it.

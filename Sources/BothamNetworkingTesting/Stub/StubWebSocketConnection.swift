@@ -23,13 +23,13 @@ final class StubWebSocketConnection: Sendable {
 
         mutating func put(_ message: WebSocket.Message) {
             messages.append(message)
-            bytes += StubWebSocketConnection.size(of: message)
+            bytes += message.byteCount
         }
 
         mutating func take() -> WebSocket.Message? {
             guard !messages.isEmpty else { return nil }
             let message = messages.removeFirst()
-            bytes -= StubWebSocketConnection.size(of: message)
+            bytes -= message.byteCount
             return message
         }
     }
@@ -102,7 +102,7 @@ final class StubWebSocketConnection: Sendable {
                 try await script(peer)
                 self.peerClose(code: .normalClosure, reason: "", scriptEnded: true)
             } catch {
-                let reason = Self.truncated(String(describing: error))
+                let reason = WebSocket.closeFrameReason(String(describing: error))
                 self.peerClose(code: .internalServerError, reason: reason, scriptEnded: true)
             }
         }
@@ -290,10 +290,10 @@ final class StubWebSocketConnection: Sendable {
         var wakeups = Wakeups()
         let waits: Bool = try state.withLock { state in
             try Self.requirePeerOpen(state)
-            guard Self.size(of: message) <= options.maxMessageSize else {
+            guard message.byteCount <= options.maxMessageSize else {
                 failClient(
                     &state, code: .messageTooBig, kind: .responseTooLarge,
-                    reason: "a message of \(Self.size(of: message)) bytes, over the limit of \(options.maxMessageSize)",
+                    reason: "a message of \(message.byteCount) bytes, over the limit of \(options.maxMessageSize)",
                     &wakeups)
                 return false
             }
@@ -472,25 +472,6 @@ final class StubWebSocketConnection: Sendable {
         .networkError(
             APIClientError.NetworkFailure(
                 kind: .connectionLost, underlying: StubWebSocketError("the WebSocket is \(what)")))
-    }
-
-    static func size(of message: WebSocket.Message) -> Int {
-        switch message {
-        case .text(let text): text.utf8.count
-        case .binary(let data): data.count
-        }
-    }
-
-    /// `reason` cut to the 123 bytes of UTF-8 a close frame has room for, on a character boundary.
-    static func truncated(_ reason: String) -> String {
-        var result = ""
-        var count = 0
-        for character in reason {
-            count += character.utf8.count
-            guard count <= 123 else { break }
-            result.append(character)
-        }
-        return result
     }
 }
 

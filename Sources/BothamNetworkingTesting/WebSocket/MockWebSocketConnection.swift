@@ -427,7 +427,8 @@ private struct MockWebSocketDriver {
                 endDeadline ?? .now + MockWebSocketConnection.closeTimeout, .now + MockWebSocketConnection.closeTimeout)
             guard session.state == .open else { return }
             let code: UInt16 = failure == nil ? 1000 : 1011
-            try? session.close(code: code, reason: Self.closeReason(failure.map { "the script threw: \($0)" } ?? ""))
+            try? session.close(
+                code: code, reason: WebSocket.closeFrameReason(failure.map { "the script threw: \($0)" } ?? ""))
             queue(session.takeOutput(), nil, failsOnLoss: false)
             closeDeadline = .now + MockWebSocketConnection.closeTimeout
         }
@@ -605,18 +606,6 @@ private struct MockWebSocketDriver {
             offset += decoded.byteCount
         }
         return kept
-    }
-
-    /// `reason` cut to the 123 bytes of UTF-8 a close frame holds, on a character boundary.
-    private static func closeReason(_ reason: String) -> String {
-        var result = ""
-        var count = 0
-        for character in reason {
-            count += character.utf8.count
-            guard count <= 123 else { break }
-            result.append(character)
-        }
-        return result
     }
 
     /// Milliseconds until `deadline`, rounded up, for `poll`; -1 for no deadline.

@@ -136,7 +136,7 @@ final class NativeWebSocketChannel: ExchangeCarrierDelegate, WebSocketChannel, @
                 // 1005 and 1006 (and other codes no endpoint may send) go as a close frame without a code.
                 let wire = WebSocketCloseCode.isValidOnWire(code.rawValue) ? code.rawValue : nil
                 do throws(WebSocketSessionError) {
-                    try self.session.close(code: wire, reason: wire == nil ? "" : Self.truncated(reason))
+                    try self.session.close(code: wire, reason: wire == nil ? "" : WebSocket.closeFrameReason(reason))
                 } catch {
                     return self.end(.success(()), closure: WebSocket.Closure(code: code, reason: reason))
                 }
@@ -243,7 +243,7 @@ final class NativeWebSocketChannel: ExchangeCarrierDelegate, WebSocketChannel, @
             return resume(receiver, .success(message))
         }
         inbox.append(message)
-        inboxBytes += Self.size(of: message)
+        inboxBytes += message.byteCount
         if inboxBytes > Self.inboxLimit { carrier?.pauseReading() }
     }
 
@@ -258,7 +258,7 @@ final class NativeWebSocketChannel: ExchangeCarrierDelegate, WebSocketChannel, @
             inbox.removeFirst(inboxHead)
             inboxHead = 0
         }
-        inboxBytes -= Self.size(of: message)
+        inboxBytes -= message.byteCount
         if inboxHead == inbox.count {
             inbox.removeAll(keepingCapacity: true)
             inboxHead = 0
@@ -388,25 +388,6 @@ final class NativeWebSocketChannel: ExchangeCarrierDelegate, WebSocketChannel, @
         loop.handoff.lock()
         loop.handoff.unlock()
         continuation.resume()
-    }
-
-    private static func size(of message: WebSocket.Message) -> Int {
-        switch message {
-        case .text(let text): text.utf8.count
-        case .binary(let data): data.count
-        }
-    }
-
-    /// `reason` cut to the 123 bytes of UTF-8 a close frame has room for, on a character boundary.
-    static func truncated(_ reason: String) -> String {
-        var result = ""
-        var count = 0
-        for character in reason {
-            count += character.utf8.count
-            guard count <= 123 else { break }
-            result.append(character)
-        }
-        return result
     }
 
     private static func closedError(_ reason: String) -> APIClientError {
