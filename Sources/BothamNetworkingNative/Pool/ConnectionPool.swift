@@ -157,23 +157,16 @@ final class ConnectionPool: ConnectionDelegate, ExchangeCarrierPool, @unchecked 
     /// Closes a connection that cannot be reused and lets a waiter open a new one.
     func discard(_ connection: Connection) {
         connection.close()
-        guard let state = origins[connection.route], state.open.remove(ObjectIdentifier(connection)) != nil else {
-            return
-        }
-        // A probe that failed told nothing, and the waiters must not fail one after another behind new probes.
-        if state.probe == ObjectIdentifier(connection) {
-            state.probe = nil
-            state.probingDone = true
-        }
-        serveWaiters(connection.route, state: state)
+        detach(connection)
     }
 
-    /// Stops counting `connection`, which switched protocols (a WebSocket owns it now), and lets a waiter open a
-    /// new one; the connection stays open. Its owner closes it with ``discard(_:)``, which then only closes it.
+    /// Stops counting `connection` and lets a waiter open a new one: once it is closed (``discard(_:)``), or when it
+    /// switched protocols and stays open for the WebSocket that owns it now (which discards it at the end).
     func detach(_ connection: Connection) {
         guard let state = origins[connection.route], state.open.remove(ObjectIdentifier(connection)) != nil else {
             return
         }
+        // A probe that failed told nothing, and the waiters must not fail one after another behind new probes.
         if state.probe == ObjectIdentifier(connection) {
             state.probe = nil
             state.probingDone = true
