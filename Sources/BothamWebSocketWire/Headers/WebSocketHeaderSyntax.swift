@@ -13,39 +13,14 @@ enum WebSocketHeaderSyntax {
 
     /// The non-empty, trimmed elements of comma-separated list values (commas inside quoted strings kept).
     static func listElements(_ values: [String]) -> [String] {
-        var elements: [String] = []
-        for value in values {
-            var current: [UInt8] = []
-            var inQuotes = false
-            var escaped = false
-            for byte in value.utf8 {
-                if inQuotes {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inQuotes = false
-                    }
-                    current.append(byte)
-                } else if byte == UInt8(ascii: ",") {
-                    appendTrimmed(current, to: &elements)
-                    current = []
-                } else {
-                    if byte == UInt8(ascii: "\"") { inQuotes = true }
-                    current.append(byte)
-                }
-            }
-            appendTrimmed(current, to: &elements)
-        }
-        return elements
+        values.flatMap { value in split(value, at: UInt8(ascii: ",")).map(trim).filter { !$0.isEmpty } }
     }
 
     /// The extension elements of `Sec-WebSocket-Extensions` values; an element with a malformed parameter is
     /// returned with the parameter name `""`, so whoever reads it refuses it.
     static func extensionElements(_ values: [String]) -> [ExtensionElement] {
         listElements(values).map { element in
-            let parts = splitParameters(element)
+            let parts = split(element, at: UInt8(ascii: ";"))
             let name = trim(parts.first ?? "").lowercased()
             var parameters: [(String, String?)] = []
             for part in parts.dropFirst() {
@@ -92,18 +67,13 @@ enum WebSocketHeaderSyntax {
         return String(decoding: bytes[start...end], as: UTF8.self)
     }
 
-    private static func appendTrimmed(_ bytes: [UInt8], to elements: inout [String]) {
-        let text = trim(String(decoding: bytes, as: UTF8.self))
-        if !text.isEmpty { elements.append(text) }
-    }
-
-    /// `element` split at the semicolons outside quoted strings.
-    private static func splitParameters(_ element: String) -> [String] {
+    /// `text` split at each `separator` outside quoted strings (always at least one part).
+    private static func split(_ text: String, at separator: UInt8) -> [String] {
         var parts: [String] = []
         var current: [UInt8] = []
         var inQuotes = false
         var escaped = false
-        for byte in element.utf8 {
+        for byte in text.utf8 {
             if inQuotes {
                 if escaped {
                     escaped = false
@@ -113,7 +83,7 @@ enum WebSocketHeaderSyntax {
                     inQuotes = false
                 }
                 current.append(byte)
-            } else if byte == UInt8(ascii: ";") {
+            } else if byte == separator {
                 parts.append(String(decoding: current, as: UTF8.self))
                 current = []
             } else {
