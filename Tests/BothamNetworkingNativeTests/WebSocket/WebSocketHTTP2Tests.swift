@@ -6,12 +6,10 @@ import Testing
 
 @testable import BothamNetworkingNative
 
-/// The hypercorn servers `scripts/ws-servers.sh` starts for WebSockets over HTTP/2 (RFC 8441).
-enum WebSocketHTTP2Servers {
-    static let environment = ProcessInfo.processInfo.environment
+/// The hypercorn servers of `scripts/ws-servers.sh` for WebSockets over HTTP/2 (RFC 8441), beside the others.
+extension WebSocketServers {
     static let cleartext = environment["BOTHAM_TEST_WS_H2C"]
     static let secure = environment["BOTHAM_TEST_WSS_H2"]
-    static let certificateAuthority = environment["BOTHAM_TEST_WSS_CA"]
     static let needsCleartext = ConditionTrait.enabled(
         if: cleartext != nil,
         "BOTHAM_TEST_WS_H2C is not set: run scripts/ws-servers.sh start and eval its env (.ci/run does)")
@@ -43,9 +41,9 @@ enum WebSocketHTTP2Servers {
 struct WebSocketHTTP2Tests {
     @Test(
         "over h2c with prior knowledge a text and a binary message echo on an HTTP/2 stream",
-        WebSocketHTTP2Servers.needsCleartext)
+        WebSocketServers.needsCleartext)
     func echo() async throws {
-        let (client, _) = try WebSocketHTTP2Servers.cleartextClient()
+        let (client, _) = try WebSocketServers.cleartextClient()
         let socket = try await client.webSocket("/echo")
         #expect(socket.response.statusCode == 200)
         #expect(socket.response.timings?.protocolVersion == .http2)
@@ -60,9 +58,9 @@ struct WebSocketHTTP2Tests {
 
     @Test(
         "messages of several MiB cross the stream both ways within HTTP/2 flow control",
-        WebSocketHTTP2Servers.needsCleartext)
+        WebSocketServers.needsCleartext)
     func largeMessages() async throws {
-        let (client, _) = try WebSocketHTTP2Servers.cleartextClient()
+        let (client, _) = try WebSocketServers.cleartextClient()
         let socket = try await client.webSocket("/echo", options: WebSocket.Options(compression: false))
         #expect(socket.response.timings?.protocolVersion == .http2)
         let random = Data((0..<(6 << 20)).map { _ in UInt8.random(in: 0...255) })
@@ -78,18 +76,18 @@ struct WebSocketHTTP2Tests {
         #expect(socket.closeCode == .normalClosure)
     }
 
-    @Test("the server's choice among the offered subprotocols is the socket's", WebSocketHTTP2Servers.needsCleartext)
+    @Test("the server's choice among the offered subprotocols is the socket's", WebSocketServers.needsCleartext)
     func subprotocol() async throws {
-        let (client, _) = try WebSocketHTTP2Servers.cleartextClient()
+        let (client, _) = try WebSocketServers.cleartextClient()
         let socket = try await client.webSocket("/echo", protocols: ["chat.v1", "chat.v2"])
         #expect(socket.subprotocol == "chat.v2")
         #expect(socket.response.timings?.protocolVersion == .http2)
         await socket.close()
     }
 
-    @Test("a close from the server ends the messages with its code", WebSocketHTTP2Servers.needsCleartext)
+    @Test("a close from the server ends the messages with its code", WebSocketServers.needsCleartext)
     func serverClose() async throws {
-        let (client, _) = try WebSocketHTTP2Servers.cleartextClient()
+        let (client, _) = try WebSocketServers.cleartextClient()
         let socket = try await client.webSocket("/close", parameters: ["code": "4001"])
         #expect(socket.response.timings?.protocolVersion == .http2)
         var received: [WebSocket.Message] = []
@@ -100,9 +98,9 @@ struct WebSocketHTTP2Tests {
 
     @Test(
         "several sockets and plain GETs share one HTTP/2 connection at once, and it serves more after they close",
-        WebSocketHTTP2Servers.needsCleartext)
+        WebSocketServers.needsCleartext)
     func multiplexed() async throws {
-        let (client, native) = try WebSocketHTTP2Servers.cleartextClient()
+        let (client, native) = try WebSocketServers.cleartextClient()
         let first = try await client.webSocket("/echo")
         var sockets = [first]
         try await withThrowingTaskGroup(of: WebSocket.self) { group in
@@ -140,9 +138,9 @@ struct WebSocketHTTP2Tests {
 
     @Test(
         "wss:// with ALPN h2 and a custom root opens on an HTTP/2 stream; http1Only upgrades over HTTP/1.1",
-        WebSocketHTTP2Servers.needsSecure)
+        WebSocketServers.needsSecure)
     func secure() async throws {
-        let socket = try await WebSocketHTTP2Servers.secureClient(.preferHTTP2).webSocket("/echo")
+        let socket = try await WebSocketServers.secureClient(.preferHTTP2).webSocket("/echo")
         #expect(socket.response.timings?.protocolVersion == .http2)
         try await socket.send(.text("secure"))
         var iterator = socket.messages.makeAsyncIterator()
@@ -150,7 +148,7 @@ struct WebSocketHTTP2Tests {
         await socket.close()
         #expect(socket.closeCode == .normalClosure)
 
-        let upgraded = try await WebSocketHTTP2Servers.secureClient(.http1Only).webSocket("/echo")
+        let upgraded = try await WebSocketServers.secureClient(.http1Only).webSocket("/echo")
         #expect(upgraded.response.statusCode == 101)
         #expect(upgraded.response.timings?.protocolVersion == .http1_1)
         try await upgraded.send(.text("secure"))
