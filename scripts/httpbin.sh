@@ -59,31 +59,38 @@ api_answers() {
     curl -sf -o /dev/null --max-time 1 "$1/health"
 }
 
+# start_gunicorn NAME PID_FILE URL_FILE LOG_FILE PROBE GUNICORN_ARGS…: starts gunicorn on a free port with the
+# arguments and `--bind`, until PROBE URL says the app answers (three ports at most); records its PID and URL.
+start_gunicorn() {
+    local name="$1" pid_file="$2" url_file="$3" log_file="$4" probe="$5" port url pid
+    shift 5
+    for _ in 1 2 3; do
+        port="$(free_port)"
+        url="http://127.0.0.1:$port"
+        "$VENV/bin/gunicorn" "$@" --bind "127.0.0.1:$port" >"$log_file" 2>&1 &
+        pid=$!
+        echo "$pid" >"$pid_file"
+        echo "$url" >"$url_file"
+        if wait_until $((WAIT_SECONDS * 10)) "$pid" "$probe" "$url"; then
+            echo "$name running at $url (PID $pid)" >&2
+            return 0
+        fi
+        stop_pid "$pid"
+        rm -f "$pid_file" "$url_file"
+        echo "$name did not answer on port $port; retrying" >&2
+    done
+    cat "$log_file" >&2 || true
+    die "$name failed to start"
+}
+
 start_api() {
     if api_is_running; then
         echo "API app already running at $(cat "$API_URL_FILE") (PID $(cat "$API_PID_FILE"))" >&2
         return 0
     fi
-    local port url pid
-    for _ in 1 2 3; do
-        port="$(free_port)"
-        url="http://127.0.0.1:$port"
-        # One worker (one process: the budgets and counters are shared), eight threads (waits do not block others).
-        "$VENV/bin/gunicorn" --workers 1 --threads 8 --bind "127.0.0.1:$port" --chdir "$ROOT/scripts" api_app:app \
-            >"$API_LOG_FILE" 2>&1 &
-        pid=$!
-        echo "$pid" >"$API_PID_FILE"
-        echo "$url" >"$API_URL_FILE"
-        if wait_until $((WAIT_SECONDS * 10)) "$pid" api_answers "$url"; then
-            echo "API app running at $url (PID $pid)" >&2
-            return 0
-        fi
-        stop_pid "$pid"
-        rm -f "$API_PID_FILE" "$API_URL_FILE"
-        echo "the API app did not answer on port $port; retrying" >&2
-    done
-    cat "$API_LOG_FILE" >&2 || true
-    die "the API app failed to start"
+    # One worker (one process: the budgets and counters are shared), eight threads (waits do not block others).
+    start_gunicorn "API app" "$API_PID_FILE" "$API_URL_FILE" "$API_LOG_FILE" api_answers \
+        --workers 1 --threads 8 --chdir "$ROOT/scripts" api_app:app
 }
 
 start() {
@@ -94,26 +101,8 @@ start() {
         echo "httpbin already running at $(cat "$URL_FILE") (PID $(cat "$PID_FILE"))" >&2
         return 0
     fi
-    local port url pid
-    for _ in 1 2 3; do
-        port="$(free_port)"
-        url="http://127.0.0.1:$port"
-        # Eight sync workers so that slow endpoints (/delay) do not block the rest of the suite.
-        "$VENV/bin/gunicorn" --workers 8 --bind "127.0.0.1:$port" --chdir "$WORK" httpbin:app \
-            >"$LOG_FILE" 2>&1 &
-        pid=$!
-        echo "$pid" >"$PID_FILE"
-        echo "$url" >"$URL_FILE"
-        if wait_until $((WAIT_SECONDS * 10)) "$pid" answers "$url"; then
-            echo "httpbin running at $url (PID $pid)" >&2
-            return 0
-        fi
-        stop_pid "$pid"
-        rm -f "$PID_FILE" "$URL_FILE"
-        echo "httpbin did not answer on port $port; retrying" >&2
-    done
-    cat "$LOG_FILE" >&2 || true
-    die "httpbin failed to start"
+    # Eight sync workers so that slow endpoints (/delay) do not block the rest of the suite.
+    start_gunicorn httpbin "$PID_FILE" "$URL_FILE" "$LOG_FILE" answers --workers 8 --chdir "$WORK" httpbin:app
 }
 
 stop() {
