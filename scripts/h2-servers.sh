@@ -51,15 +51,9 @@ start_nginx() {
 }
 
 start() {
-    if [ -f "$ENV_FILE" ]; then
-        local alive=1 name
-        for name in nginx hypercorn faults; do
-            [ -f "$WORK/$name.pid" ] && kill -0 "$(cat "$WORK/$name.pid")" 2>/dev/null || alive=0
-        done
-        if [ "$alive" = 1 ]; then
-            echo "HTTP/2 servers already running (scripts/h2-servers.sh stop first)" >&2
-            return 0
-        fi
+    if all_running "$ENV_FILE" "$WORK" nginx hypercorn faults; then
+        echo "HTTP/2 servers already running (scripts/h2-servers.sh stop first)" >&2
+        return 0
     fi
     stop # whatever a previous run left (a start that failed halfway leaves PID files and no env file)
     mkdir -p "$WORK"

@@ -128,6 +128,17 @@ nginx_start() {
     fi
 }
 
+# all_running ENV_FILE WORK NAME…: whether a previous `start` left its env file and every server NAME (WORK/NAME.pid)
+# is still alive.
+all_running() {
+    local env_file="$1" work="$2" name
+    shift 2
+    [ -f "$env_file" ] || return 1
+    for name in "$@"; do
+        [ -f "$work/$name.pid" ] && kill -0 "$(cat "$work/$name.pid")" 2>/dev/null || return 1
+    done
+}
+
 stop_pid() {
     local pid="$1"
     [ -n "$pid" ] || return 0

@@ -86,15 +86,9 @@ start_nginx() {
 }
 
 start() {
-    if [ -f "$ENV_FILE" ]; then
-        local alive=1 name
-        for name in "${SERVERS[@]}"; do
-            [ -f "$WORK/$name.pid" ] && kill -0 "$(cat "$WORK/$name.pid")" 2>/dev/null || alive=0
-        done
-        if [ "$alive" = 1 ]; then
-            echo "WebSocket servers already running (scripts/ws-servers.sh stop first)" >&2
-            return 0
-        fi
+    if all_running "$ENV_FILE" "$WORK" "${SERVERS[@]}"; then
+        echo "WebSocket servers already running (scripts/ws-servers.sh stop first)" >&2
+        return 0
     fi
     stop # whatever a previous run left (a start that failed halfway leaves PID files and no env file)
     command -v openssl >/dev/null || die "openssl not found: apt-get install -y openssl"
