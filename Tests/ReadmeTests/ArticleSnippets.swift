@@ -1378,7 +1378,14 @@ func chat(over apiClient: BothamAPIClient, lines: [String]) async throws {
     try await feed.send(.text("subscribe"))
 }
 
-// WebSockets.md block 4
+// WebSockets.md block 4: compiled, never called (it talks to real services)
+@Sendable func webSocketsBlock4(apiClient: BothamAPIClient) async throws {
+    let feed = try await apiClient.webSocket(
+        "/feed", options: WebSocket.Options(reconnection: WebSocket.Reconnection(maxAttempts: 10)))
+    for try await message in feed.messages { print(message) }  // carries on across reconnections
+}
+
+// WebSockets.md block 5
 func openNotifications(tokens: TokenStore) async throws -> WebSocket {
     let apiClient = BothamAPIClient(baseEndpoint: "wss://api.example.com")
     apiClient.requestInterceptors.append(BearerTokenInterceptor(tokens: tokens))
@@ -1398,7 +1405,7 @@ struct BearerTokenInterceptor: BothamRequestInterceptor {
     }
 }
 
-// WebSockets.md block 5
+// WebSockets.md block 6
 struct ChatRoomClient {
     let apiClient: BothamAPIClient
 

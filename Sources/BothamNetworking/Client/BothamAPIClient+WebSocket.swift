@@ -8,24 +8,16 @@ extension BothamAPIClient {
     /// try await socket.send(.text("hello"))
     /// ```
     ///
-    /// The handshake is a call like any other: its `GET` goes through the request interceptors and every
-    /// ``HTTPInterceptor`` (auth, signing, cookies, logging, tracing), its response through the response
-    /// interceptors, so a `401` or a `503` before the upgrade is refreshed or retried as for any call, and a redirect
-    /// before it follows the redirect rules. The call succeeds with the server's `101 Switching Protocols` (or
-    /// `200` over HTTP/2, RFC 8441), checked as RFC 6455 §4.1 says (`Sec-WebSocket-Accept`, the subprotocol and
-    /// extensions it chose among those offered); any other response is ``APIClientError/httpResponseError(_:)``.
-    /// A base endpoint may be `ws://` or `wss://` (the same as `http://` and `https://`).
-    ///
-    /// `NativeHTTPClient` runs WebSockets on Linux and Apple platforms; `URLSessionHTTPClient` on Linux cannot
-    /// (FoundationNetworking's libcurl has no WebSocket support) and fails with
-    /// ``APIClientError/invalidRequest(reason:)`` before sending anything.
+    /// The handshake is a call through every interceptor; it succeeds with the server's `101 Switching Protocols`
+    /// (or `200` over HTTP/2), checked as RFC 6455 §4.1 says, and fails with an ``APIClientError`` otherwise
+    /// (<doc:WebSockets>: the handshake, errors, transports).
     ///
     /// - Parameters:
     ///   - path: The path, relative to the base endpoint.
     ///   - parameters: Query parameters.
     ///   - headers: Extra header fields of the handshake (not the `Sec-WebSocket-*` ones, which this sets).
     ///   - protocols: The subprotocols offered (`Sec-WebSocket-Protocol`), most preferred first.
-    ///   - options: Message size limit, compression, keep-alive pings, close timeout.
+    ///   - options: Message size limit, compression, keep-alive pings, close timeout, reconnection.
     public func webSocket(
         _ path: String,
         parameters: HTTPParameters = [:],

@@ -31,21 +31,8 @@ extension WebSocket {
 }
 
 extension WebSocket {
-    /// How a ``WebSocket`` opens again after its connection is lost (off unless ``Options/reconnection`` is set).
-    ///
-    /// ```swift
-    /// let socket = try await apiClient.webSocket(
-    ///     "/feed", options: WebSocket.Options(reconnection: WebSocket.Reconnection(maxAttempts: 10)))
-    /// for try await message in socket.messages { print(message) }  // carries on across reconnections
-    /// ```
-    ///
-    /// While ``WebSocket/messages`` is being read, a connection that broke (`connectionLost`), or that the server
-    /// closed with `1001`, `1006`, `1011`, `1012` or `1013` (going away, restarting, try again later), is opened
-    /// again: the same handshake, through every interceptor (a refreshed token is used), after `initialDelay`,
-    /// doubling up to `maxDelay` while attempts keep failing, on the client's clock. The sequence carries on with the
-    /// new connection's messages; what the server sent while none was open is lost. After `maxAttempts` failures in
-    /// a row, or a close that is final (`1000`, a protocol error, your own ``WebSocket/close(code:reason:)``), it
-    /// ends as it would without reconnection. A ``WebSocket/send(_:)`` made while no connection is open fails.
+    /// How a ``WebSocket`` opens again after its connection is lost, while its messages are read: the same
+    /// handshake after a delay that doubles while attempts fail (<doc:WebSockets> says which endings reopen).
     public struct Reconnection: Sendable, Hashable {
         /// Failed attempts in a row before giving up (5).
         public var maxAttempts: Int

@@ -11,12 +11,8 @@ import Foundation
 /// print(socket.closeCode ?? .abnormalClosure)  // how it ended
 /// ```
 ///
-/// Open one with ``BothamAPIClient/webSocket(_:parameters:headers:protocols:options:)``: the handshake is a call
-/// like any other, through every interceptor. Sends suspend while the send buffer is full; ``messages`` is read
-/// as you iterate it (an unread message stops the socket being read). Failures are ``APIClientError``s: a
-/// connection that broke is ``APIClientError/networkError(_:)`` (`connectionLost`), a peer that broke the protocol
-/// is `badServerResponse` (the connection was closed with `1002`, `1007` or `1009`, which ``closeCode`` tells).
-/// Dropping the last reference closes the connection (`1001 Going Away`).
+/// Open one with ``BothamAPIClient/webSocket(_:parameters:headers:protocols:options:)``. Failures are
+/// ``APIClientError``s (<doc:WebSockets>); dropping the last reference closes the connection (`1001 Going Away`).
 public final class WebSocket: Sendable {
     /// The connection in use and the response that opened it (another after a reconnection).
     private struct Current: Sendable {
