@@ -108,22 +108,26 @@ struct MockWebServerHTTP2Tests {
         let payload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         server.enqueue(MockResponse().withBody(payload))
 
-        let (beforeCredit, writtenAtStall, received) = try await offCooperativePool { () -> (Int, Int, [UInt8]) in
+        let (client, firstPart) = try await offCooperativePool { () -> (RawHTTP2Connection, [UInt8]) in
             let client = try RawHTTP2Connection(port: server.port)
             try client.sendHeaders(Self.get, on: 1, endStream: true)
             var received: [UInt8] = []
             while received.count < 65_535 {
                 if case .data(let data) = try client.nextFrame().payload { received += data.bytes }
             }
-            let beforeCredit = received.count
-            // Both windows are spent: the server can have handed no more to its socket.
-            let writtenAtStall = server.responseBodyBytesWritten
+            return (client, received)
+        }
+        let beforeCredit = firstPart.count
+        // Both windows are spent: the server can have handed no more to its socket. (It counts a frame once the
+        // kernel took it, which may be a moment after the client read it: wait, bounded, for the count to get there.)
+        _ = await eventually(within: .seconds(10)) { server.responseBodyBytesWritten >= 65_535 }
+        let writtenAtStall = server.responseBodyBytesWritten
+        let received = try await offCooperativePool { () -> [UInt8] in
             try client.send([
                 HTTP2Frame(streamID: .connection, payload: .windowUpdate(windowIncrement: 40_000)),
                 HTTP2Frame(streamID: 1, payload: .windowUpdate(windowIncrement: 40_000)),
             ])
-            received += try client.response(on: 1).body
-            return (beforeCredit, writtenAtStall, received)
+            return firstPart + (try client.response(on: 1).body)
         }
 
         #expect(beforeCredit == 65_535)
