@@ -272,8 +272,9 @@ struct MockWebServerWebSocketTests {
         defer { server.shutdown() }
         server.enqueue(
             .webSocket { peer in
-                try await peer.inject(.ignorePings)
+                // "ready" first: a ping before it (a loaded machine may delay the script) is still answered.
                 try await peer.send(.text("ready"))
+                try await peer.inject(.ignorePings)
                 _ = try await peer.receive()
             })
 
