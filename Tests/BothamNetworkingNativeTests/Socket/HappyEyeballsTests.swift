@@ -110,9 +110,9 @@ struct HappyEyeballsTests {
             #expect(native.reason.contains("\(address) (no answer within 900 ms)"), "\(native.reason)")
         }
         #expect(native.reason.contains("\(refused.address) (Connection refused)"), "\(native.reason)")
-        // In the order the attempts failed (the refused one first here).
-        let prefix = "cannot connect to dual.test:80: tried \(refused.address) "
-        #expect(native.reason.hasPrefix(prefix), "\(native.reason)")
+        // Not the order: the failures are listed as the loop saw them, and a loop the machine stalls past 900 ms sees
+        // the refusal and both expiries in one turn (the full suite on CI once listed the refusal last).
+        #expect(native.reason.hasPrefix("cannot connect to dual.test:80: tried "), "\(native.reason)")
     }
 
     @Test("Every address blackholed and no attempt limit: limits.connectTimeout ends the whole connect with timeout")
