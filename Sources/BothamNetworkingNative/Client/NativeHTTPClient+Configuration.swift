@@ -39,7 +39,7 @@ extension NativeHTTPClient {
         /// `RedirectHop`.
         public var redirectPolicy = RedirectPolicy.follow
         /// How HTTPS servers are verified.
-        public var tls = NativeTLSConfiguration()
+        public var tls = TLSConfiguration()
         /// Which versions of HTTP the client speaks (``NativeHTTPClient/HTTPVersionPolicy/http1Only``, the
         /// default): set ``NativeHTTPClient/HTTPVersionPolicy/preferHTTP2`` to let TLS servers pick HTTP/2.
         public var httpVersion = HTTPVersionPolicy.http1Only

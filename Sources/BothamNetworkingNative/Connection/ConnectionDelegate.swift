@@ -1,3 +1,5 @@
+import BothamNetworking
+
 /// Why a connection ended.
 enum ConnectionFailure: Error {
     /// The server closed the connection (TCP FIN or TLS `close_notify`).
@@ -9,7 +11,7 @@ enum ConnectionFailure: Error {
     /// A read or write failed (reset, broken pipe).
     case socket(NativeTransportError)
     /// TLS failed (handshake, verification, pins, protocol).
-    case tls(NativeTLSError)
+    case tls(TLSError)
     /// The proxy refused the tunnel or wants credentials.
     case proxy(NativeProxyError)
     /// An HTTP/2 server did not process the request (REFUSED_STREAM, or above the last stream of its GOAWAY): it

@@ -1,8 +1,9 @@
+import BothamNetworking
 import CBothamNativeShims
 import CBothamOpenSSL
 import Foundation
 
-/// An OpenSSL `SSL_CTX` configured from a ``NativeTLSConfiguration`` and the protocols ALPN offers, shared by a
+/// An OpenSSL `SSL_CTX` configured from a ``TLSConfiguration`` and the protocols ALPN offers, shared by a
 /// client's connections.
 ///
 /// `@unchecked Sendable`: the context is fully configured in `init` and never changed afterwards; OpenSSL allows
@@ -14,7 +15,7 @@ final class TLSContext: @unchecked Sendable {
     /// What ALPN offers, and so what a handshake may settle on.
     let alpn: ALPNOffer
 
-    init(configuration: NativeTLSConfiguration, alpn: ALPNOffer = .http1) throws(NativeTLSError) {
+    init(configuration: TLSConfiguration, alpn: ALPNOffer = .http1) throws(TLSError) {
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw TLSContext.error(.configuration, "SSL_CTX_new failed")
@@ -26,7 +27,7 @@ final class TLSContext: @unchecked Sendable {
             for value in values {
                 let base64 = value.hasPrefix("sha256/") ? String(value.dropFirst(7)) : value
                 guard let digest = Data(base64Encoded: base64), digest.count == 32 else {
-                    throw NativeTLSError(
+                    throw TLSError(
                         code: .configuration, reason: "the pin \(value) is not a base64 SHA-256 digest")
                 }
                 digests.insert(digest)
@@ -52,7 +53,7 @@ final class TLSContext: @unchecked Sendable {
         SSL_CTX_free(context)
     }
 
-    private func loadTrustRoots(_ roots: NativeTLSConfiguration.TrustRoots) throws(NativeTLSError) {
+    private func loadTrustRoots(_ roots: TLSConfiguration.TrustRoots) throws(TLSError) {
         let pem: Data
         switch roots {
         case .system:
@@ -64,7 +65,7 @@ final class TLSContext: @unchecked Sendable {
             pem = data
         case .pemFile(let path):
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw NativeTLSError(code: .configuration, reason: "cannot read the trust roots file \(path)")
+                throw TLSError(code: .configuration, reason: "cannot read the trust roots file \(path)")
             }
             pem = data
         }
@@ -72,14 +73,14 @@ final class TLSContext: @unchecked Sendable {
             botham_ssl_ctx_add_pem_roots(context, bytes.baseAddress, Int32(clamping: bytes.count))
         }
         guard added > 0 else {
-            throw NativeTLSError(code: .configuration, reason: "no certificate found in the trust roots PEM")
+            throw TLSError(code: .configuration, reason: "no certificate found in the trust roots PEM")
         }
     }
 
     /// An error with OpenSSL's queued reason appended (and the queue cleared).
-    static func error(_ code: NativeTLSError.Code, _ message: String) -> NativeTLSError {
+    static func error(_ code: TLSError.Code, _ message: String) -> TLSError {
         let reason = openSSLReason()
-        return NativeTLSError(code: code, reason: reason.isEmpty ? message : "\(message): \(reason)")
+        return TLSError(code: code, reason: reason.isEmpty ? message : "\(message): \(reason)")
     }
 
     /// The reasons in OpenSSL's error queue of this thread, joined; empties the queue.
@@ -97,7 +98,6 @@ final class TLSContext: @unchecked Sendable {
 
     /// A host name as pins are keyed: lower case, without a trailing dot.
     static func canonicalHostName(_ host: String) -> String {
-        let lowered = host.lowercased()
-        return lowered.hasSuffix(".") ? String(lowered.dropLast()) : lowered
+        TLSConfiguration.canonicalHostName(host)
     }
 }

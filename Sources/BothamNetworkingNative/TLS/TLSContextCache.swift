@@ -6,21 +6,21 @@ import BothamNetworking
 /// when a client is created. The cache holds one context per distinct configuration for the life of the process.
 enum TLSContextCache {
     private struct Key: Hashable {
-        let configuration: NativeTLSConfiguration
+        let configuration: TLSConfiguration
         let alpn: ALPNOffer
     }
 
-    private static let contexts = Lock([Key: Result<TLSContext, NativeTLSError>]())
+    private static let contexts = Lock([Key: Result<TLSContext, TLSError>]())
 
     /// The context for `configuration` offering `alpn`, loading it on first use.
     static func context(
-        for configuration: NativeTLSConfiguration, alpn: ALPNOffer = .http1
-    ) -> Result<TLSContext, NativeTLSError> {
+        for configuration: TLSConfiguration, alpn: ALPNOffer = .http1
+    ) -> Result<TLSContext, TLSError> {
         let key = Key(configuration: configuration, alpn: alpn)
         return contexts.withLock { contexts in
             if let cached = contexts[key] { return cached }
-            let result: Result<TLSContext, NativeTLSError>
-            do throws(NativeTLSError) {
+            let result: Result<TLSContext, TLSError>
+            do throws(TLSError) {
                 result = .success(try TLSContext(configuration: configuration, alpn: alpn))
             } catch {
                 result = .failure(error)

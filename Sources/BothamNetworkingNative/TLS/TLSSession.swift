@@ -15,7 +15,7 @@ final class TLSSession {
         /// Verified (chain, host name and pins).
         case done
         /// Failed.
-        case failed(NativeTLSError)
+        case failed(TLSError)
     }
 
     /// The outcome of a read.
@@ -27,7 +27,7 @@ final class TLSSession {
         /// The server sent `close_notify`.
         case closed
         /// A protocol error.
-        case failed(NativeTLSError)
+        case failed(TLSError)
     }
 
     private let ssl: OpaquePointer
@@ -39,7 +39,7 @@ final class TLSSession {
     /// Whether the handshake settled on HTTP/2 (ALPN `h2`); known once it is done.
     private(set) var negotiatedHTTP2 = false
 
-    init(context: TLSContext, origin: Origin) throws(NativeTLSError) {
+    init(context: TLSContext, origin: Origin) throws(TLSError) {
         ERR_clear_error()
         guard let ssl = SSL_new(context.context) else { throw TLSContext.error(.configuration, "SSL_new failed") }
         guard let networkIn = BIO_new(BIO_s_mem()), let networkOut = BIO_new(BIO_s_mem()) else {
@@ -118,25 +118,25 @@ final class TLSSession {
     }
 
     /// Encrypts all of `bytes` into the outgoing BIO.
-    func write(_ bytes: UnsafeRawBufferPointer) -> NativeTLSError? {
+    func write(_ bytes: UnsafeRawBufferPointer) -> TLSError? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         ERR_clear_error()
         let result = SSL_write(ssl, base, Int32(clamping: bytes.count))
         return result == Int32(clamping: bytes.count) ? nil : TLSContext.error(.handshake, "TLS write failed")
     }
 
-    private func handshakeError() -> NativeTLSError {
+    private func handshakeError() -> TLSError {
         let verifyResult = SSL_get_verify_result(ssl)
         guard verifyResult == X509_V_OK else {
             let reason = String(cString: X509_verify_cert_error_string(verifyResult))
             ERR_clear_error()
             let mismatch =
                 verifyResult == X509_V_ERR_HOSTNAME_MISMATCH || verifyResult == X509_V_ERR_IP_ADDRESS_MISMATCH
-            return NativeTLSError(code: mismatch ? .hostnameMismatch : .certificateVerification, reason: reason)
+            return TLSError(code: mismatch ? .hostnameMismatch : .certificateVerification, reason: reason)
         }
         let error = TLSContext.error(.handshake, "the TLS handshake failed")
         guard alpn == .http2, error.reason.contains("no application protocol") else { return error }
-        return NativeTLSError(
+        return TLSError(
             code: .handshake, reason: "the server does not speak HTTP/2 (ALPN offered h2 only): \(error.reason)")
     }
 
@@ -150,7 +150,7 @@ final class TLSSession {
         if alpn == .http2 && !negotiatedHTTP2 {
             let picked = name.map { "picked \($0)" } ?? "picked no protocol"
             return .failed(
-                NativeTLSError(
+                TLSError(
                     code: .handshake, reason: "the server does not speak HTTP/2 (ALPN offered h2, it \(picked))"))
         }
         if negotiatedHTTP2 && botham_ssl_cipher_allowed_for_http2(ssl) != 1 {
@@ -158,7 +158,7 @@ final class TLSSession {
             let reason =
                 "INADEQUATE_SECURITY: HTTP/2 over TLS 1.2 needs an AEAD cipher suite with ephemeral keys "
                 + "(RFC 9113 §9.2.2), the server chose \(cipher ?? "another")"
-            return .failed(NativeTLSError(code: .handshake, reason: reason))
+            return .failed(TLSError(code: .handshake, reason: reason))
         }
         return .done
     }
@@ -171,7 +171,7 @@ final class TLSSession {
             if pins.contains(Data(digest)) { return .done }
         }
         return .failed(
-            NativeTLSError(code: .pinMismatch, reason: "no certificate in the chain matches a pinned public key")
+            TLSError(code: .pinMismatch, reason: "no certificate in the chain matches a pinned public key")
         )
     }
 }

@@ -92,7 +92,7 @@ struct HTTPProxyTests {
             Issue.record("expected a TLS failure, got \(String(describing: pinFailure))")
             return
         }
-        #expect((tlsFailure.underlying as? NativeTLSError)?.code == .pinMismatch, "\(tlsFailure)")
+        #expect((tlsFailure.underlying as? TLSError)?.code == .pinMismatch, "\(tlsFailure)")
     }
 
     @Test("A CONNECT the proxy cannot open fails with cannotConnect carrying the proxy's status")

@@ -66,7 +66,7 @@ struct SOCKSProxyTests {
             Issue.record("expected a network error, got \(String(describing: error))")
             return
         }
-        #expect((failure.underlying as? NativeTLSError)?.code == .pinMismatch, "\(failure)")
+        #expect((failure.underlying as? TLSError)?.code == .pinMismatch, "\(failure)")
     }
 
     @Test("A SOCKS5 CONNECT to a closed port fails with cannotConnect and the proxy's reply")

@@ -88,6 +88,6 @@ final class UnixSocketNginxTests {
             Issue.record("not secureConnectionFailed: \(String(describing: error))")
             return
         }
-        #expect((failure.underlying as? NativeTLSError)?.code == .certificateVerification)
+        #expect((failure.underlying as? TLSError)?.code == .certificateVerification)
     }
 }

@@ -22,7 +22,7 @@ final class NativeTLSTests {
         server.stop()
     }
 
-    private func client(trusting roots: NativeTLSConfiguration.TrustRoots, pins: [String]? = nil) -> NativeHTTPClient {
+    private func client(trusting roots: TLSConfiguration.TrustRoots, pins: [String]? = nil) -> NativeHTTPClient {
         makeClient {
             $0.tls.trustRoots = roots
             if let pins { $0.tls.pinnedPublicKeys = ["localhost": pins] }
@@ -33,9 +33,9 @@ final class NativeTLSTests {
         HTTPRequest(method: .get, baseEndpoint: "https://\(host):\(server.port)", path: path)
     }
 
-    private func tlsError(_ error: APIClientError?) -> NativeTLSError? {
+    private func tlsError(_ error: APIClientError?) -> TLSError? {
         guard case .networkError(let failure) = error, failure.kind == .secureConnectionFailed else { return nil }
-        return failure.underlying as? NativeTLSError
+        return failure.underlying as? TLSError
     }
 
     @Test("A server certificate signed by a custom root verifies, and large bodies arrive whole over TLS")

@@ -29,7 +29,7 @@ extension WebSocketServers {
     static func secureClient(_ policy: NativeHTTPClient.HTTPVersionPolicy) throws -> BothamAPIClient {
         var configuration = NativeHTTPClient.Configuration()
         configuration.httpVersion = policy
-        configuration.tls = NativeTLSConfiguration(trustRoots: .pemFile(try #require(certificateAuthority)))
+        configuration.tls = TLSConfiguration(trustRoots: .pemFile(try #require(certificateAuthority)))
         return BothamAPIClient(
             baseEndpoint: "wss://\(try #require(secure))", httpClient: NativeHTTPClient(configuration: configuration))
     }

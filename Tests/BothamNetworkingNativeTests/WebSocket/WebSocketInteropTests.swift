@@ -205,7 +205,7 @@ struct WebSocketInteropTests {
         let address = try #require(WebSocketServers.nginx)
         let pin = try #require(WebSocketServers.pin)
         var configuration = NativeHTTPClient.Configuration()
-        configuration.tls = NativeTLSConfiguration(
+        configuration.tls = TLSConfiguration(
             trustRoots: .pemFile(try #require(WebSocketServers.certificateAuthority)),
             pinnedPublicKeys: ["127.0.0.1": [pin]])
         let client = BothamAPIClient(
@@ -271,7 +271,7 @@ struct WebSocketInteropTests {
     func wrongPin() async throws {
         let address = try #require(WebSocketServers.nginx)
         var configuration = NativeHTTPClient.Configuration()
-        configuration.tls = NativeTLSConfiguration(
+        configuration.tls = TLSConfiguration(
             trustRoots: .pemFile(try #require(WebSocketServers.certificateAuthority)),
             pinnedPublicKeys: ["127.0.0.1": ["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="]])
         let client = BothamAPIClient(

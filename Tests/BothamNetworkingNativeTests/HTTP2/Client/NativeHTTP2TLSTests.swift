@@ -38,9 +38,9 @@ final class NativeHTTP2TLSTests {
         HTTPRequest(method: .get, baseEndpoint: "https://localhost:\(port)", path: path)
     }
 
-    private func tlsError(_ error: APIClientError?) -> NativeTLSError? {
+    private func tlsError(_ error: APIClientError?) -> TLSError? {
         guard case .networkError(let failure) = error, failure.kind == .secureConnectionFailed else { return nil }
-        return failure.underlying as? NativeTLSError
+        return failure.underlying as? TLSError
     }
 
     @Test("preferHTTP2 speaks HTTP/2 with a server that picks h2, and bodies arrive whole")
