@@ -9,6 +9,7 @@ import Foundation
 ///
 /// | URLSession error                                        | APIClientError                              |
 /// |---------------------------------------------------------|---------------------------------------------|
+/// | any error after the transport rejected the server (6)   | `.networkError(.secureConnectionFailed)`    |
 /// | `CancellationError`, `.cancelled`                       | `.cancelled`                                |
 /// | `.timedOut`                                             | `.timeout`                                  |
 /// | `.cannotConnectToHost` (connection refused)             | `.networkError(.cannotConnect)`             |
@@ -36,6 +37,8 @@ import Foundation
 /// (4) libcurl's "Failed writing header": a header line it cannot parse, or a header block over its 100 KiB limit.
 /// (5) On Linux an untrusted, self-signed or expired certificate, a host name the certificate does not cover, or a
 /// failed handshake arrives as `URLError(.unknown)` whose message starts with "SSL" (libcurl's wording).
+/// (6) Apple platforms: the transport cancelled the server-trust challenge (custom roots, a pin mismatch), so the
+/// task ends with `.cancelled`; the ``TLSError`` saying why is the ``APIClientError/NetworkFailure/underlying``.
 ///
 /// Every `.networkError` keeps the `URLError` as ``APIClientError/NetworkFailure/underlying``. Errors the transport raises itself
 /// (not from URLSession): its own time limits (``TransportLimits``) → `.timeout`; the caller's cancellation →
@@ -43,8 +46,14 @@ import Foundation
 /// (`maxResponseBytes`, `maxFileResponseBytes`) → `.networkError(.responseTooLarge)`.
 enum URLErrorMapping {
     /// The error for `error`; `afterResponseHead` says whether a response head had arrived (an unnamed libcurl
-    /// failure after it means the body was cut short).
-    static func apiClientError(for error: any Error, afterResponseHead: Bool = false) -> APIClientError {
+    /// failure after it means the body was cut short); `tlsFailure` is why the transport rejected the server, if
+    /// it did.
+    static func apiClientError(
+        for error: any Error, afterResponseHead: Bool = false, tlsFailure: TLSError? = nil
+    ) -> APIClientError {
+        if let tlsFailure {
+            return .networkError(APIClientError.NetworkFailure(kind: .secureConnectionFailed, underlying: tlsFailure))
+        }
         if error is CancellationError { return .cancelled }
         guard let urlError = error as? URLError else { return .httpClientError(underlying: error) }
         func network(_ kind: APIClientError.NetworkFailure.Kind) -> APIClientError {

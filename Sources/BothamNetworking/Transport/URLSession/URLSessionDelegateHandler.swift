@@ -9,9 +9,15 @@ import Foundation
 /// On Linux only a session delegate is consulted for redirects (a task delegate passed to `data(for:delegate:)` is
 /// not), so every callback of every task comes here and is routed to the task's ``URLSessionTransfer``.
 ///
-/// `Sendable`: the only stored property is a ``Lock``.
+/// `Sendable`: its stored properties are a ``Lock`` and a `Sendable` ``URLSessionTLS``.
 final class URLSessionDelegateHandler: NSObject, Sendable {
     private let transfers = Lock<[Int: URLSessionTransfer]>([:])
+    /// How server-trust and client-certificate challenges are answered (Apple platforms).
+    private let tls: URLSessionTLS
+
+    init(tls: URLSessionTLS) {
+        self.tls = tls
+    }
 
     /// Starts a task for `hop` in `session` as the current hop of `transfer`: an upload task streaming the body from
     /// its file, otherwise a data task. A body that goes to a file is written by the transfer as it arrives (a data
@@ -109,8 +115,14 @@ extension URLSessionDelegateHandler: URLSessionDataDelegate {
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         // A server-trust challenge is the platform's own certificate check (Apple platforms; FoundationNetworking
-        // never sends one): it keeps its default handling, or every HTTPS call would fail.
-        #if !canImport(FoundationNetworking)
+        // never sends one, nor a client-certificate challenge): custom roots and pins answer it, otherwise it keeps
+        // its default handling, or every HTTPS call would fail. A configured identity answers a client-certificate
+        // challenge.
+        #if canImport(Security)
+            let answered = tls.answer(
+                challenge, rejected: { self.transfer(for: task)?.didRejectServerTrust($0) },
+                completionHandler: completionHandler)
+            if answered { return }
             if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
                 return completionHandler(.performDefaultHandling, nil)
             }

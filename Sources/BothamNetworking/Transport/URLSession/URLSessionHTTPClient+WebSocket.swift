@@ -23,7 +23,7 @@ extension URLSessionHTTPClient {
     func openWebSocket(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
         #if canImport(Darwin)
             return try await URLSessionWebSocketChannel.open(
-                request, configuration: session.configuration, limits: configuration.limits)
+                request, configuration: session.configuration, limits: configuration.limits, tls: tls)
         #else
             throw .invalidRequest(reason: Self.webSocketUnavailability ?? "")
         #endif
@@ -65,7 +65,8 @@ extension URLSessionHTTPClient {
         /// Runs the handshake of `request`: its `101` with the open channel, or the server's other response (for
         /// the response interceptors: a `401` is refreshed as any call's), or the task's error.
         static func open(
-            _ request: HTTPRequest, configuration: URLSessionConfiguration, limits: TransportLimits
+            _ request: HTTPRequest, configuration: URLSessionConfiguration, limits: TransportLimits,
+            tls: URLSessionTLS
         ) async throws(APIClientError) -> HTTPResponse {
             let options = WebSocketUpgrade.current?.options ?? WebSocket.Options()
             var urlRequest = URLRequest(url: try request.resolvedURL())
@@ -75,7 +76,7 @@ extension URLSessionHTTPClient {
             if let limit = limits.attemptLimit(for: request) {
                 urlRequest.timeoutInterval = limit.seconds.rounded(.up) + 1
             }
-            let events = URLSessionWebSocketEvents()
+            let events = URLSessionWebSocketEvents(tls: tls)
             let session = URLSession(configuration: configuration, delegate: events, delegateQueue: nil)
             let task = session.webSocketTask(with: urlRequest)
             task.maximumMessageSize = options.maxMessageSize
@@ -103,7 +104,7 @@ extension URLSessionHTTPClient {
                 if let head, head.statusCode != 101 {
                     return HTTPResponse(statusCode: head.statusCode, headers: headers, body: Data(), request: request)
                 }
-                throw URLErrorMapping.apiClientError(for: error)
+                throw URLErrorMapping.apiClientError(for: error, tlsFailure: events.tlsFailure)
             }
         }
 
@@ -192,15 +193,36 @@ extension URLSessionHTTPClient {
     }
 
     /// The delegate of a WebSocket's session: tells the opener when the handshake ended, and the closer when the
-    /// task completed.
+    /// task completed; answers TLS challenges as the client's ``URLSessionTLS`` says.
     final class URLSessionWebSocketEvents: NSObject, URLSessionWebSocketDelegate, Sendable {
         private struct State {
             var opener: CheckedContinuation<Result<String?, any Error>, Never>?
             var completed = false
             var completionWaiters: [CheckedContinuation<Bool, Never>] = []
+            var tlsFailure: TLSError?
         }
 
         private let state = Lock(State())
+        private let tls: URLSessionTLS
+
+        init(tls: URLSessionTLS) {
+            self.tls = tls
+        }
+
+        /// Why the server was rejected during the handshake (custom roots, pins), if it was.
+        var tlsFailure: TLSError? { state.withLock { $0.tlsFailure } }
+
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            let answered = tls.answer(
+                challenge, rejected: { failure in self.state.withLock { $0.tlsFailure = failure } },
+                completionHandler: completionHandler)
+            if !answered { completionHandler(.performDefaultHandling, nil) }
+        }
 
         /// Resumes `task` and returns the subprotocol the server chose once it opened, or the error it ended with.
         func open(_ task: URLSessionWebSocketTask) async -> Result<String?, any Error> {

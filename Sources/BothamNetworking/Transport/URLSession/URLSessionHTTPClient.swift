@@ -65,22 +65,56 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// storage, which ``defaultSessionConfiguration()`` turns off): its `Cookie` field is added at preparation too,
     /// so interceptors see it.
     let cookieStorage: HTTPCookieStorage?
+    /// The TLS configuration, loaded: every session of this transport answers TLS challenges with it.
+    let tls: URLSessionTLS
 
-    /// Creates a transport with its own session.
+    /// Creates a transport with its own session, verifying servers with the system's trust store.
     ///
     /// - Parameters:
     ///   - configuration: Redirect policy, time and size limits, download segments.
     ///   - sessionConfiguration: The session's configuration (copied); by default
     ///     ``defaultSessionConfiguration()``. Its delegate-related behaviour (redirects, authentication challenges)
     ///     is always the transport's.
-    public init(
+    public convenience init(
         configuration: Configuration = Configuration(),
         sessionConfiguration: URLSessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
     ) {
+        self.init(configuration: configuration, loadedTLS: .system, sessionConfiguration: sessionConfiguration)
+    }
+
+    /// Creates a transport with its own session that verifies servers, and presents a client certificate, as `tls`
+    /// says.
+    ///
+    /// Everything in `tls` is loaded and checked here: a malformed pin, an unreadable file or a wrong PKCS#12
+    /// password throws ``TLSError/Code/configuration``; a setting this platform's URLSession cannot honour throws
+    /// ``TLSError/Code/unsupported`` (naming `NativeHTTPClient`, which can). On Apple platforms custom roots, pins
+    /// (WebSockets included) and PKCS#12 identities are supported; on Linux only the default configuration is,
+    /// because FoundationNetworking exposes no TLS setting per session. A call whose server fails a check ends with
+    /// `.networkError(APIClientError.NetworkFailure(kind: .secureConnectionFailed))`, its ``TLSError`` as the
+    /// `underlying` error when this transport rejected it (a pin mismatch, for one).
+    ///
+    /// - Parameters:
+    ///   - configuration: Redirect policy, time and size limits, download segments.
+    ///   - tls: Trust roots, pins and client identities. Session resumption is URLSession's own business and
+    ///     cannot be turned off.
+    ///   - sessionConfiguration: The session's configuration, as in ``init(configuration:sessionConfiguration:)``.
+    public convenience init(
+        configuration: Configuration = Configuration(),
+        tls: TLSConfiguration,
+        sessionConfiguration: URLSessionConfiguration = URLSessionHTTPClient.defaultSessionConfiguration()
+    ) throws(TLSError) {
+        let loaded = try URLSessionTLS(tls)
+        self.init(configuration: configuration, loadedTLS: loaded, sessionConfiguration: sessionConfiguration)
+    }
+
+    private init(
+        configuration: Configuration, loadedTLS: URLSessionTLS, sessionConfiguration: URLSessionConfiguration
+    ) {
         self.configuration = configuration
+        tls = loadedTLS
         wireDefaults = Self.wireDefaults(sessionHeaders: Self.headers(of: sessionConfiguration))
         cookieStorage = sessionConfiguration.httpShouldSetCookies ? sessionConfiguration.httpCookieStorage : nil
-        let delegate = URLSessionDelegateHandler()
+        let delegate = URLSessionDelegateHandler(tls: loadedTLS)
         self.delegate = delegate
         delegateQueue = URLSessionDelegateQueue()
         session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: delegateQueue)
@@ -122,7 +156,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     /// call's callbacks, and the session is invalidated when the call ends. (Connections are therefore not reused
     /// between streaming calls.)
     private func stream(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-        let delegate = URLSessionDelegateHandler()
+        let delegate = URLSessionDelegateHandler(tls: tls)
         let delegateQueue = URLSessionDelegateQueue(streaming: true)
         let configuration = session.configuration
         let session = URLSessionThreadGate.shared.whileNeeded {

@@ -345,6 +345,12 @@ final class URLSessionTransfer: Sendable {
         }
     }
 
+    /// The transport rejected the server of the current hop (custom roots, pins): the task ends with
+    /// `cancelled`, which the call reports as `failure`.
+    func didRejectServerTrust(_ failure: TLSError) {
+        state.withLock { $0.challenges.rejectServer(failure) }
+    }
+
     /// The current hop's task completed. Returns the next hop to send (a re-issued 307/308, its body file sent
     /// again), or `nil` when the call ended.
     func didComplete(error: (any Error)?, response taskResponse: HTTPURLResponse? = nil) -> URLSessionHop? {
@@ -398,7 +404,10 @@ final class URLSessionTransfer: Sendable {
             }
             if let error {
                 return .end(
-                    .failure(URLErrorMapping.apiClientError(for: error, afterResponseHead: state.body.response != nil)))
+                    .failure(
+                        URLErrorMapping.apiClientError(
+                            for: error, afterResponseHead: state.body.response != nil,
+                            tlsFailure: state.challenges.tlsFailure)))
             }
             return .end(.failure(.networkError(APIClientError.NetworkFailure(kind: .badServerResponse))))
         }
