@@ -4,6 +4,9 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <pthread.h>
+#include <string.h>
 #include <openssl/x509.h>
 
 #ifdef __linux__
@@ -103,6 +106,133 @@ int botham_ssl_ctx_add_pem_roots(SSL_CTX *ctx, const void *pem, int length) {
     ERR_clear_error();
     BIO_free(bio);
     return added;
+}
+
+static int botham_pem_password(char *buffer, int size, int rwflag, void *userdata) {
+    (void)rwflag;
+    if (userdata == NULL) return -1;  // no password given: fail instead of prompting on the terminal
+    size_t length = strlen((const char *)userdata);
+    if (length > (size_t)size) return -1;
+    memcpy(buffer, userdata, length);
+    return (int)length;
+}
+
+int botham_ssl_ctx_use_pem_identity(
+    SSL_CTX *ctx, const void *chain, int chainLength, const void *key, int keyLength, const char *password) {
+    BIO *bio = BIO_new_mem_buf(chain, chainLength);
+    if (bio == NULL) return BOTHAM_IDENTITY_NO_CERTIFICATE;
+    X509 *leaf = PEM_read_bio_X509(bio, NULL, botham_pem_password, NULL);
+    if (leaf == NULL || SSL_CTX_use_certificate(ctx, leaf) != 1) {
+        X509_free(leaf);
+        BIO_free(bio);
+        return BOTHAM_IDENTITY_NO_CERTIFICATE;
+    }
+    X509_free(leaf);
+    for (;;) {
+        X509 *intermediate = PEM_read_bio_X509(bio, NULL, botham_pem_password, NULL);
+        if (intermediate == NULL) break;
+        if (SSL_CTX_add0_chain_cert(ctx, intermediate) != 1) {  // takes the reference on success
+            X509_free(intermediate);
+            BIO_free(bio);
+            return BOTHAM_IDENTITY_BAD_CHAIN;
+        }
+    }
+    BIO_free(bio);
+    ERR_clear_error();  // the end of the PEM data queues "no start line"
+    bio = BIO_new_mem_buf(key, keyLength);
+    if (bio == NULL) return BOTHAM_IDENTITY_BAD_KEY;
+    EVP_PKEY *pkey = PEM_read_bio_PrivateKey(bio, NULL, botham_pem_password, (void *)password);
+    BIO_free(bio);
+    if (pkey == NULL) return BOTHAM_IDENTITY_BAD_KEY;
+    int used = SSL_CTX_use_PrivateKey(ctx, pkey);
+    EVP_PKEY_free(pkey);
+    if (used != 1 || SSL_CTX_check_private_key(ctx) != 1) return BOTHAM_IDENTITY_KEY_MISMATCH;
+    return BOTHAM_IDENTITY_OK;
+}
+
+int botham_ssl_ctx_use_pkcs12_identity(SSL_CTX *ctx, const void *data, int length, const char *password) {
+    BIO *bio = BIO_new_mem_buf(data, length);
+    if (bio == NULL) return BOTHAM_IDENTITY_NOT_PKCS12;
+    PKCS12 *archive = d2i_PKCS12_bio(bio, NULL);
+    BIO_free(bio);
+    if (archive == NULL) return BOTHAM_IDENTITY_NOT_PKCS12;
+    if (PKCS12_mac_present(archive) && PKCS12_verify_mac(archive, password, -1) != 1) {
+        PKCS12_free(archive);
+        return BOTHAM_IDENTITY_WRONG_PASSWORD;
+    }
+    EVP_PKEY *pkey = NULL;
+    X509 *cert = NULL;
+    STACK_OF(X509) *cas = NULL;
+    int parsed = PKCS12_parse(archive, password, &pkey, &cert, &cas);
+    PKCS12_free(archive);
+    int result = BOTHAM_IDENTITY_OK;
+    if (parsed != 1 || pkey == NULL || cert == NULL) {
+        result = BOTHAM_IDENTITY_BAD_PKCS12;
+    } else if (SSL_CTX_use_certificate(ctx, cert) != 1) {
+        result = BOTHAM_IDENTITY_NO_CERTIFICATE;
+    } else if (SSL_CTX_use_PrivateKey(ctx, pkey) != 1 || SSL_CTX_check_private_key(ctx) != 1) {
+        result = BOTHAM_IDENTITY_KEY_MISMATCH;
+    } else {
+        for (int index = 0; cas != NULL && index < sk_X509_num(cas); index++) {
+            if (SSL_CTX_add1_chain_cert(ctx, sk_X509_value(cas, index)) != 1) {
+                result = BOTHAM_IDENTITY_BAD_CHAIN;
+                break;
+            }
+        }
+    }
+    EVP_PKEY_free(pkey);
+    X509_free(cert);
+    sk_X509_pop_free(cas, X509_free);
+    return result;
+}
+
+static int botham_requested_index = -1;
+static int botham_owner_index = -1;
+static pthread_once_t botham_indexes_once = PTHREAD_ONCE_INIT;
+
+static void botham_make_indexes(void) {
+    botham_requested_index = SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL);
+    botham_owner_index = SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL);
+}
+
+static int botham_note_certificate_request(SSL *ssl, void *arg) {
+    (void)arg;
+    // Called in client mode when a CertificateRequest arrives; 1 lets the handshake go on with whatever is set.
+    SSL_set_ex_data(ssl, botham_requested_index, (void *)1);
+    return 1;
+}
+
+void botham_ssl_ctx_track_certificate_request(SSL_CTX *ctx) {
+    pthread_once(&botham_indexes_once, botham_make_indexes);
+    SSL_CTX_set_cert_cb(ctx, botham_note_certificate_request, NULL);
+}
+
+int botham_ssl_certificate_was_requested(const SSL *ssl) {
+    pthread_once(&botham_indexes_once, botham_make_indexes);
+    return SSL_get_ex_data(ssl, botham_requested_index) != NULL ? 1 : 0;
+}
+
+void botham_ssl_ctx_enable_client_sessions(SSL_CTX *ctx, int (*callback)(SSL *, SSL_SESSION *)) {
+    SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+    SSL_CTX_sess_set_new_cb(ctx, callback);
+}
+
+void botham_ssl_set_owner(SSL *ssl, void *owner) {
+    pthread_once(&botham_indexes_once, botham_make_indexes);
+    SSL_set_ex_data(ssl, botham_owner_index, owner);
+}
+
+void *botham_ssl_get_owner(const SSL *ssl) {
+    pthread_once(&botham_indexes_once, botham_make_indexes);
+    return SSL_get_ex_data(ssl, botham_owner_index);
+}
+
+int botham_ssl_peek_received_alert(void) {
+    unsigned long code = ERR_peek_error();
+    if (code == 0 || ERR_GET_LIB(code) != ERR_LIB_SSL) return -1;
+    int reason = ERR_GET_REASON(code);
+    if (reason < SSL_AD_REASON_OFFSET || reason > SSL_AD_REASON_OFFSET + 255) return -1;
+    return reason - SSL_AD_REASON_OFFSET;
 }
 
 int botham_inflate_init2(z_stream *stream, int windowBits) { return inflateInit2(stream, windowBits); }

@@ -335,7 +335,9 @@ public final class NativeHTTPClient: HTTPClient {
         }
         var tlsContext: TLSContext?
         if origin.isTLS {
-            switch TLSContextCache.context(for: configuration.tls, alpn: ALPNOffer(configuration.httpVersion)) {
+            switch TLSContextCache.context(
+                for: configuration.tls, alpn: ALPNOffer(configuration.httpVersion), origin: origin)
+            {
             case .success(let context): tlsContext = context
             case .failure(let error):
                 throw .networkError(APIClientError.NetworkFailure(kind: .secureConnectionFailed, underlying: error))

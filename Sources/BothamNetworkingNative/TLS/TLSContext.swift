@@ -3,19 +3,26 @@ import CBothamNativeShims
 import CBothamOpenSSL
 import Foundation
 
-/// An OpenSSL `SSL_CTX` configured from a ``TLSConfiguration`` and the protocols ALPN offers, shared by a
-/// client's connections.
+/// An OpenSSL `SSL_CTX` configured from a ``TLSConfiguration``, the protocols ALPN offers and the client identity
+/// presented (if any), shared by a client's connections.
 ///
 /// `@unchecked Sendable`: the context is fully configured in `init` and never changed afterwards; OpenSSL allows
-/// `SSL_new` on a configured context from any thread. `pins` is immutable.
+/// `SSL_new` on a configured context from any thread. `pins`, `alpn` and `presentsIdentity` are immutable and
+/// `sessions` is thread-safe.
 final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
     /// Pinned SPKI SHA-256 digests by lower-cased host.
     let pins: [String: Set<Data>]
     /// What ALPN offers, and so what a handshake may settle on.
     let alpn: ALPNOffer
+    /// Whether a client certificate is loaded (mutual TLS).
+    let presentsIdentity: Bool
+    /// The sessions new connections may resume; `nil` when the configuration turned resumption off.
+    let sessions: TLSSessionCache?
 
-    init(configuration: TLSConfiguration, alpn: ALPNOffer = .http1) throws(TLSError) {
+    init(
+        configuration: TLSConfiguration, alpn: ALPNOffer = .http1, identity: TLSConfiguration.ClientIdentity? = nil
+    ) throws(TLSError) {
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw TLSContext.error(.configuration, "SSL_CTX_new failed")
@@ -36,6 +43,8 @@ final class TLSContext: @unchecked Sendable {
         }
         self.pins = pins
         self.alpn = alpn
+        presentsIdentity = identity != nil
+        sessions = configuration.sessionResumption ? TLSSessionCache() : nil
         guard botham_ssl_ctx_set_min_tls12(context) == 1 else {
             throw TLSContext.error(.configuration, "cannot require TLS 1.2")
         }
@@ -47,6 +56,17 @@ final class TLSContext: @unchecked Sendable {
         // RFC 9113 §9.2.1: no TLS compression and no renegotiation under HTTP/2 (neither is used for HTTP/1.1).
         botham_ssl_ctx_forbid_compression_and_renegotiation(context)
         try loadTrustRoots(configuration.trustRoots)
+        // Knowing whether the server asked for a certificate tells a rejected client certificate from other alerts.
+        botham_ssl_ctx_track_certificate_request(context)
+        if let identity { try ClientIdentityLoader.load(identity, into: context) }
+        if sessions != nil {
+            // A closure that captures nothing is a C function pointer; the connection's `TLSSession` is found
+            // through the `SSL`, and is alive: OpenSSL calls back from inside its handshake or read.
+            botham_ssl_ctx_enable_client_sessions(context) { ssl, session in
+                guard let ssl, let session, let owner = botham_ssl_get_owner(ssl) else { return 0 }
+                return Unmanaged<TLSSession>.fromOpaque(owner).takeUnretainedValue().receive(session) ? 1 : 0
+            }
+        }
     }
 
     deinit {

@@ -38,6 +38,18 @@ final class TLSSession {
     private let alpn: ALPNOffer
     /// Whether the handshake settled on HTTP/2 (ALPN `h2`); known once it is done.
     private(set) var negotiatedHTTP2 = false
+    /// Whether the handshake resumed an earlier session (no certificate exchange); known once it is done.
+    private(set) var resumed = false
+    /// Where this connection's sessions are stored and looked up, when resumption is on.
+    private let sessions: TLSSessionCache?
+    private let server: TLSSessionCache.Server
+    /// Whether the context presents a client certificate.
+    private let presentsIdentity: Bool
+    /// Whether every check of the handshake passed, so new sessions may be stored.
+    private var verified = false
+    /// Sessions that arrived before the checks ended (TLS 1.2 hands one over inside the handshake), one reference
+    /// each: stored once the checks pass, freed otherwise.
+    private var pendingSessions: [OpaquePointer] = []
 
     init(context: TLSContext, origin: Origin) throws(TLSError) {
         ERR_clear_error()
@@ -55,6 +67,9 @@ final class TLSSession {
         let name = TLSContext.canonicalHostName(origin.host)
         pins = context.pins[name]
         alpn = context.alpn
+        sessions = context.sessions
+        server = TLSSessionCache.Server(host: name, port: origin.port)
+        presentsIdentity = context.presentsIdentity
         if origin.hostIsIPAddress {
             guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), origin.host) == 1 else {
                 throw TLSContext.error(.configuration, "cannot verify the IP address \(origin.host)")
@@ -65,10 +80,39 @@ final class TLSSession {
             }
         }
         SSL_set_connect_state(ssl)
+        if let sessions {
+            // Not retained: OpenSSL calls back only from inside this object's handshake and reads, and `deinit`
+            // frees the `SSL` first.
+            botham_ssl_set_owner(ssl, Unmanaged.passUnretained(self).toOpaque())
+            sessions.offer(to: ssl, for: server)
+        }
     }
 
     deinit {
         SSL_free(ssl)  // frees both BIOs
+        for session in pendingSessions { SSL_SESSION_free(session) }
+    }
+
+    /// Takes a new session OpenSSL made for this connection (one reference): stored for later connections to the
+    /// same server once the handshake passed every check, kept until then. Returns whether it took the reference.
+    func receive(_ session: OpaquePointer) -> Bool {
+        guard let sessions, SSL_SESSION_is_resumable(session) == 1 else { return false }
+        if verified {
+            sessions.store(session, for: server)
+        } else {
+            pendingSessions.append(session)
+        }
+        return true
+    }
+
+    /// Records the handshake's outcome once every check passed, and stores the sessions that waited for it.
+    private func handshakeVerified() {
+        verified = true
+        resumed = SSL_session_reused(ssl) == 1
+        guard let sessions else { return }
+        sessions.recordHandshake(resumed: resumed)
+        for session in pendingSessions { sessions.store(session, for: server) }
+        pendingSessions = []
     }
 
     /// Hands ciphertext read from the socket to OpenSSL.
@@ -97,7 +141,9 @@ final class TLSSession {
         if result == 1 {
             let pinned = verifyPins()
             guard case .done = pinned else { return pinned }
-            return negotiate()
+            let negotiated = negotiate()
+            if case .done = negotiated { handshakeVerified() }
+            return negotiated
         }
         let code = SSL_get_error(ssl, result)
         if code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE { return .needMore }
@@ -113,7 +159,11 @@ final class TLSSession {
         switch code {
         case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE: return .needMore
         case SSL_ERROR_ZERO_RETURN: return .closed
-        default: return .failed(TLSContext.error(.handshake, "TLS read failed"))
+        default:
+            // TLS 1.3: a server that refuses the client certificate says so after the client's handshake ended,
+            // in an alert that fails the first read.
+            if let rejected = clientCertificateRejection() { return .failed(rejected) }
+            return .failed(TLSContext.error(.handshake, "TLS read failed"))
         }
     }
 
@@ -134,6 +184,7 @@ final class TLSSession {
                 verifyResult == X509_V_ERR_HOSTNAME_MISMATCH || verifyResult == X509_V_ERR_IP_ADDRESS_MISMATCH
             return TLSError(code: mismatch ? .hostnameMismatch : .certificateVerification, reason: reason)
         }
+        if let rejected = clientCertificateRejection() { return rejected }
         let error = TLSContext.error(.handshake, "the TLS handshake failed")
         guard alpn == .http2, error.reason.contains("no application protocol") else { return error }
         return TLSError(
@@ -163,8 +214,35 @@ final class TLSSession {
         return .done
     }
 
+    /// Alerts a server sends about the client's certificate: handshake_failure (TLS 1.2 servers refusing a
+    /// missing one; counted only when the server asked for a certificate), bad_certificate,
+    /// unsupported_certificate, certificate_revoked, certificate_expired, certificate_unknown, unknown_ca,
+    /// access_denied and certificate_required (RFC 8446 §6.2).
+    private static let clientCertificateAlerts: Set<Int32> = [40, 42, 43, 44, 45, 46, 48, 49, 116]
+
+    /// A ``TLSError/Code/clientCertificateRejected`` error when the failure at the front of OpenSSL's error queue
+    /// is the server's alert about the client certificate, after it asked for one (or `certificate_required`,
+    /// which says so itself); `nil` otherwise, with the queue untouched.
+    private func clientCertificateRejection() -> TLSError? {
+        let alert = botham_ssl_peek_received_alert()
+        guard Self.clientCertificateAlerts.contains(alert),
+            alert == 116 || botham_ssl_certificate_was_requested(ssl) == 1
+        else { return nil }
+        let name = String(cString: SSL_alert_desc_string_long(alert))
+        ERR_clear_error()
+        let reason =
+            presentsIdentity
+            ? "the server rejected the client certificate (alert: \(name))"
+            : "the server requires a client certificate and none is configured (alert: \(name)); set "
+                + "TLSConfiguration.clientIdentity"
+        return TLSError(code: .clientCertificateRejected, reason: reason)
+    }
+
     private func verifyPins() -> HandshakeStep {
         guard let pins, !pins.isEmpty else { return .done }
+        // A resumed session exchanges no certificates: it was stored only after its own handshake with this server
+        // (the same host and port) passed these pins, and its context is this one.
+        if SSL_session_reused(ssl) == 1 { return .done }
         let count = botham_ssl_verified_chain_count(ssl)
         var digest = [UInt8](repeating: 0, count: 32)
         for index in 0..<max(0, count) where botham_ssl_verified_chain_spki_sha256(ssl, index, &digest) == 1 {

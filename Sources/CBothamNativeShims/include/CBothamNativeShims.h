@@ -52,6 +52,48 @@ int botham_ssl_verified_chain_spki_sha256(const SSL *ssl, int index, unsigned ch
 /// Adds every certificate in the PEM bytes to the context's trust store. Returns the number added, or -1.
 int botham_ssl_ctx_add_pem_roots(SSL_CTX *ctx, const void *pem, int length);
 
+// ---- Client identities (mutual TLS), client session cache, alerts. ----
+
+/// What loading a client identity into a context found wrong (BOTHAM_IDENTITY_OK: nothing, it is loaded).
+#define BOTHAM_IDENTITY_OK 0
+/// No certificate in the PEM data, or it could not be used.
+#define BOTHAM_IDENTITY_NO_CERTIFICATE 1
+/// No private key in the PEM data (or a wrong or missing password for an encrypted one).
+#define BOTHAM_IDENTITY_BAD_KEY 2
+/// The private key does not belong to the certificate.
+#define BOTHAM_IDENTITY_KEY_MISMATCH 3
+/// An intermediate certificate could not be added to the chain.
+#define BOTHAM_IDENTITY_BAD_CHAIN 4
+/// The data is not a PKCS#12 archive.
+#define BOTHAM_IDENTITY_NOT_PKCS12 5
+/// The PKCS#12 password is wrong.
+#define BOTHAM_IDENTITY_WRONG_PASSWORD 6
+/// The PKCS#12 archive could not be decoded with the password, or holds no certificate or no key.
+#define BOTHAM_IDENTITY_BAD_PKCS12 7
+/// Loads a PEM certificate chain (leaf first, then intermediates) and a PEM private key, encrypted with `password`
+/// when it is not NULL, into `ctx`, and checks the key matches. Never prompts for a password. Returns a
+/// BOTHAM_IDENTITY_* value; OpenSSL's error queue keeps the details.
+int botham_ssl_ctx_use_pem_identity(
+    SSL_CTX *ctx, const void *chain, int chainLength, const void *key, int keyLength, const char *password);
+/// Loads a PKCS#12 archive (certificate, key, chain) decrypted with `password` into `ctx`. Returns a
+/// BOTHAM_IDENTITY_* value.
+int botham_ssl_ctx_use_pkcs12_identity(SSL_CTX *ctx, const void *data, int length, const char *password);
+/// Makes `ctx` remember, per connection, whether the server asked for a client certificate (a CertificateRequest
+/// arrived); read with botham_ssl_certificate_was_requested.
+void botham_ssl_ctx_track_certificate_request(SSL_CTX *ctx);
+/// Whether the server asked this connection for a client certificate (1) or not (0).
+int botham_ssl_certificate_was_requested(const SSL *ssl);
+/// Client session cache with no internal store (SSL_CTX_set_session_cache_mode, a macro): every new session is
+/// handed to `callback` (return 1 to keep the reference, 0 to let OpenSSL free it).
+void botham_ssl_ctx_enable_client_sessions(SSL_CTX *ctx, int (*callback)(SSL *, SSL_SESSION *));
+/// Attaches `owner` (an opaque pointer, not retained) to the connection, for the session callback.
+void botham_ssl_set_owner(SSL *ssl, void *owner);
+/// The pointer botham_ssl_set_owner attached, or NULL.
+void *botham_ssl_get_owner(const SSL *ssl);
+/// The TLS alert the peer sent that failed the last operation, read from the front of OpenSSL's error queue
+/// without removing it: the alert number (0...255), or -1 when the failure was not a received alert.
+int botham_ssl_peek_received_alert(void);
+
 // ---- zlib macros. ----
 
 /// inflateInit2(stream, windowBits) (a macro).

@@ -110,7 +110,8 @@ final class NginxTLSServer: Sendable {
         prefix.stop(process)
     }
 
-    private static func freePort() throws -> Int {
+    /// A free loopback TCP port (bound, read, released).
+    static func freePort() throws -> Int {
         let fd = TestSocket.makeTCP()
         defer { close(fd) }
         var address = sockaddr_in()
@@ -127,7 +128,7 @@ final class NginxTLSServer: Sendable {
     }
 
     /// Polls with blocking connects until nginx accepts, for at most 5 s (nginx gives no other readiness signal).
-    private static func waitForListener(port: Int) -> Bool {
+    static func waitForListener(port: Int) -> Bool {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             if let fd = TestSocket.connectLoopback(port: port) {

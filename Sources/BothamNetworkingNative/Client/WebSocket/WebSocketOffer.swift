@@ -73,7 +73,7 @@ extension NativeHTTPClient {
             ? policy.offersHTTP2 : policy.cleartextHTTP2 && plan.route.proxy == nil && !plan.route.upgradesToWebSocket
         var http1TLSContext: TLSContext?
         if origin.isTLS {
-            switch TLSContextCache.context(for: configuration.tls, alpn: .http1) {
+            switch TLSContextCache.context(for: configuration.tls, alpn: .http1, origin: origin) {
             case .success(let context): http1TLSContext = context
             case .failure(let error):
                 throw .networkError(APIClientError.NetworkFailure(kind: .secureConnectionFailed, underlying: error))
