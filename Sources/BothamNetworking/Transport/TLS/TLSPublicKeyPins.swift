@@ -14,7 +14,8 @@ package struct TLSPublicKeyPins: Sendable, Hashable {
     }
 
     /// Validates `pins`: each value is a base64 SHA-256 digest, optionally prefixed with `sha256/`; anything else
-    /// throws ``TLSError/Code/configuration``. Entries whose names differ only in case or a trailing dot merge.
+    /// throws ``TLSError/Code/configuration``. Entries whose names differ only in case or a trailing dot merge; a
+    /// host with no pins is not pinned (as on `NativeHTTPClient`).
     package init(_ pins: [String: [String]]) throws(TLSError) {
         var digests: [String: Set<Data>] = [:]
         for (host, values) in pins {
@@ -28,7 +29,7 @@ package struct TLSPublicKeyPins: Sendable, Hashable {
             }
             digests[TLSConfiguration.canonicalHostName(host), default: []].formUnion(set)
         }
-        self.init(digests: digests)
+        self.init(digests: digests.filter { !$0.value.isEmpty })
     }
 
     /// Whether no host is pinned.

@@ -56,6 +56,16 @@ struct TLSPublicKeyPinsTests {
         }
     }
 
+    @Test("a host listed with no pins is not pinned, unless another spelling of it has pins")
+    func emptyListIsNotPinned() throws {
+        let rsa = TLSTestCertificates.der(TLSTestCertificates.rsaPEM)
+        let empty = try TLSPublicKeyPins(["host.test": []])
+        #expect(empty.isEmpty)
+        #expect(empty.accepts(chain: [rsa], for: "host.test"))
+        let merged = try TLSPublicKeyPins(["host.test": [], "HOST.test": [TLSTestCertificates.ecPin]])
+        #expect(!merged.accepts(chain: [rsa], for: "host.test"))
+    }
+
     @Test("entries for the same host in different spellings merge their pins")
     func spellingsMerge() throws {
         let rsa = TLSTestCertificates.der(TLSTestCertificates.rsaPEM)

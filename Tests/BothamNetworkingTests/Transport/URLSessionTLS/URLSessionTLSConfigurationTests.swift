@@ -1,6 +1,11 @@
-import BothamNetworking
 import Foundation
 import Testing
+
+@testable import BothamNetworking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// What `URLSessionHTTPClient(configuration:tls:sessionConfiguration:)` accepts and refuses when it is created.
 @Suite("URLSessionHTTPClient's TLS configuration is checked when the client is created", .timeLimit(.minutes(1)))
@@ -25,6 +30,11 @@ struct URLSessionTLSConfigurationTests {
     func defaultAccepted() throws {
         _ = try URLSessionHTTPClient(tls: TLSConfiguration())
         _ = try URLSessionHTTPClient(configuration: .init(redirectPolicy: .doNotFollow), tls: TLSConfiguration())
+    }
+
+    @Test("a host listed with no pins is not pinned, as on NativeHTTPClient, and is accepted everywhere")
+    func emptyPinListAccepted() throws {
+        _ = try URLSessionHTTPClient(tls: TLSConfiguration(pinnedPublicKeys: ["localhost": []]))
     }
 
     @Test("a malformed pin is a configuration error, whatever the platform")
@@ -68,6 +78,22 @@ struct URLSessionTLSConfigurationTests {
         #expect(keyFileMissing?.reason.contains(Self.missingFile) == true)
     }
 
+    @Test("a task ended after the transport rejected the server fails with secureConnectionFailed and the TLSError")
+    func rejectedServerMapping() {
+        let rejection = TLSError(code: .pinMismatch, reason: "no pinned key")
+        let error = URLErrorMapping.apiClientError(for: URLError(.cancelled), tlsFailure: rejection)
+        guard case .networkError(let failure) = error else {
+            Issue.record("expected a network error, got \(error)")
+            return
+        }
+        #expect(failure.kind == .secureConnectionFailed)
+        #expect(failure.underlying as? TLSError == rejection)
+        guard case .cancelled = URLErrorMapping.apiClientError(for: URLError(.cancelled)) else {
+            Issue.record("without a rejection, a cancelled task is a cancellation")
+            return
+        }
+    }
+
     @Test("turning session resumption off is refused as unsupported, naming NativeHTTPClient")
     func resumptionOffUnsupported() {
         let error = Self.creationError(TLSConfiguration(sessionResumption: false))
@@ -81,7 +107,6 @@ struct URLSessionTLSConfigurationTests {
             arguments: [
                 TLSConfiguration(trustRoots: .pem(Data(TLSTestCertificates.ecPEM.utf8))),
                 TLSConfiguration(pinnedPublicKeys: ["localhost": [TLSTestCertificates.ecPin]]),
-                TLSConfiguration(pinnedPublicKeys: ["localhost": []]),
                 TLSConfiguration(clientIdentity: .pkcs12(Data([0x30, 0x00]), password: "secret")),
                 TLSConfiguration(
                     clientIdentities: [

@@ -8,7 +8,10 @@ import Testing
 
     /// Measures what FoundationNetworking (libcurl) lets a URLSession delegate do about TLS, against a local TLS
     /// server (Python's `ssl` module) with a self-signed certificate: these facts are why
-    /// `URLSessionHTTPClient(tls:)` refuses custom roots, pins and client identities on Linux.
+    /// `URLSessionHTTPClient(tls:)` refuses custom roots, pins and client identities on Linux. (Measured once by
+    /// hand as well, since it needs the environment changed: `SSL_CERT_FILE`, `CURL_CA_BUNDLE` and
+    /// `URLSessionCertificateAuthorityInfoFile` naming the server's certificate change nothing; the last is read on
+    /// Android only.)
     @Suite(
         "FoundationNetworking's TLS, measured: no server-trust or client-certificate challenge reaches the delegate",
         .timeLimit(.minutes(1)),
@@ -26,6 +29,8 @@ import Testing
             #expect(message.contains("SSL"), "libcurl's TLS failure: \(message)")
         }
 
+        // libcurl checks the server's certificate before it could answer a certificate request, and no setting makes
+        // it trusted: FoundationNetworking's source sets no client-certificate option on libcurl either.
         @Test("a server that requires a client certificate fails the task, with no challenge delivered")
         func clientCertificateRequiredNoChallenge() async throws {
             let server = try await URLSessionTLSProbeServer.start(requireClientCertificate: true)
