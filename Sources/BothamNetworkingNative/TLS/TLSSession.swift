@@ -89,6 +89,10 @@ final class TLSSession {
     }
 
     deinit {
+        // OpenSSL marks the session of a connection freed without `close_notify` not resumable, and the cache
+        // holds that same session object. Since TLS 1.1 an unannounced close does not forbid resumption
+        // (RFC 5246 §7.2.1); a fatal alert does, and OpenSSL marks the session when it sends or receives one.
+        if verified { SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN) }
         SSL_free(ssl)  // frees both BIOs
         for session in pendingSessions { SSL_SESSION_free(session) }
     }

@@ -73,15 +73,23 @@ final class TLSSessionCache: Sendable {
     /// Sets the newest session stored for `server` on `ssl`, if there is one, so its handshake tries to resume it;
     /// a TLS 1.3 session is removed (single use).
     func offer(to ssl: OpaquePointer, for server: Server) {
-        var used: OpaquePointer?
+        var dropped: [OpaquePointer] = []
         state.withLock { state in
-            guard var entry = state.entries[server], let newest = entry.sessions.last else { return }
+            guard var entry = state.entries[server] else { return }
+            // A session OpenSSL has since marked not resumable (its connection ended with a fatal alert) goes.
+            while let newest = entry.sessions.last, SSL_SESSION_is_resumable(newest) != 1 {
+                dropped.append(entry.sessions.removeLast())
+            }
+            guard let newest = entry.sessions.last else {
+                state.entries.removeValue(forKey: server)
+                return
+            }
             state.clock += 1
             entry.lastUse = state.clock
             // `SSL_set_session` takes its own reference.
             _ = SSL_set_session(ssl, newest)
             if SSL_SESSION_get_protocol_version(newest) >= TLS1_3_VERSION {
-                used = entry.sessions.removeLast()
+                dropped.append(entry.sessions.removeLast())
             }
             if entry.sessions.isEmpty {
                 state.entries.removeValue(forKey: server)
@@ -89,7 +97,7 @@ final class TLSSessionCache: Sendable {
                 state.entries[server] = entry
             }
         }
-        if let used { SSL_SESSION_free(used) }
+        for session in dropped { SSL_SESSION_free(session) }
     }
 
     /// Counts a finished handshake, resumed or full.

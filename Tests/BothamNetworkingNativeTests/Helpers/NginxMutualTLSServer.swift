@@ -4,9 +4,10 @@ import Foundation
 
 /// nginx demanding client certificates (`ssl_verify_client on`) from a throwaway client CA, and answering with which
 /// certificate it got: every response carries `X-Client-DN` (`$ssl_client_s_dn`), `X-Client-Verify`
-/// (`$ssl_client_verify`) and `X-Session-Reused` (`$ssl_session_reused`: `r` or `.`). Without a valid certificate
-/// nginx finishes the handshake and answers 400 (its verify callback accepts every chain and the HTTP layer
-/// refuses).
+/// (`$ssl_client_verify`), `X-Session-Reused` (`$ssl_session_reused`: `r` or `.`) and `X-TLS-Protocol`. Without a
+/// valid certificate nginx finishes the handshake and answers 400 (its verify callback accepts every chain and the
+/// HTTP layer refuses). Every server names its protocols: nginx 1.22 otherwise lets one server's
+/// `ssl_protocols TLSv1.2` hold for the others.
 ///
 /// The certificates, made with the `openssl` command in the prefix: the server's for `localhost` and `127.0.0.1`
 /// (with ``NginxPrefix``'s key and CA); a client root CA, an intermediate CA it signed, and the clients `alice` (signed by the
@@ -114,11 +115,13 @@ final class NginxMutualTLSServer: Sendable {
                   access_log off;
                   server {
                     listen 127.0.0.1:\(port) ssl;
+                    ssl_protocols TLSv1.2 TLSv1.3;
                 \(common)
                 \(verifying)
                   }
                   server {
                     listen 127.0.0.1:\(http2Port) ssl http2;
+                    ssl_protocols TLSv1.2 TLSv1.3;
                 \(common)
                 \(verifying)
                   }
@@ -130,6 +133,7 @@ final class NginxMutualTLSServer: Sendable {
                   }
                   server {
                     listen 127.0.0.1:\(closingPort) ssl;
+                    ssl_protocols TLSv1.2 TLSv1.3;
                     keepalive_timeout 0;
                 \(common)
                   }

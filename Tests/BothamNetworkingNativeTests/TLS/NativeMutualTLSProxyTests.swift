@@ -1,0 +1,51 @@
+import BothamNetworking
+import BothamTestSupport
+import Foundation
+import Testing
+
+@testable import BothamNetworkingNative
+
+@Suite(
+    "NativeHTTPClient mutual TLS through real proxies (tinyproxy CONNECT, danted SOCKS5)",
+    .serialized,
+    .timeLimit(.minutes(1)),
+    .enabled(
+        if: ProxyTestEnvironment.httpProxy != nil && ProxyTestEnvironment.socksProxy != nil,
+        "BOTHAM_TEST_HTTP_PROXY or BOTHAM_TEST_SOCKS_PROXY unset: \(ProxyTestEnvironment.skipReason)"),
+    .enabled(
+        if: NginxMutualTLSServer.isAvailable, "nginx or openssl missing: install with apt-get install -y nginx-light")
+)
+final class NativeMutualTLSProxyTests {
+    private let server: NginxMutualTLSServer
+
+    init() async throws {
+        server = try await NginxMutualTLSServer.start()
+    }
+
+    deinit {
+        server.stop()
+    }
+
+    @Test(
+        "The client certificate reaches the origin through the tunnel, over HTTP/1.1 and HTTP/2",
+        arguments: [false, true])
+    func throughProxies(http2: Bool) async throws {
+        let alice = try server.alicePEM()
+        let caPEM = server.caPEM
+        for proxyURL in [ProxyTestEnvironment.httpProxy, ProxyTestEnvironment.socksProxy] {
+            let proxy = try ProxyTestEnvironment.proxy(proxyURL)
+            let client = proxiedClient(.all(proxy)) {
+                $0.tls.trustRoots = .pem(caPEM)
+                $0.tls.clientIdentity = alice
+                if http2 { $0.httpVersion = .http2Only }
+            }
+            let port = http2 ? server.http2Port : server.port
+            let response = try await client.send(
+                HTTPRequest(method: .get, baseEndpoint: "https://localhost:\(port)", path: "/hello.txt"))
+            #expect(response.statusCode == 200, "\(proxy)")
+            #expect(response.protocolVersion == (http2 ? .http2 : .http1_1), "\(proxy)")
+            #expect(response.headers["X-Client-DN"] == "CN=alice", "\(proxy)")
+            #expect(response.headers["X-Client-Verify"] == "SUCCESS", "\(proxy)")
+        }
+    }
+}
