@@ -45,27 +45,31 @@ final class URLSessionTLS: @unchecked Sendable {
     }
 
     /// Validates and loads `configuration`; see the type's documentation for what throws what.
+    // The static helpers are called by the type's name, not `Self`: on Apple platforms they run before every
+    // stored property is set.
     init(_ configuration: TLSConfiguration) throws(TLSError) {
         pins = try TLSPublicKeyPins(configuration.pinnedPublicKeys)
-        let roots = try Self.rootCertificates(configuration.trustRoots)
+        let roots = try URLSessionTLS.rootCertificates(configuration.trustRoots)
         var identities: [(host: String?, identity: TLSConfiguration.ClientIdentity)] = []
         if let identity = configuration.clientIdentity { identities.append((nil, identity)) }
         for (host, identity) in configuration.clientIdentities { identities.append((host, identity)) }
         #if canImport(Security)
-            anchors = try roots.map { ders throws(TLSError) in
+            if let roots {
                 var certificates: [SecCertificate] = []
-                for der in ders {
+                for der in roots {
                     guard let certificate = SecCertificateCreateWithData(nil, der as CFData) else {
                         throw TLSError(code: .configuration, reason: "a trust root is not a valid certificate")
                     }
                     certificates.append(certificate)
                 }
-                return certificates
+                anchors = certificates
+            } else {
+                anchors = nil
             }
             var defaultCredential: URLCredential?
             var credentials: [String: URLCredential] = [:]
             for (host, identity) in identities {
-                let credential = try Self.credential(for: identity)
+                let credential = try URLSessionTLS.credential(for: identity)
                 if let host {
                     credentials[TLSConfiguration.canonicalHostName(host)] = credential
                 } else {
@@ -75,11 +79,12 @@ final class URLSessionTLS: @unchecked Sendable {
             self.defaultCredential = defaultCredential
             self.credentials = credentials
         #else
-            for (_, identity) in identities { try Self.validate(identity) }
-            if roots != nil { throw Self.unsupportedOnLinux("trust custom roots (`trustRoots`)") }
-            if !pins.isEmpty { throw Self.unsupportedOnLinux("pin public keys (`pinnedPublicKeys`)") }
+            for (_, identity) in identities { try URLSessionTLS.validate(identity) }
+            if roots != nil { throw URLSessionTLS.unsupportedOnLinux("trust custom roots (`trustRoots`)") }
+            if !pins.isEmpty { throw URLSessionTLS.unsupportedOnLinux("pin public keys (`pinnedPublicKeys`)") }
             if !identities.isEmpty {
-                throw Self.unsupportedOnLinux("present a client certificate (`clientIdentity`, `clientIdentities`)")
+                throw URLSessionTLS.unsupportedOnLinux(
+                    "present a client certificate (`clientIdentity`, `clientIdentities`)")
             }
         #endif
         if !configuration.sessionResumption {
