@@ -57,6 +57,15 @@ let package = Package(
             ],
             path: "WebSocketBench"
         ),
+        // New TLS connections/s and CPU per connection, session resumption on and off: scripts/tls-resumption-bench.sh.
+        .executableTarget(
+            name: "TLSResumptionBench",
+            dependencies: [
+                .product(name: "BothamNetworking", package: "BothamNetworking"),
+                .product(name: "BothamNetworkingNative", package: "BothamNetworking"),
+            ],
+            path: "TLSResumptionBench"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
