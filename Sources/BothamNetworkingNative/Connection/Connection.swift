@@ -496,6 +496,11 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
                     let error = errno
                     if error == EINTR { continue }
                     if error == EAGAIN || error == EWOULDBLOCK { break }
+                    // A server refusing the client certificate may reset the connection right after its alert.
+                    if let rejection = tls?.clientCertificateRejection(unreadOn: fd) {
+                        fail(.tls(rejection))
+                        return
+                    }
                     fail(.socket(Self.socketError("write", error)))
                     return
                 }

@@ -218,6 +218,24 @@ final class TLSSession {
         return .done
     }
 
+    /// After writing to the socket failed (the server reset the connection): the server's client-certificate alert,
+    /// if it asked for a certificate and the alert is among the bytes still unread on `fd`. A server may close right
+    /// after its alert, while the client, its handshake finished, is still sending the request.
+    func clientCertificateRejection(unreadOn fd: Int32) -> TLSError? {
+        guard botham_ssl_certificate_was_requested(ssl) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        return buffer.withUnsafeMutableBytes { buffer -> TLSError? in
+            while true {
+                let count = recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+                guard count > 0 else { break }
+                feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            }
+            ERR_clear_error()
+            guard SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count)) <= 0 else { return nil }
+            return clientCertificateRejection()
+        }
+    }
+
     /// Alerts a server sends about the client's certificate: handshake_failure (TLS 1.2 servers refusing a
     /// missing one; counted only when the server asked for a certificate), bad_certificate,
     /// unsupported_certificate, certificate_revoked, certificate_expired, certificate_unknown, unknown_ca,

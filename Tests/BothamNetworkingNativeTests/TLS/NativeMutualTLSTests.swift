@@ -164,4 +164,27 @@ final class NativeMutualTLSTests {
         #expect(tlsError(rogue)?.code == .clientCertificateRejected, "\(String(describing: rogue))")
         #expect(tlsError(rogue)?.reason.contains("rejected") == true, "\(String(describing: rogue))")
     }
+
+    @Test("A wss:// WebSocket presents the identity; without one the server's refusal is clientCertificateRejected")
+    func webSocket() async throws {
+        let refusing = try await PythonTLSServerProcess.requiringClientCertificate(
+            certificate: server.path("both.pem"), key: server.path("server.key"),
+            clientCA: server.path("client-ca.pem"), maximumTLS12: false)
+        defer { refusing.stop() }
+        let endpoint = "https://localhost:\(refusing.port)"
+        let alice = BothamAPIClient(baseEndpoint: endpoint, httpClient: client(try server.alicePEM()))
+        let socket = try await alice.webSocket("/greeting")
+        var received: [WebSocket.Message] = []
+        for try await message in socket.messages { received.append(message) }
+        #expect(received == [.text("hello alice")])
+        #expect(socket.closeCode == .normalClosure)
+
+        let anonymous = BothamAPIClient(baseEndpoint: endpoint, httpClient: client(nil))
+        do {
+            _ = try await anonymous.webSocket("/greeting")
+            Issue.record("the WebSocket opened without a client certificate")
+        } catch {
+            #expect(tlsError(error)?.code == .clientCertificateRejected, "\(error)")
+        }
+    }
 }
