@@ -307,7 +307,7 @@ final class Connection: EventLoopHandler, @unchecked Sendable {
         opening.handshakeStartedAt = MonotonicClock.now()
         do {
             // Over a Unix socket TLS names `localhost`: the socket has no host name of its own.
-            tls = try TLSSession(context: tlsContext, origin: origin.tlsOrigin)
+            tls = try TLSSession(context: tlsContext, origin: origin.tlsOrigin, socketPath: origin.unixSocketPath)
         } catch {
             fail(.tls(error))
             return

@@ -51,7 +51,9 @@ final class TLSSession {
     /// each: stored once the checks pass, freed otherwise.
     private var pendingSessions: [OpaquePointer] = []
 
-    init(context: TLSContext, origin: Origin) throws(TLSError) {
+    /// Starts a session with `origin` (for a Unix domain socket, its `tlsOrigin`); `socketPath` keeps the sessions
+    /// of different sockets apart.
+    init(context: TLSContext, origin: Origin, socketPath: String? = nil) throws(TLSError) {
         ERR_clear_error()
         guard let ssl = SSL_new(context.context) else { throw TLSContext.error(.configuration, "SSL_new failed") }
         guard let networkIn = BIO_new(BIO_s_mem()), let networkOut = BIO_new(BIO_s_mem()) else {
@@ -68,7 +70,7 @@ final class TLSSession {
         pins = context.pins[name]
         alpn = context.alpn
         sessions = context.sessions
-        server = TLSSessionCache.Server(host: name, port: origin.port)
+        server = TLSSessionCache.Server(host: name, port: origin.port, socketPath: socketPath)
         presentsIdentity = context.presentsIdentity
         if origin.hostIsIPAddress {
             guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), origin.host) == 1 else {

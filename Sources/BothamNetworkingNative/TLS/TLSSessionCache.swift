@@ -12,10 +12,12 @@ import CBothamOpenSSL
 ///
 /// Thread-safe: every access holds the lock; the cache owns one reference to each stored `SSL_SESSION`.
 final class TLSSessionCache: Sendable {
-    /// Where a session may be resumed: the server's canonical host name (or IP literal) and port.
+    /// Where a session may be resumed: the server's canonical host name (or IP literal) and port, and for a Unix
+    /// domain socket (where TLS always names `localhost`) the socket's path.
     struct Server: Hashable {
         let host: String
         let port: Int
+        var socketPath: String? = nil
     }
 
     /// Sessions stored per server.

@@ -24,6 +24,8 @@ final class UnixSocketNginxServer: Sendable {
     let http2Socket: String
     /// HTTPS (HTTP/1.1) with a certificate for `localhost` signed by ``caPEM``.
     let tlsSocket: String
+    /// A second socket of the same HTTPS server (same certificate, same session ticket keys).
+    let otherTLSSocket: String
     /// The CA certificate (PEM) that signed the server certificate.
     let caPEM: Data
     private let process: Process
@@ -39,12 +41,14 @@ final class UnixSocketNginxServer: Sendable {
         http1Socket = "\(dir)/http1.sock"
         http2Socket = "\(dir)/h2c.sock"
         tlsSocket = "\(dir)/tls.sock"
+        otherTLSSocket = "\(dir)/tls-other.sock"
         caPEM = try prefix.caPEM()
         try prefix.serve("hello over a socket", as: "hello.txt")
         try prefix.serve(String(repeating: "0123456789abcdef", count: 20_000), as: "big.txt")
         process = try prefix.start(
             http: """
                   log_format connections '$connection $server_protocol $http_host';
+                  log_format tls '$connection $server_protocol $http_host $ssl_session_reused';
                   server {
                     listen unix:\(http1Socket);
                     access_log \(dir)/logs/http1.log connections;
@@ -57,19 +61,21 @@ final class UnixSocketNginxServer: Sendable {
                   }
                   server {
                     listen unix:\(tlsSocket) ssl;
-                    access_log \(dir)/logs/tls.log connections;
+                    listen unix:\(otherTLSSocket) ssl;
+                    access_log \(dir)/logs/tls.log tls;
                     ssl_certificate \(dir)/server.pem;
                     ssl_certificate_key \(dir)/server.key;
                     root \(dir)/html;
                   }
                 """)
-        guard [http1Socket, http2Socket, tlsSocket].allSatisfy(Self.waitForListener) else {
+        guard [http1Socket, http2Socket, tlsSocket, otherTLSSocket].allSatisfy(Self.waitForListener) else {
             stop()
             throw NginxPrefix.SetupError(description: "nginx did not start listening on its sockets in \(dir)")
         }
     }
 
-    /// The log lines (`$connection $server_protocol $http_host`) of the requests served on `socket` so far.
+    /// The log lines (`$connection $server_protocol $http_host`, and over TLS `$ssl_session_reused`) of the
+    /// requests served on `socket` so far; both TLS sockets share one log.
     func log(of socket: String) -> [String] {
         prefix.logLines(socket == http1Socket ? "http1.log" : socket == http2Socket ? "h2c.log" : "tls.log")
     }

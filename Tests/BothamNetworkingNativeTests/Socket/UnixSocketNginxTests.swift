@@ -77,6 +77,27 @@ final class UnixSocketNginxTests {
         #expect(server.log(of: server.tlsSocket).count == 2)
     }
 
+    @Test("https+unix: a TLS session resumes on the socket it came from, never on another socket of the same server")
+    func tlsSessionsStayWithTheirSocket() async throws {
+        // A pin for a host never called makes a configuration (so a session store) of this test's own.
+        let unrelatedPin = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let tls = TLSConfiguration(trustRoots: .pem(server.caPEM), pinnedPublicKeys: ["unrelated.test": [unrelatedPin]])
+        func get(_ socket: String) async throws {
+            let api = BothamAPIClient(
+                baseEndpoint: unixEndpoint(socket, scheme: "https+unix"), httpClient: makeClient { $0.tls = tls })
+            #expect(try await api.GET("/hello.txt").get().statusCode == 200)
+        }
+
+        try await get(server.tlsSocket)
+        try await get(server.otherTLSSocket)
+        try await get(server.tlsSocket)
+
+        // nginx's $ssl_session_reused per connection: the other socket's server would accept the first socket's
+        // ticket (same keys), so only the client keeping sessions per socket makes its handshake a full one.
+        let reused = server.log(of: server.tlsSocket).suffix(3).map { $0.split(separator: " ").last ?? "" }
+        #expect(reused == [".", ".", "r"], "\(server.log(of: server.tlsSocket))")
+    }
+
     @Test("https+unix without the custom root fails certificate verification")
     func tlsOverSocketUntrusted() async {
         let request = HTTPRequest(
