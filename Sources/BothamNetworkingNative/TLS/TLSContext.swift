@@ -28,20 +28,7 @@ final class TLSContext: @unchecked Sendable {
             throw TLSContext.error(.configuration, "SSL_CTX_new failed")
         }
         self.context = context
-        var pins: [String: Set<Data>] = [:]
-        for (host, values) in configuration.pinnedPublicKeys {
-            var digests = Set<Data>()
-            for value in values {
-                let base64 = value.hasPrefix("sha256/") ? String(value.dropFirst(7)) : value
-                guard let digest = Data(base64Encoded: base64), digest.count == 32 else {
-                    throw TLSError(
-                        code: .configuration, reason: "the pin \(value) is not a base64 SHA-256 digest")
-                }
-                digests.insert(digest)
-            }
-            pins[Self.canonicalHostName(host), default: []].formUnion(digests)
-        }
-        self.pins = pins
+        pins = try TLSPublicKeyPins(configuration.pinnedPublicKeys).digests
         self.alpn = alpn
         presentsIdentity = identity != nil
         sessions = configuration.sessionResumption ? TLSSessionCache() : nil

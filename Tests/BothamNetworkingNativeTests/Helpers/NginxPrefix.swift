@@ -1,3 +1,4 @@
+import BothamTestSupport
 import Foundation
 
 /// A private nginx prefix in a temporary folder, what every nginx the tests start shares: the folders, a throwaway CA
@@ -96,10 +97,7 @@ struct NginxPrefix: Sendable {
 
     /// Stops `process` (by its process id) and removes the folder.
     func stop(_ process: Process) {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.stopBounded()
         try? FileManager.default.removeItem(at: directory)
     }
 

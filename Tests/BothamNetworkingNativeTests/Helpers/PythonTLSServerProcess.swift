@@ -40,7 +40,7 @@ struct PythonTLSServerProcess: Sendable {
             line.append(byte)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
+            process.stopBounded()
             throw NginxTLSServer.SetupError(description: "the TLS server did not start")
         }
         self.process = process
@@ -49,10 +49,7 @@ struct PythonTLSServerProcess: Sendable {
 
     /// Stops the server (by its process id) if it is still running.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.stopBounded()
     }
 
     static let truncatingScript = """

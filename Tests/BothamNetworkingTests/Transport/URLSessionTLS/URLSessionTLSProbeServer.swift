@@ -45,8 +45,7 @@ struct URLSessionTLSProbeServer: Sendable {
             line.append(byte)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
-            process.waitUntilExit()
+            process.stopBounded()
             try? FileManager.default.removeItem(at: folder)
             throw SetupError(description: "the TLS server did not start")
         }
@@ -56,10 +55,7 @@ struct URLSessionTLSProbeServer: Sendable {
 
     /// Stops the server (by its process id) and removes its files.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.stopBounded()
         try? FileManager.default.removeItem(at: folder)
     }
 
