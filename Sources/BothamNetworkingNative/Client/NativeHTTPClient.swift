@@ -14,7 +14,7 @@ import Foundation
 /// `APIClientError.cancelled`. Failures map to `APIClientError` as the other transports do: `networkError` with
 /// `cannotConnect`, `cannotFindHost`, `connectionLost`, `secureConnectionFailed`, `badServerResponse`,
 /// `responseTooLarge` or `tooManyRedirects` (the `underlying` error is a ``NativeTransportError`` or
-/// ``TLSError``), and `timeout`.
+/// `TLSError`), and `timeout`.
 ///
 /// A file body (`HTTPBody.file`, large multipart bodies) is streamed from disk in 64 KiB chunks with its size as
 /// `Content-Length`, never loaded whole. A response body with a file destination (`apiClient.download`,
@@ -61,7 +61,7 @@ public final class NativeHTTPClient: HTTPClient {
 
     /// Creates a client. The TLS configuration is loaded on the first HTTPS request (and shared by clients with the
     /// same configuration); one that cannot be loaded (bad PEM, bad pin) makes HTTPS calls fail with
-    /// `secureConnectionFailed` carrying a ``TLSError`` with code `configuration`, while HTTP still works.
+    /// `secureConnectionFailed` carrying a `TLSError` with code `configuration`, while HTTP still works.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         // No more loops than connections: a loop that may open none would only hold a thread.

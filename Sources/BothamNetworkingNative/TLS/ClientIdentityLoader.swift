@@ -3,7 +3,7 @@ import CBothamNativeShims
 import CBothamOpenSSL
 import Foundation
 
-/// Loads a ``TLSConfiguration/ClientIdentity`` into an OpenSSL context: the certificate chain the client presents
+/// Loads a `TLSConfiguration/ClientIdentity` into an OpenSSL context: the certificate chain the client presents
 /// and its private key, checked to match.
 ///
 /// Every failure is a ``TLSError/Code/configuration`` error whose reason names the file (for file identities) and

@@ -3,7 +3,7 @@ import CBothamNativeShims
 import CBothamOpenSSL
 import Foundation
 
-/// An OpenSSL `SSL_CTX` configured from a ``TLSConfiguration``, the protocols ALPN offers and the client identity
+/// An OpenSSL `SSL_CTX` configured from a `TLSConfiguration`, the protocols ALPN offers and the client identity
 /// presented (if any), shared by a client's connections.
 ///
 /// `@unchecked Sendable`: the context is fully configured in `init` and never changed afterwards; OpenSSL allows

@@ -60,7 +60,7 @@ public struct TLSConfiguration: Sendable, Hashable {
     }
 
     /// The identity presented to `host`: its entry in ``clientIdentities``, else ``clientIdentity``.
-    public func clientIdentity(for host: String) -> ClientIdentity? {
+    package func clientIdentity(for host: String) -> ClientIdentity? {
         let key = Self.canonicalHostName(host)
         for (name, identity) in clientIdentities where Self.canonicalHostName(name) == key {
             return identity
