@@ -1,5 +1,5 @@
-/// SHA-256 (FIPS 180-4), incremental: the cache's checksum of stored bodies and metadata, and the hash that keeps
-/// the entries of different credentials apart and names entry files. Our own, because the core module has no system
+/// SHA-256 (FIPS 180-4), incremental: the cache's checksum of stored bodies and metadata, the hash that keeps the
+/// entries of different credentials apart and names entry files, and the digest of public-key pins. Our own, because the core module has no system
 /// dependency (CryptoKit is not on Linux).
 struct SHA256Digest {
     private static let roundConstants: [UInt32] = [
