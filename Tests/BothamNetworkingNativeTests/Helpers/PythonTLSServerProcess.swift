@@ -25,22 +25,10 @@ struct PythonTLSServerProcess: Sendable {
         }
     }
 
-    /// Runs `python3 -c script arguments…` and waits for the port it prints on its first line; the read ends when
-    /// Python prints it or exits. It blocks: the factories run it off the cooperative pool.
+    /// Starts `script` with `arguments` (``PythonServerProcess/start(script:arguments:)``); it blocks: the factories
+    /// run it off the cooperative pool.
     init(script: String, arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.stopBounded()
+        guard let (process, port) = try PythonServerProcess.start(script: script, arguments: arguments) else {
             throw NginxTLSServer.SetupError(description: "the TLS server did not start")
         }
         self.process = process

@@ -31,21 +31,8 @@ struct URLSessionTLSProbeServer: Sendable {
         let key = folder.appendingPathComponent("server.key")
         try Data(TLSTestCertificates.ecPEM.utf8).write(to: certificate)
         try Data(TLSTestCertificates.ecKeyPEM.utf8).write(to: key)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [
-            "-c", Self.script, certificate.path, key.path, requireClientCertificate ? "require" : "none",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.stopBounded()
+        let arguments = [certificate.path, key.path, requireClientCertificate ? "require" : "none"]
+        guard let (process, port) = try PythonServerProcess.start(script: Self.script, arguments: arguments) else {
             try? FileManager.default.removeItem(at: folder)
             throw SetupError(description: "the TLS server did not start")
         }
