@@ -138,7 +138,14 @@ int botham_ssl_ctx_use_pem_identity(
         }
     }
     BIO_free(bio);
-    ERR_clear_error();  // the end of the PEM data queues "no start line"
+    // The end of the PEM data queues "no start line"; any other error is a certificate that did not parse, which
+    // must not be dropped silently (the server would then refuse an incomplete chain for a reason hard to see).
+    unsigned long end = ERR_peek_last_error();
+    if (end != 0 && !(ERR_GET_LIB(end) == ERR_LIB_PEM && ERR_GET_REASON(end) == PEM_R_NO_START_LINE)) {
+        ERR_clear_error();
+        return BOTHAM_IDENTITY_BAD_CHAIN;
+    }
+    ERR_clear_error();
     bio = BIO_new_mem_buf(key, keyLength);
     if (bio == NULL) return BOTHAM_IDENTITY_BAD_KEY;
     EVP_PKEY *pkey = PEM_read_bio_PrivateKey(bio, NULL, botham_pem_password, (void *)password);
@@ -157,8 +164,13 @@ int botham_ssl_ctx_use_pkcs12_identity(SSL_CTX *ctx, const void *data, int lengt
     BIO_free(bio);
     if (archive == NULL) return BOTHAM_IDENTITY_NOT_PKCS12;
     if (PKCS12_mac_present(archive) && PKCS12_verify_mac(archive, password, -1) != 1) {
-        PKCS12_free(archive);
-        return BOTHAM_IDENTITY_WRONG_PASSWORD;
+        // An empty password may have been a missing one when the archive was made: PKCS#12 tells them apart.
+        if (password != NULL && password[0] == 0 && PKCS12_verify_mac(archive, NULL, 0) == 1) {
+            password = NULL;
+        } else {
+            PKCS12_free(archive);
+            return BOTHAM_IDENTITY_WRONG_PASSWORD;
+        }
     }
     EVP_PKEY *pkey = NULL;
     X509 *cert = NULL;

@@ -23,12 +23,13 @@ final class TLSContext: @unchecked Sendable {
     init(
         configuration: TLSConfiguration, alpn: ALPNOffer = .http1, identity: TLSConfiguration.ClientIdentity? = nil
     ) throws(TLSError) {
+        // The pins first: a throw after `SSL_CTX_new` but before every property is set would skip `deinit`'s free.
+        pins = try TLSPublicKeyPins(configuration.pinnedPublicKeys).digests
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw TLSContext.error(.configuration, "SSL_CTX_new failed")
         }
         self.context = context
-        pins = try TLSPublicKeyPins(configuration.pinnedPublicKeys).digests
         self.alpn = alpn
         presentsIdentity = identity != nil
         sessions = configuration.sessionResumption ? TLSSessionCache() : nil

@@ -1,42 +1,90 @@
 import BothamNetworking
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Loaded TLS contexts by configuration, ALPN offer and client identity, shared by every client in the process.
 ///
 /// Loading the system trust store costs tens of milliseconds, so it happens once, on the first HTTPS request, not
 /// when a client is created. The cache holds one context per distinct key for the life of the process; a context's
-/// resumable sessions are its own, so two configurations (other pins, roots or identities) never share one.
+/// resumable sessions are its own, so two configurations (other pins, roots or identities) never share one. Files
+/// (a roots file, identity files) are part of the key by their modification time, inode and size, so that a renewed
+/// certificate is loaded by the next connection; a load that failed is not kept, so a file that appears later is
+/// read then.
 enum TLSContextCache {
     private struct Key: Hashable {
         let configuration: TLSConfiguration
         let alpn: ALPNOffer
         let identity: TLSConfiguration.ClientIdentity?
+        let files: [FileStamp?]
     }
 
-    private static let contexts = Lock([Key: Result<TLSContext, TLSError>]())
+    /// What identifies one version of a file: a rewritten or replaced file has another.
+    private struct FileStamp: Hashable {
+        let seconds: Int
+        let nanoseconds: Int
+        let inode: UInt64
+        let size: Int64
+    }
+
+    private static let contexts = Lock([Key: TLSContext]())
 
     /// The context for connections to `origin` under `configuration` offering `alpn`, loading it on first use: it
-    /// presents the client identity the configuration names for the origin's host.
+    /// presents the client identity the configuration names for the host TLS names (`localhost` over a Unix socket).
     static func context(
         for configuration: TLSConfiguration, alpn: ALPNOffer = .http1, origin: Origin
     ) -> Result<TLSContext, TLSError> {
-        context(for: configuration, alpn: alpn, identity: configuration.clientIdentity(for: origin.host))
+        context(for: configuration, alpn: alpn, identity: configuration.clientIdentity(for: origin.tlsOrigin.host))
     }
 
     /// The context for `configuration` offering `alpn` and presenting `identity`, loading it on first use.
     static func context(
         for configuration: TLSConfiguration, alpn: ALPNOffer = .http1, identity: TLSConfiguration.ClientIdentity?
     ) -> Result<TLSContext, TLSError> {
-        let key = Key(configuration: configuration, alpn: alpn, identity: identity)
+        let key = Key(
+            configuration: configuration, alpn: alpn, identity: identity,
+            files: files(of: configuration, identity).map(stamp))
         return contexts.withLock { contexts in
-            if let cached = contexts[key] { return cached }
-            let result: Result<TLSContext, TLSError>
+            if let cached = contexts[key] { return .success(cached) }
             do throws(TLSError) {
-                result = .success(try TLSContext(configuration: configuration, alpn: alpn, identity: identity))
+                let context = try TLSContext(configuration: configuration, alpn: alpn, identity: identity)
+                contexts[key] = context
+                return .success(context)
             } catch {
-                result = .failure(error)
+                return .failure(error)
             }
-            contexts[key] = result
-            return result
         }
+    }
+
+    /// The paths of the files a context for `configuration` and `identity` reads.
+    private static func files(
+        of configuration: TLSConfiguration, _ identity: TLSConfiguration.ClientIdentity?
+    ) -> [String] {
+        var paths: [String] = []
+        if case .pemFile(let path) = configuration.trustRoots { paths.append(path) }
+        switch identity {
+        case .pemFiles(let chain, let key, _): paths += [chain, key]
+        case .pkcs12File(let path, _): paths.append(path)
+        case .pem, .pkcs12, nil: break
+        }
+        return paths
+    }
+
+    /// The file's stamp, or `nil` when it cannot be read.
+    private static func stamp(_ path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Glibc)
+            let modified = info.st_mtim
+        #else
+            let modified = info.st_mtimespec
+        #endif
+        return FileStamp(
+            seconds: Int(modified.tv_sec), nanoseconds: Int(modified.tv_nsec), inode: UInt64(info.st_ino),
+            size: Int64(info.st_size))
     }
 }

@@ -56,7 +56,12 @@ final class TLSSession {
     init(context: TLSContext, origin: Origin, socketPath: String? = nil) throws(TLSError) {
         ERR_clear_error()
         guard let ssl = SSL_new(context.context) else { throw TLSContext.error(.configuration, "SSL_new failed") }
-        guard let networkIn = BIO_new(BIO_s_mem()), let networkOut = BIO_new(BIO_s_mem()) else {
+        guard let networkIn = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw TLSContext.error(.configuration, "BIO_new failed")
+        }
+        guard let networkOut = BIO_new(BIO_s_mem()) else {
+            BIO_free(networkIn)
             SSL_free(ssl)
             throw TLSContext.error(.configuration, "BIO_new failed")
         }

@@ -109,6 +109,49 @@ final class NativeMutualTLSTests {
         #expect(mismatch?.reason.contains("does not match") == true, "\(String(describing: mismatch))")
     }
 
+    @Test("A renewed identity file is loaded by the next connection, and one that was missing is read once it appears")
+    func renewedFiles() async throws {
+        let chain = URL(fileURLWithPath: server.path("renewed.pem"))
+        let key = URL(fileURLWithPath: server.path("renewed.key"))
+        let identity = TLSConfiguration.ClientIdentity.pemFiles(certificateChain: chain.path, privateKey: key.path)
+
+        let missing = tlsError(await failure(of: request(), with: client(identity)))
+        try server.file("bob.pem").write(to: chain)
+        try server.file("bob.key").write(to: key)
+        let bob = try await client(identity).send(request())
+        try server.file("mallory.pem").write(to: chain)
+        try server.file("mallory.key").write(to: key)
+        let renewed = try await client(identity).send(request())
+
+        #expect(missing?.code == .configuration)
+        #expect(bob.headers["X-Client-DN"] == "CN=bob")
+        #expect(renewed.headers["X-Client-Verify"]?.hasPrefix("FAILED") == true, "mallory's now: \(renewed.headers)")
+    }
+
+    @Test("A certificate of the chain that does not parse is a configuration error, never silently left out")
+    func brokenIntermediate() async throws {
+        let text = String(decoding: try server.file("alice-chain.pem"), as: UTF8.self)
+        let second = try #require(text.ranges(of: "-----BEGIN CERTIFICATE-----\n").dropFirst().first)
+        let broken = text.replacingCharacters(
+            in: second.upperBound..<text.index(second.upperBound, offsetBy: 8), with: "!!!!!!!!")
+        let identity = TLSConfiguration.ClientIdentity.pem(
+            certificateChain: Data(broken.utf8), privateKey: try server.file("alice.key"))
+
+        let error = tlsError(await failure(of: request(), with: client(identity)))
+
+        #expect(error?.code == .configuration, "\(String(describing: error))")
+    }
+
+    @Test("Over a Unix domain socket the identity is the one named for localhost, the name TLS uses there")
+    func unixSocketIdentityKey() throws {
+        let tls = TLSConfiguration(trustRoots: .pem(server.caPEM), clientIdentities: ["localhost": server.bob])
+        let origin = try Origin(url: try #require(URL(string: "https+unix://%2Ftmp%2Fdaemon.sock/")))
+
+        let context = try TLSContextCache.context(for: tls, alpn: .http1, origin: origin).get()
+
+        #expect(context.presentsIdentity)
+    }
+
     @Test("PEM files are read: bob's certificate, signed by the root directly, is presented")
     func pemFiles() async throws {
         let response = try await client(server.bob).send(request())

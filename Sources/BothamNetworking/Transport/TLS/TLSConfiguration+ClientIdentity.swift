@@ -4,9 +4,11 @@ extension TLSConfiguration {
     /// A client certificate chain and its private key, presented to servers that ask for one (mutual TLS).
     ///
     /// Loaded when the transport first needs it; a file that cannot be read, a key that does not match the
-    /// certificate or a wrong password fails with ``TLSError/Code/configuration``. Its description never shows
-    /// the key or the password.
-    public enum ClientIdentity: Sendable, Hashable, CustomStringConvertible {
+    /// certificate or a wrong password fails with ``TLSError/Code/configuration``. Neither its description nor its
+    /// reflection (`dump`, `debugPrint`, loggers that read a `Mirror`) shows the key or the password.
+    public enum ClientIdentity: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+        CustomReflectable
+    {
         /// PEM data: the leaf certificate first, then any intermediates; the private key (PKCS#8, PKCS#1 or SEC1),
         /// encrypted with `password` when it is given.
         case pem(certificateChain: Data, privateKey: Data, password: String? = nil)
@@ -26,5 +28,11 @@ extension TLSConfiguration {
             case .pkcs12File(let path, _): "ClientIdentity.pkcs12File(\(path))"
             }
         }
+
+        /// The same as ``description``.
+        public var debugDescription: String { description }
+
+        /// A mirror with the description as its only child: no key, no password.
+        public var customMirror: Mirror { Mirror(self, children: ["identity": description], displayStyle: .enum) }
     }
 }

@@ -36,7 +36,8 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// the host; `nil` (the default) presents none.
     public var clientIdentity: ClientIdentity?
 
-    /// Client identities by host, overriding ``clientIdentity`` for those hosts (compared as pins are).
+    /// Client identities by host, overriding ``clientIdentity`` for those hosts (compared as pins are: give a host one
+    /// entry, since spellings that differ in case or a trailing dot name the same host).
     public var clientIdentities: [String: ClientIdentity]
 
     /// Whether a new connection resumes an earlier TLS session with the same server and configuration (TLS 1.3

@@ -73,9 +73,18 @@ enum URLErrorMapping {
         case .notConnectedToInternet, .internationalRoamingOff, .callIsActive, .dataNotAllowed:
             return network(.notConnected)
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-            .clientCertificateRequired:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
             return network(.secureConnectionFailed)
+        case .clientCertificateRejected, .clientCertificateRequired:
+            let reason =
+                urlError.code == .clientCertificateRequired
+                ? "the server requires a client certificate: set TLSConfiguration.clientIdentity"
+                : "the server rejected the client certificate (TLSConfiguration.clientIdentity)"
+            return .networkError(
+                APIClientError.NetworkFailure(
+                    kind: .secureConnectionFailed,
+                    underlying: TLSError(
+                        code: .clientCertificateRejected, reason: "\(reason): \(urlError.localizedDescription)")))
         case .badServerResponse, .cannotParseResponse, .zeroByteResource, .cannotDecodeRawData,
             .cannotDecodeContentData:
             return network(.badServerResponse)

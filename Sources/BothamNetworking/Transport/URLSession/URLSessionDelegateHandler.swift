@@ -123,8 +123,13 @@ extension URLSessionDelegateHandler: URLSessionDataDelegate {
                 challenge, rejected: { self.transfer(for: task)?.didRejectServerTrust($0) },
                 completionHandler: completionHandler)
             if answered { return }
-            if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+            // Without custom roots, pins or an identity: the platform's handling (for a client-certificate
+            // challenge, none is presented and the server decides), never the 401 path below.
+            switch challenge.protectionSpace.authenticationMethod {
+            case NSURLAuthenticationMethodServerTrust, NSURLAuthenticationMethodClientCertificate:
                 return completionHandler(.performDefaultHandling, nil)
+            default:
+                break
             }
         #endif
         // Answering is what keeps Linux from hanging on a 401 with `WWW-Authenticate` and no credential.

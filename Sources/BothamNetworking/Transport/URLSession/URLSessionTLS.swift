@@ -207,8 +207,9 @@ final class URLSessionTLS: @unchecked Sendable {
             let options = [kSecImportExportPassphrase as String: password] as CFDictionary
             let status = SecPKCS12Import(archive as CFData, options, &items)
             guard status == errSecSuccess else {
+                // macOS may report a wrong password as errSecPkcs12VerifyFailure (-25264) instead.
                 let reason =
-                    status == errSecAuthFailed
+                    status == errSecAuthFailed || status == -25264
                     ? "wrong PKCS#12 password" : "cannot import the PKCS#12 archive (OSStatus \(status))"
                 throw TLSError(code: .configuration, reason: reason)
             }

@@ -94,6 +94,21 @@ struct URLSessionTLSConfigurationTests {
         }
     }
 
+    @Test(
+        "URLSession's client-certificate failures are secureConnectionFailed with a clientCertificateRejected TLSError",
+        arguments: [URLError.Code.clientCertificateRequired, .clientCertificateRejected])
+    func clientCertificateMapping(code: URLError.Code) {
+        let error = URLErrorMapping.apiClientError(for: URLError(code))
+        guard case .networkError(let failure) = error else {
+            Issue.record("expected a network error, got \(error)")
+            return
+        }
+        #expect(failure.kind == .secureConnectionFailed)
+        let tlsError = failure.underlying as? TLSError
+        #expect(tlsError?.code == .clientCertificateRejected)
+        #expect(tlsError?.reason.contains("clientIdentity") == true, "\(String(describing: tlsError))")
+    }
+
     @Test("turning session resumption off is refused as unsupported, naming NativeHTTPClient")
     func resumptionOffUnsupported() {
         let error = Self.creationError(TLSConfiguration(sessionResumption: false))
