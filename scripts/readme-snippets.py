@@ -24,7 +24,7 @@ ARTICLES = [
     "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
     "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
     "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md", "Pagination.md", "WebSockets.md",
-    "RateLimits.md", "UnixDomainSockets.md", "IdempotencyKeys.md",
+    "RateLimits.md", "UnixDomainSockets.md", "IdempotencyKeys.md", "TLS.md",
 ]
 # The catalog of an article that is not BothamNetworking's (those modules' landing pages included).
 CATALOGS = {
