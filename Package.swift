@@ -63,7 +63,8 @@ let package = Package(
         .testTarget(
             name: "BothamNetworkingNativeTests",
             dependencies: [
-                "BothamNetworking", "BothamNetworkingNative", "BothamHTTP2Wire", "BothamNetworkingTesting", "CBothamZlib",
+                "BothamNetworking", "BothamNetworkingNative", "BothamHTTP2Wire", "BothamNetworkingTesting",
+                "CBothamZlib",
                 "BothamTestSupport",
             ]
         ),
