@@ -1,6 +1,7 @@
 // Linux only: the benchmarks read /proc, use Glibc's socket API and epoll-backed transports, and measure this
 // machine kind; on other platforms the executable only says so.
 #if os(Linux)
+    import BenchmarkSupport
     import Foundation
     import Glibc
 
@@ -25,7 +26,7 @@
             let pipe = Pipe()
             process.standardOutput = keepOutput ? pipe : FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            let cpuBefore = ResourceUsage.now(of: RUSAGE_CHILDREN).cpuSeconds
+            let cpuBefore = ResourceUsage.now(of: .endedChildren).cpuSeconds
             let stopwatch = Stopwatch()
             do {
                 try process.run()
@@ -37,7 +38,7 @@
             let wall = stopwatch.seconds
             return Outcome(
                 output: String(decoding: data, as: UTF8.self), exitStatus: process.terminationStatus,
-                wallSeconds: wall, cpuSeconds: ResourceUsage.now(of: RUSAGE_CHILDREN).cpuSeconds - cpuBefore)
+                wallSeconds: wall, cpuSeconds: ResourceUsage.now(of: .endedChildren).cpuSeconds - cpuBefore)
         }
 
         /// Whether `executable` is on `PATH`.

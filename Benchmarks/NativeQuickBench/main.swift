@@ -9,6 +9,7 @@
     // Prints requests per second (wall clock) and CPU microseconds per request (getrusage, user + system, the whole
     // process: the client's threads, not the server's). `in-flight` (default 1) runs that many sequential workers at
     // once. `h2` speaks cleartext HTTP/2 with prior knowledge. The full comparison, with medians of several runs, is `scripts/bench.sh --cases transport,slow`.
+    import BenchmarkSupport
     import BothamNetworking
     import BothamNetworkingNative
     import Foundation
@@ -17,17 +18,7 @@
         import FoundationNetworking
     #endif
 
-    func cpuMicroseconds() -> Double {
-        var usage = rusage()
-        #if os(Linux)
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-            getrusage(RUSAGE_SELF, &usage)
-        #endif
-        let user = Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec)
-        let system = Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec)
-        return user + system
-    }
+    func cpuMicroseconds() -> Double { ResourceUsage.now().cpuSeconds * 1e6 }
 
     func measure(_ name: String, count: Int, inFlight: Int, _ body: @escaping @Sendable () async throws -> Void)
         async throws

@@ -4,6 +4,7 @@
 // Usage: TLSResumptionBench <ca.pem> <tls1.3 port> <tls1.2 port> [requests per round] [rounds]
 // Each round runs every case once, in alternating order, so both modes see the same machine state; the figures are
 // medians over the rounds. nginx's `X-Session-Reused` header counts the connections it resumed.
+import BenchmarkSupport
 import BothamNetworking
 import BothamNetworkingNative
 import Foundation
@@ -20,17 +21,6 @@ struct Measurement {
     var resumed: Int
 }
 
-func cpuTime() -> Double {
-    var usage = rusage()
-    #if canImport(Glibc)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-    #else
-        getrusage(RUSAGE_SELF, &usage)
-    #endif
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}
-
 func run(caPEM: Data, port: Int, resumption: Bool, requests: Int) async throws -> Measurement {
     var configuration = NativeHTTPClient.Configuration()
     configuration.tls.trustRoots = .pem(caPEM)
@@ -40,7 +30,7 @@ func run(caPEM: Data, port: Int, resumption: Bool, requests: Int) async throws -
     // One warm-up request: the context (trust store) is loaded and, with resumption on, a session stored.
     _ = try await client.send(request)
     var resumed = 0
-    let cpuStart = cpuTime()
+    let cpuStart = ResourceUsage.now().cpuSeconds
     let start = ContinuousClock.now
     for _ in 0..<requests {
         let response = try await client.send(request)
@@ -49,7 +39,7 @@ func run(caPEM: Data, port: Int, resumption: Bool, requests: Int) async throws -
     }
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Measurement(seconds: seconds, cpuSeconds: cpuTime() - cpuStart, resumed: resumed)
+    return Measurement(seconds: seconds, cpuSeconds: ResourceUsage.now().cpuSeconds - cpuStart, resumed: resumed)
 }
 
 struct BenchError: Error, CustomStringConvertible {

@@ -14,6 +14,7 @@
     // `stream` counts the chunks and bytes (and fails unless every byte of the Content-Length arrived); with `-` it also
     // writes each chunk to standard output as it comes (so that a pipe can hash it), and then reports on standard
     // error.
+    import BenchmarkSupport
     import BothamNetworking
     import BothamNetworkingNative
     import Foundation
@@ -44,17 +45,6 @@
             defer { lock.unlock() }
             return "\(count) reports, last \(last.map(String.init(describing:)) ?? "none")"
         }
-    }
-
-    /// The peak resident set size of this process, in KiB.
-    func peakResidentKiB() -> Int {
-        var usage = rusage()
-        #if canImport(Glibc)
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-            getrusage(RUSAGE_SELF, &usage)
-        #endif
-        return Int(usage.ru_maxrss)
     }
 
     /// Writes all of `chunk` to standard output; false when it cannot (the reader of the pipe is gone).
@@ -135,7 +125,7 @@
                 + "received \(summary.bytes) bytes in \(summary.chunks) chunks (largest \(summary.largestChunk))"
                 + (summary.error.map { "; failed: \($0)" } ?? ""),
             "elapsed: \(elapsed) (\(String(format: "%.0f", Double(summary.bytes) / 1_048_576 / seconds)) MiB/s)",
-            "peak RSS: \(peakResidentKiB()) KiB",
+            "peak RSS: \(ResourceUsage.now().maxRSSKiB) KiB",
         ]
         // Standard output carries the body when it is copied.
         let text = lines.joined(separator: "\n") + "\n"
@@ -171,7 +161,7 @@
     }
     print("progress: \(summary.description)")
     print("elapsed: \(elapsed)")
-    print("peak RSS: \(peakResidentKiB()) KiB")
+    print("peak RSS: \(ResourceUsage.now().maxRSSKiB) KiB")
     exit(result.isSuccess ? 0 : 1)
 
     extension Result {

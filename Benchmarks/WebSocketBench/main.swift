@@ -15,6 +15,7 @@
 // msgs_per_s, cpu_us_per_msg (getrusage(RUSAGE_SELF) user + system over the measured window, divided by the round
 // trips), and for echo p50_us / p99_us / max_us of the round trips (every socket's), for stream bytes and vmhwm_kib
 // (the process's peak RSS from /proc/self/status). Exit status 1 when any socket failed or a message was wrong.
+import BenchmarkSupport
 import BothamNetworking
 import BothamNetworkingNative
 import Foundation
@@ -31,13 +32,7 @@ func now() -> UInt64 {
 }
 
 /// This process's user + system CPU time, in nanoseconds.
-func cpuNanoseconds() -> UInt64 {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    let user = UInt64(usage.ru_utime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_utime.tv_usec) * 1000
-    let system = UInt64(usage.ru_stime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_stime.tv_usec) * 1000
-    return user + system
-}
+func cpuNanoseconds() -> UInt64 { UInt64(ResourceUsage.now().cpuSeconds * 1e9) }
 
 /// The peak RSS so far (`VmHWM`), in KiB, or -1 when /proc cannot tell.
 func peakRSSKiB() -> Int {
