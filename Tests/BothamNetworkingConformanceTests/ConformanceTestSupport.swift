@@ -43,10 +43,17 @@ enum OwnTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var skipped: [String: String] {
         switch self {
         case .urlSession:
-            return [
+            var skipped = [
                 ConformanceCheck.responseFieldOrder.id:
                     "URLSession hands response fields over as a dictionary, sorted by name"
             ]
+            #if canImport(FoundationNetworking)
+                for check in TransportConformance.checks(in: .webSockets) {
+                    skipped[check.id] =
+                        "FoundationNetworking's libcurl has no WebSockets: the transport refuses them with invalidRequest"
+                }
+            #endif
+            return skipped
         case .native, .nativeTwoLoops, .nativeHTTP2:
             return [:]
         }

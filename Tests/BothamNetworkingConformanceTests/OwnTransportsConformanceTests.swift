@@ -18,6 +18,18 @@ extension ConformanceTests {
             }
         }
 
+        #if canImport(FoundationNetworking)
+            @Test("URLSessionHTTPClient on Linux, not skipping them, fails every WebSocket check: a refusal is no pass")
+            func urlSessionWebSocketsOnLinux() async {
+                let conformance = TransportConformance { OwnTransport.urlSession.make($0) }
+
+                let report = await conformance.run(only: TransportConformance.checks(in: .webSockets))
+
+                #expect(report.results.count == 10)
+                #expect(report.failed.count == report.results.count, "\(report)")
+            }
+        #endif
+
         @Test("URLSessionHTTPClient, not skipping it, fails the field order check it is documented to fail")
         func urlSessionFieldOrder() async {
             let conformance = TransportConformance { OwnTransport.urlSession.make($0) }

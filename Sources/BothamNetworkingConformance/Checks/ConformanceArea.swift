@@ -20,7 +20,8 @@ public enum ConformanceArea: String, Sendable, Hashable, CaseIterable {
     case streaming
     /// WebSockets (RFC 6455) against `MockWebServer`'s scripted peer: messages both ways, close codes both ways,
     /// `1002`, `1007` and `1009` with their error kinds, a dropped connection, the close timeout, pings and the
-    /// keep-alive. A transport that cannot run WebSockets passes them by refusing the open with
-    /// `APIClientError.invalidRequest` before sending anything, as `BothamAPIClient.webSocket(...)` documents.
+    /// keep-alive. A transport that cannot run WebSockets fails them (it refuses the open with
+    /// `APIClientError.invalidRequest`, as `BothamAPIClient.webSocket(...)` documents): list them in `skipping:`
+    /// with that reason.
     case webSockets
 }

@@ -19,12 +19,11 @@ private struct PeerReport: Sendable {
 }
 
 extension ConformanceContext {
-    /// A WebSocket at `path` of `server`, opened within 5 s (scaled); `nil` when the transport refused it with
-    /// `APIClientError.invalidRequest`, the documented answer of a transport that cannot run WebSockets (such a
-    /// transport passes every check of ``ConformanceArea/webSockets``).
+    /// A WebSocket at `path` of `server`, opened within 5 s (scaled). A transport that refuses it (even with
+    /// `invalidRequest`, the answer of one that cannot run WebSockets) fails the check.
     fileprivate func openWebSocket(
         _ server: MockWebServer, _ path: String, protocols: [String] = [], options: WebSocket.Options = .init()
-    ) async throws(ConformanceFailure) -> WebSocket? {
+    ) async throws(ConformanceFailure) -> WebSocket {
         let apiClient = self.apiClient(server)
         let outcome = await bounded(within: .seconds(5)) { () async -> Result<WebSocket, APIClientError> in
             do throws(APIClientError) {
@@ -36,8 +35,6 @@ extension ConformanceContext {
         switch try require(outcome, "opening the WebSocket had not ended after \(scaled(.seconds(5)))") {
         case .success(let socket):
             return socket
-        case .failure(.invalidRequest):
-            return nil
         case .failure(let error):
             throw ConformanceFailure(reason: "opening the WebSocket failed: \(error)")
         }
@@ -120,7 +117,7 @@ extension ConformanceContext {
                 try await peer.inject(fault)
                 _ = try await peer.receive()
             })
-        guard let socket = try await openWebSocket(server, "/refused", options: options) else { return }
+        let socket = try await openWebSocket(server, "/refused", options: options)
 
         try await expectMessage(socket, .text("before"))
         try await expectFailure(socket, kind, code: code)
@@ -143,7 +140,7 @@ extension ConformanceCheck {
                 defer { report.report(peer) }
                 while let message = try await peer.receive() { try await peer.send(message) }
             })
-        guard let socket = try await context.openWebSocket(server, "/echo", protocols: ["echo.v1"]) else { return }
+        let socket = try await context.openWebSocket(server, "/echo", protocols: ["echo.v1"])
 
         try expect(socket.subprotocol == "echo.v1", "subprotocol is \(String(describing: socket.subprotocol))")
         let binary = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
@@ -179,7 +176,7 @@ extension ConformanceCheck {
                 defer { report.report(peer) }
                 _ = try await peer.receive()
             })
-        guard let socket = try await context.openWebSocket(server, "/close") else { return }
+        let socket = try await context.openWebSocket(server, "/close")
 
         _ = try await context.close(socket, code: .other(4001), reason: "done")
 
@@ -196,7 +193,7 @@ extension ConformanceCheck {
         let server = try context.server()
         defer { server.shutdown() }
         server.enqueue(.webSocket { peer in try await peer.close(code: .other(4002), reason: "bye") })
-        guard let socket = try await context.openWebSocket(server, "/closing") else { return }
+        let socket = try await context.openWebSocket(server, "/closing")
 
         let result = try await context.next(socket)
 
@@ -247,7 +244,7 @@ extension ConformanceCheck {
                 try await peer.send(.text("before"))
                 try await peer.inject(.dropConnection)
             })
-        guard let socket = try await context.openWebSocket(server, "/drop") else { return }
+        let socket = try await context.openWebSocket(server, "/drop")
 
         try await context.expectMessage(socket, .text("before"))
         try await context.expectFailure(socket, .connectionLost, code: .abnormalClosure)
@@ -267,10 +264,8 @@ extension ConformanceCheck {
                 _ = try await peer.receive()
             })
         let closeTimeout = Duration.milliseconds(500)
-        guard
-            let socket = try await context.openWebSocket(
-                server, "/mute", options: WebSocket.Options(closeTimeout: closeTimeout))
-        else { return }
+        let socket = try await context.openWebSocket(
+            server, "/mute", options: WebSocket.Options(closeTimeout: closeTimeout))
         try await context.expectMessage(socket, .text("ready"))
 
         let duration = try await context.close(socket)
@@ -288,7 +283,7 @@ extension ConformanceCheck {
         let server = try context.server()
         defer { server.shutdown() }
         server.enqueue(.webSocket { peer in _ = try await peer.receive() })
-        guard let socket = try await context.openWebSocket(server, "/ping") else { return }
+        let socket = try await context.openWebSocket(server, "/ping")
 
         for attempt in 1...3 {
             let outcome = await context.bounded(within: .seconds(1)) { () async -> APIClientError? in
@@ -321,10 +316,8 @@ extension ConformanceCheck {
                 try await peer.inject(.ignorePings)
                 _ = try await peer.receive()
             })
-        guard
-            let socket = try await context.openWebSocket(
-                server, "/deaf", options: WebSocket.Options(pingInterval: .milliseconds(300)))
-        else { return }
+        let socket = try await context.openWebSocket(
+            server, "/deaf", options: WebSocket.Options(pingInterval: .milliseconds(300)))
         try await context.expectMessage(socket, .text("ready"))
 
         try await context.expectFailure(socket, .connectionLost, code: .abnormalClosure, within: .seconds(2))
