@@ -108,6 +108,8 @@ public final class WebSocket: Sendable {
                 } catch {
                     throw .cancelled
                 }
+                // A close during the wait ends the messages here, before a handshake it would only throw away.
+                guard !current.withLock(\.closedByClient) else { return nil }
                 do {
                     let (response, handle) = try await reopen()
                     let replaced = current.withLock { current -> Bool in
@@ -165,6 +167,10 @@ extension WebSocket {
             }
         }
     }
+
+    /// Unread messages' bytes beyond which a socket is not read until its reader catches up (256 KiB): the native
+    /// channel's and the test kit's alike.
+    package static let unreadLimit = 256 << 10
 
     /// `reason` cut to the 123 bytes of UTF-8 a close frame has room for (RFC 6455 §5.5), on a character boundary:
     /// what every end of a socket sends with its close code.

@@ -30,7 +30,7 @@ extension StubResponse {
     ///   `1006`; `.invalidUTF8Text` and `.rawBytes` (there are no frames in memory: any raw bytes break the
     ///   protocol) as `badServerResponse` with `1007` and `1002`; a message over `maxMessageSize` (sent, or
     ///   `.oversizedMessage`) as `responseTooLarge` with `1009`, which the peer sees as the client's close code.
-    /// - A peer send that leaves the client more than 1 MiB unread returns once the client read below it, and a
+    /// - A peer send that leaves the client more than 256 KiB unread returns once the client read below it, and a
     ///   client send the same way: an unread message holds the other side back.
     /// - When the script returns and the socket is still open, the peer closes with `1000`; when it throws, with
     ///   `1011` and the error as the reason.

@@ -13,7 +13,7 @@ final class StubWebSocketConnection: Sendable {
     private typealias PeerWaiter = CheckedContinuation<Result<WebSocket.Message?, any Error>, Never>
 
     /// Unread bytes in one direction beyond which the sender waits (as the native channel stops reading).
-    static let mailboxLimit = 1 << 20
+    static let mailboxLimit = WebSocket.unreadLimit
 
     private struct Mailbox {
         var messages: [WebSocket.Message] = []

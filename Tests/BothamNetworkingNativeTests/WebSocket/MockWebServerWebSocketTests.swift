@@ -36,11 +36,7 @@ struct MockWebServerWebSocketTests {
             })
 
         let socket = try await apiClient.webSocket("/echo", parameters: ["room": "1"])
-        try await socket.send(.text("hello, wörld"))
-        try await socket.send(.binary(Data([0, 1, 2, 255])))
-        var iterator = socket.messages.makeAsyncIterator()
-        #expect(try await iterator.next() == .text("hello, wörld"))
-        #expect(try await iterator.next() == .binary(Data([0, 1, 2, 255])))
+        try await expectTextAndBinaryEchoed(on: socket)
         await socket.close(code: .other(4001), reason: "done")
 
         #expect(socket.closeCode == .other(4001))
@@ -49,6 +45,38 @@ struct MockWebServerWebSocketTests {
         #expect(request.path == "/echo")
         #expect(request.header("Upgrade") == "websocket")
         #expect(request.header("Sec-WebSocket-Key") != nil)
+    }
+
+    @Test("a ping returns with the peer's pong; one the peer ignores waits until the socket ends, then fails")
+    func pingWaitsForPong() async throws {
+        defer { server.shutdown() }
+        let (ignoring, ignored) = AsyncStream.makeStream(of: Void.self)
+        server.enqueue(
+            .webSocket { peer in
+                _ = try await peer.receive()
+                try await peer.inject(.ignorePings)
+                ignored.yield()
+                _ = try await peer.receive()
+                try await peer.close(code: .goingAway)
+            })
+
+        let socket = try await apiClient.webSocket("/ping")
+        try await socket.ping()
+        try await socket.send(.text("now ignore my pings"))
+        var iterator = ignoring.makeAsyncIterator()
+        await iterator.next()
+        let ended = Recorder<Bool>()
+        let unanswered = Task {
+            defer { ended.append(true) }
+            try await socket.ping()
+        }
+        // Not a synchronisation: a window in which a ping that does not wait for its pong would have returned.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(ended.values.isEmpty, "the unanswered ping waits for its pong")
+        try await socket.send(.text("and close"))
+
+        await #expect(throws: APIClientError.self) { try await unanswered.value }
+        #expect(socket.closeCode == .goingAway)
     }
 
     @Test("scripted messages arrive in order, then the script's end closes the socket with 1000")

@@ -47,11 +47,7 @@ struct WebSocketHTTP2Tests {
         let socket = try await client.webSocket("/echo")
         #expect(socket.response.statusCode == 200)
         #expect(socket.response.timings?.protocolVersion == .http2)
-        try await socket.send(.text("hello, wörld"))
-        try await socket.send(.binary(Data([0, 1, 2, 255])))
-        var iterator = socket.messages.makeAsyncIterator()
-        #expect(try await iterator.next() == .text("hello, wörld"))
-        #expect(try await iterator.next() == .binary(Data([0, 1, 2, 255])))
+        try await expectTextAndBinaryEchoed(on: socket)
         await socket.close()
         #expect(socket.closeCode == .normalClosure)
     }

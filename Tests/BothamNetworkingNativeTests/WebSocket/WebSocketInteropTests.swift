@@ -31,6 +31,17 @@ enum WebSocketServers {
     }
 }
 
+/// Sends a text and a binary message on `socket` and expects an echo server to send both back, in order.
+func expectTextAndBinaryEchoed(
+    on socket: WebSocket, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    try await socket.send(.text("hello, wörld"))
+    try await socket.send(.binary(Data([0, 1, 2, 255])))
+    var iterator = socket.messages.makeAsyncIterator()
+    #expect(try await iterator.next() == .text("hello, wörld"), sourceLocation: sourceLocation)
+    #expect(try await iterator.next() == .binary(Data([0, 1, 2, 255])), sourceLocation: sourceLocation)
+}
+
 /// Adds a header to every request (what an auth interceptor does).
 private struct AddHeader: BothamRequestInterceptor {
     let name: HTTPFieldName
@@ -48,11 +59,7 @@ struct WebSocketInteropTests {
     @Test("an echoed text and binary message come back whole", WebSocketServers.needsWebsockets)
     func echo() async throws {
         let socket = try await WebSocketServers.client().webSocket("/echo")
-        try await socket.send(.text("hello, wörld"))
-        try await socket.send(.binary(Data([0, 1, 2, 255])))
-        var iterator = socket.messages.makeAsyncIterator()
-        #expect(try await iterator.next() == .text("hello, wörld"))
-        #expect(try await iterator.next() == .binary(Data([0, 1, 2, 255])))
+        try await expectTextAndBinaryEchoed(on: socket)
         await socket.close()
         #expect(socket.closeCode == .normalClosure)
     }

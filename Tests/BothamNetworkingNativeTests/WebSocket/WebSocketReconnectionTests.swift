@@ -51,6 +51,28 @@ struct WebSocketReconnectionTests {
         #expect(server.requestCount == 2)
     }
 
+    @Test("closing during the wait before a reconnection ends the messages without another handshake")
+    func closeDuringTheWait() async throws {
+        defer { server.shutdown() }
+        server.enqueue(.webSocket { peer in try await peer.inject(.dropConnection) })
+        server.enqueue(.webSocket { peer in try await peer.send(.text("too late")) })
+        let clock = VirtualClock()
+        let apiClient = BothamAPIClient(
+            baseEndpoint: server.baseURL.absoluteString, httpClient: NativeHTTPClient(),
+            configuration: .init(clock: clock))
+
+        let socket = try await apiClient.webSocket("/feed", options: Self.reconnecting)
+        async let drained = Self.drain(socket)
+        try await clock.waitForSleepers(1, timeout: .seconds(10))
+        await socket.close()
+        await clock.advance(by: .seconds(1))
+        let (texts, error) = await drained
+
+        #expect(texts.isEmpty)
+        #expect(error == nil)
+        #expect(server.requestCount == 1, "no handshake after the close")
+    }
+
     @Test("a server's 1001 Going Away reopens; its 1000 ends the messages for good")
     func goingAwayReopensNormalEnds() async throws {
         defer { server.shutdown() }

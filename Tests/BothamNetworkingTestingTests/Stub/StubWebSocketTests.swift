@@ -277,11 +277,11 @@ struct StubWebSocketTests {
         #expect(room.socket.closeCode == .messageTooBig)
     }
 
-    @Test("an unread message holds the peer back: a send that leaves over 1 MiB unread waits until the client reads")
+    @Test("an unread message holds the peer back: a send that leaves over 256 KiB unread waits until the client reads")
     func backPressure() async throws {
         let (sent, report) = AsyncStream.makeStream(of: Int.self)
         let sends = Recorder<Int>()
-        let chunk = Data(count: 700 << 10)
+        let chunk = Data(count: 180 << 10)
         stub.stub(
             with: .webSocket { peer in
                 for index in 1...3 {
@@ -294,7 +294,7 @@ struct StubWebSocketTests {
         var reports = sent.makeAsyncIterator()
         #expect(await reports.next() == 1)
         for _ in 0..<500 { await Task.yield() }
-        #expect(sends.values == [1], "the second send (1.4 MiB unread) waits for the client to read")
+        #expect(sends.values == [1], "the second send (360 KiB unread) waits for the client to read")
         var iterator = room.socket.messages.makeAsyncIterator()
         #expect(try await iterator.next() == .binary(chunk))
         #expect(await reports.next() == 2)

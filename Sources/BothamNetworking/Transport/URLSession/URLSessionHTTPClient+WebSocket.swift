@@ -158,12 +158,7 @@ extension URLSessionHTTPClient {
         func close(code: WebSocket.CloseCode, reason: String) async {
             guard closure == nil else { return }
             let taskCode = URLSessionWebSocketTask.CloseCode(rawValue: Int(code.rawValue)) ?? .normalClosure
-            var sent = ""
-            for character in reason {  // at most the 123 bytes a close frame has room for, whole characters
-                guard sent.utf8.count + character.utf8.count <= 123 else { break }
-                sent.append(character)
-            }
-            task.cancel(with: taskCode, reason: Data(sent.utf8))
+            task.cancel(with: taskCode, reason: Data(WebSocket.closeFrameReason(reason).utf8))
             let answered = await events.waitForCompletion(timeout: options.closeTimeout)
             if !answered {
                 let reason = "the peer did not answer the close within \(options.closeTimeout)"

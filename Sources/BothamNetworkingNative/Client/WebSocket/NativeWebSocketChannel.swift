@@ -41,7 +41,7 @@ final class NativeWebSocketChannel: ExchangeCarrierDelegate, WebSocketChannel, @
     private let closureLock = Lock<WebSocket.Closure?>(nil)
 
     /// Unread messages' bytes beyond which the socket is not read until the reader catches up.
-    static let inboxLimit = 256 << 10
+    static let inboxLimit = WebSocket.unreadLimit
     /// Queued octets beyond which ``send(_:)`` waits for the carrier to drain.
     static let sendBufferLimit = 256 << 10
 

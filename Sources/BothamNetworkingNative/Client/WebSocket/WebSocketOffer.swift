@@ -70,7 +70,7 @@ extension NativeHTTPClient {
         let policy = configuration.httpVersion
         let mayUseHTTP2 =
             origin.isTLS
-            ? policy.offersHTTP2 : policy.cleartextHTTP2 && plan.route.proxy == nil && !plan.route.upgradesToWebSocket
+            ? policy.offersHTTP2 : policy.cleartextHTTP2 && plan.route.proxy == nil
         var http1TLSContext: TLSContext?
         if origin.isTLS {
             switch TLSContextCache.context(for: configuration.tls, alpn: .http1, origin: origin) {
