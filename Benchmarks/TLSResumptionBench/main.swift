@@ -78,8 +78,14 @@ print("\(requests) sequential requests per round, one new TLS connection each (C
 print("case                       connections/s   CPU µs/connection   resumed (nginx)")
 var rates: [String: Double] = [:]
 var cpus: [String: Double] = [:]
+var wrong: [String] = []
 for item in cases {
     let measurements = results[item.name] ?? []
+    // The figures mean something only if nginx resumed every connection with resumption on, and none with it off.
+    let expected = item.resumption ? requests : 0
+    if measurements.contains(where: { $0.resumed != expected }) {
+        wrong.append("\(item.name): nginx resumed \(measurements.map(\.resumed)) of \(requests), not \(expected)")
+    }
     let rate = median(measurements.map { Double(requests) / $0.seconds })
     let cpu = median(measurements.map { $0.cpuSeconds / Double(requests) * 1e6 })
     let resumed = measurements.map(\.resumed).min() ?? 0
@@ -96,4 +102,8 @@ for version in ["TLS 1.3", "TLS 1.2"] {
             "\(version): resumption gives \(String(format: "%.2f", rateOn / rateOff))x the connections/s at "
                 + "\(String(format: "%.2f", cpuOn / cpuOff))x the CPU per connection")
     }
+}
+if !wrong.isEmpty {
+    print("FAILED: " + wrong.joined(separator: "; "))
+    exit(1)
 }

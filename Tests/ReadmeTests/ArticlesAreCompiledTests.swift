@@ -15,7 +15,7 @@ struct ArticlesAreCompiledTests {
         "TypedEndpoints.md", "UploadsAndDownloads.md", "Cookies.md", "LoggingMetricsAndValidation.md",
         "ChoosingATransport.md", "Retrying.md", "Authentication.md", "StreamingAndServerSentEvents.md",
         "BothamNetworkingNative.md", "RealNetworks.md", "UsingProxies.md", "Pagination.md", "WebSockets.md",
-        "RateLimits.md", "UnixDomainSockets.md", "IdempotencyKeys.md",
+        "RateLimits.md", "UnixDomainSockets.md", "IdempotencyKeys.md", "TLS.md",
     ]
     /// The catalog of an article that is not BothamNetworking's (`CATALOGS` in scripts/readme-snippets.py), the
     /// landing pages of those modules included.

@@ -16,7 +16,7 @@
 ///   starts only then, on the winner).
 /// - Each attempt may be bounded (``attemptTimeout``); the whole connect is bounded by the caller (the exchange's
 ///   connect timeout closes the connection, which ``cancel()``s this).
-/// - When every address has failed, the error names each one with why it failed, in the order they failed.
+/// - When every address has failed, the error names each one with why it failed, in the order the loop saw them fail.
 ///
 /// Loop thread only, from ``start()`` to the end.
 final class HappyEyeballsConnector {

@@ -103,9 +103,4 @@ final class TLSContext: @unchecked Sendable {
         }
         return reasons.joined(separator: "; ")
     }
-
-    /// A host name as pins are keyed: lower case, without a trailing dot.
-    static func canonicalHostName(_ host: String) -> String {
-        TLSConfiguration.canonicalHostName(host)
-    }
 }

@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -10,17 +12,23 @@ import Foundation
 /// Loaded TLS contexts by configuration, ALPN offer and client identity, shared by every client in the process.
 ///
 /// Loading the system trust store costs tens of milliseconds, so it happens once, on the first HTTPS request, not
-/// when a client is created. The cache holds one context per distinct key for the life of the process; a context's
-/// resumable sessions are its own, so two configurations (other pins, roots or identities) never share one. Files
-/// (a roots file, identity files) are part of the key by their modification time, inode and size, so that a renewed
-/// certificate is loaded by the next connection; a load that failed is not kept, so a file that appears later is
-/// read then.
+/// when a client is created. The cache holds one entry per distinct key for the life of the process; a context's
+/// resumable sessions are its own, so two configurations (other pins, roots or identities) never share one. A
+/// configuration that reads files (a roots file, identity files) has their stamps (modification time, inode, size)
+/// checked on each lookup: when one changed, the entry is loaded again in place, so a renewed certificate serves
+/// the next connection and a file that was missing is read once it appears. A configuration without files costs a
+/// lookup and nothing else; a load that failed is kept (with its stamps) like one that succeeded.
 enum TLSContextCache {
     private struct Key: Hashable {
         let configuration: TLSConfiguration
         let alpn: ALPNOffer
         let identity: TLSConfiguration.ClientIdentity?
-        let files: [FileStamp?]
+    }
+
+    private struct Entry {
+        let result: Result<TLSContext, TLSError>
+        /// The stamps of the files the load read, in the order ``files(of:_:)`` lists them.
+        let stamps: [FileStamp?]
     }
 
     /// What identifies one version of a file: a rewritten or replaced file has another.
@@ -31,7 +39,7 @@ enum TLSContextCache {
         let size: Int64
     }
 
-    private static let contexts = Lock([Key: TLSContext]())
+    private static let entries = Lock([Key: Entry]())
 
     /// The context for connections to `origin` under `configuration` offering `alpn`, loading it on first use: it
     /// presents the client identity the configuration names for the host TLS names (`localhost` over a Unix socket).
@@ -41,22 +49,24 @@ enum TLSContextCache {
         context(for: configuration, alpn: alpn, identity: configuration.clientIdentity(for: origin.tlsOrigin.host))
     }
 
-    /// The context for `configuration` offering `alpn` and presenting `identity`, loading it on first use.
+    /// The context for `configuration` offering `alpn` and presenting `identity`, loading it on first use (and again
+    /// when a file it read changed).
     static func context(
         for configuration: TLSConfiguration, alpn: ALPNOffer = .http1, identity: TLSConfiguration.ClientIdentity?
     ) -> Result<TLSContext, TLSError> {
-        let key = Key(
-            configuration: configuration, alpn: alpn, identity: identity,
-            files: files(of: configuration, identity).map(stamp))
-        return contexts.withLock { contexts in
-            if let cached = contexts[key] { return .success(cached) }
+        let key = Key(configuration: configuration, alpn: alpn, identity: identity)
+        let paths = files(of: configuration, identity)
+        let stamps = paths.isEmpty ? [] : paths.map(stamp)
+        return entries.withLock { entries in
+            if let entry = entries[key], entry.stamps == stamps { return entry.result }
+            let result: Result<TLSContext, TLSError>
             do throws(TLSError) {
-                let context = try TLSContext(configuration: configuration, alpn: alpn, identity: identity)
-                contexts[key] = context
-                return .success(context)
+                result = .success(try TLSContext(configuration: configuration, alpn: alpn, identity: identity))
             } catch {
-                return .failure(error)
+                result = .failure(error)
             }
+            entries[key] = Entry(result: result, stamps: stamps)
+            return result
         }
     }
 
@@ -78,10 +88,10 @@ enum TLSContextCache {
     private static func stamp(_ path: String) -> FileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        #if canImport(Glibc)
-            let modified = info.st_mtim
-        #else
+        #if canImport(Darwin)
             let modified = info.st_mtimespec
+        #else
+            let modified = info.st_mtim
         #endif
         return FileStamp(
             seconds: Int(modified.tv_sec), nanoseconds: Int(modified.tv_nsec), inode: UInt64(info.st_ino),

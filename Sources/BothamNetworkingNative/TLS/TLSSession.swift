@@ -71,7 +71,7 @@ final class TLSSession {
         self.networkOut = networkOut
         // "api.example.com." is the same host as "api.example.com": pins, SNI and verification use the name without
         // its trailing dot (SNI must not carry one, RFC 6066 §3).
-        let name = TLSContext.canonicalHostName(origin.host)
+        let name = TLSConfiguration.canonicalHostName(origin.host)
         pins = context.pins[name]
         alpn = context.alpn
         sessions = context.sessions

@@ -113,9 +113,4 @@ final class TLSSessionCache: Sendable {
     var handshakeCounts: (full: Int, resumed: Int) {
         state.withLock { ($0.fullHandshakes, $0.resumedHandshakes) }
     }
-
-    /// How many sessions are stored, over every server.
-    var storedSessionCount: Int {
-        state.withLock { $0.entries.values.reduce(0) { $0 + $1.sessions.count } }
-    }
 }

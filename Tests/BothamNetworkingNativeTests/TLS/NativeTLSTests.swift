@@ -83,7 +83,7 @@ final class NativeTLSTests {
         let byKeyWithDot = await failure(of: url(), with: keyWithDot)
         #expect(tlsError(byKeyWithDot)?.code == .pinMismatch, "\(String(describing: byKeyWithDot))")
         // A URL host with a trailing dot is looked up without it (this machine cannot resolve "localhost.").
-        #expect(TLSContext.canonicalHostName("API.Example.COM.") == "api.example.com")
+        #expect(TLSConfiguration.canonicalHostName("API.Example.COM.") == "api.example.com")
         let rightPin = client(trusting: .pem(server.caPEM), pins: [server.serverPin])
         #expect(try await rightPin.send(url("LOCALHOST")).statusCode == 200)
     }

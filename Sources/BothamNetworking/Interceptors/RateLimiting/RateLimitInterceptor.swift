@@ -75,7 +75,8 @@ public struct RateLimitInterceptor: HTTPInterceptor {
     /// - Parameters:
     ///   - requestsPerSecond: A client-side token bucket per budget refilled at this rate; `nil` (the default), or
     ///     a rate that is not positive, for none.
-    ///   - burst: How many calls the bucket lets go at once (at least 1).
+    ///   - burst: How many calls the bucket lets go at once (1 to 1,000,000; values outside are clamped). A rate
+    ///     below one call in 10⁹ s refills as if it were that.
     ///   - maxConcurrentRequestsPerHost: The most calls in flight per budget (at least 1); `nil` for no limit. A
     ///     call holds its slot until its response's head arrives (a streamed body does not hold it).
     ///   - maxWait: The longest a call may be made to wait at once; a call that would wait longer fails at once.
