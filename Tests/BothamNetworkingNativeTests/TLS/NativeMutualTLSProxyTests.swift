@@ -32,20 +32,35 @@ final class NativeMutualTLSProxyTests {
     func throughProxies(http2: Bool) async throws {
         let alice = try server.alicePEM()
         let caPEM = server.caPEM
-        for proxyURL in [ProxyTestEnvironment.httpProxy, ProxyTestEnvironment.socksProxy] {
+        let port = http2 ? server.http2Port : server.port
+        // Each proxy with what its log must show afterwards (danted keeps none): the origin is on loopback, so only a
+        // log proves the tunnel was used.
+        let proxies: [(url: String?, log: String?, entry: String?)] = [
+            (ProxyTestEnvironment.httpProxy, ProxyTestEnvironment.httpProxyLog, "CONNECT localhost:\(port) "),
+            (
+                ProxyTestEnvironment.socksProxyWithAuthentication, ProxyTestEnvironment.socksProxyWithAuthenticationLog,
+                "target=localhost:\(port) "
+            ),
+            (ProxyTestEnvironment.socksProxy, nil, nil),
+        ]
+        for (proxyURL, log, entry) in proxies {
             let proxy = try ProxyTestEnvironment.proxy(proxyURL)
+            let logged = entry.map { entry in ProxyTestEnvironment.logLines(log).filter { $0.contains(entry) }.count }
             let client = proxiedClient(.all(proxy)) {
                 $0.tls.trustRoots = .pem(caPEM)
                 $0.tls.clientIdentity = alice
                 if http2 { $0.httpVersion = .http2Only }
             }
-            let port = http2 ? server.http2Port : server.port
             let response = try await client.send(
                 HTTPRequest(method: .get, baseEndpoint: "https://localhost:\(port)", path: "/hello.txt"))
             #expect(response.statusCode == 200, "\(proxy)")
             #expect(response.protocolVersion == (http2 ? .http2 : .http1_1), "\(proxy)")
             #expect(response.headers["X-Client-DN"] == "CN=alice", "\(proxy)")
             #expect(response.headers["X-Client-Verify"] == "SUCCESS", "\(proxy)")
+            if let entry, let logged {
+                let after = ProxyTestEnvironment.logLines(log).filter { $0.contains(entry) }.count
+                #expect(after > logged, "the proxy's log has no new \(entry)")
+            }
         }
     }
 }
