@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 import Testing
 
@@ -32,7 +33,7 @@ import Testing
                         let socket = try await client.webSocket("/echo")
                         weakSockets.withLock { $0.append(WeakSocket(socket)) }
                         // Every socket is open at once before any exchanges or closes.
-                        await allOpen.arrive()
+                        try await allOpen.arrive()
                         try await socket.send(.text("socket \(index)"))
                         var iterator = socket.messages.makeAsyncIterator()
                         let answer = try await iterator.next()
@@ -50,24 +51,25 @@ import Testing
         }
     }
 
-    /// Holds every party until the last one arrives.
-    private actor Barrier {
+    /// Holds every party until the last one arrives. Built on `Latch`, so a party whose task is cancelled (the group
+    /// cancels the rest when one open fails) stops waiting instead of hanging the run.
+    private final class Barrier: Sendable {
         private let parties: Int
-        private var arrived = 0
-        private var waiting: [CheckedContinuation<Void, Never>] = []
+        private let arrived = Lock(0)
+        private let latch = Latch()
 
         init(parties: Int) {
             self.parties = parties
         }
 
-        func arrive() async {
-            arrived += 1
-            if arrived >= parties {
-                for waiter in waiting { waiter.resume() }
-                waiting = []
-                return
+        /// Arrives and waits for the others; throws `CancellationError` when the task is cancelled first.
+        func arrive() async throws {
+            let count = arrived.withLock { count in
+                count += 1
+                return count
             }
-            await withCheckedContinuation { waiting.append($0) }
+            if count >= parties { latch.open() }
+            guard await latch.wait() else { throw CancellationError() }
         }
     }
 
