@@ -151,3 +151,33 @@ stop_pid() {
     if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
     wait "$pid" 2>/dev/null || true # reaps a child (no "Terminated" notice); fails quietly for any other process
 }
+
+# make_test_ca DIR NAME: a test CA called NAME and a server certificate for localhost and 127.0.0.1 it signs
+# (ECDSA P-256, 30 days), in DIR: ca.pem, ca.key, server.pem, server.key, and pin (the server key's SPKI SHA-256 in
+# base64, the form TLSConfiguration.pinnedPublicKeys takes).
+make_test_ca() {
+    local dir="$1" name="$2"
+    mkdir -p "$dir"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 30 \
+        -keyout "$dir/ca.key" -out "$dir/ca.pem" -subj "/CN=$name" \
+        -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+        -keyout "$dir/server.key" -out "$dir/server.csr" -subj "/CN=localhost" 2>/dev/null
+    printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost" "basicConstraints=CA:FALSE" \
+        "keyUsage=critical,digitalSignature" "extendedKeyUsage=serverAuth" >"$dir/server.ext"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 30 \
+        -extfile "$dir/server.ext" -out "$dir/server.pem" 2>/dev/null
+    openssl x509 -in "$dir/server.pem" -pubkey -noout | openssl pkey -pubin -outform der |
+        openssl dgst -sha256 -binary | openssl base64 -A >"$dir/pin"
+    chmod 644 "$dir/ca.pem" "$dir/server.pem"
+}
+
+# ensure_ws_venv VENV: a virtual environment at VENV with the Python WebSocket servers and client the scripts pin
+# (websockets, hypercorn), made once.
+ensure_ws_venv() {
+    local venv="$1"
+    if [ ! -x "$venv/bin/hypercorn" ] || ! "$venv/bin/python" -c 'import websockets' 2>/dev/null; then
+        "${PYTHON:-python3}" -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check websockets==17.4 hypercorn==0.18.0
+    fi
+}

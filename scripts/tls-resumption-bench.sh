@@ -19,16 +19,7 @@ rm -rf "$WORK"
 mkdir -p "$WORK/html"
 echo "hello" >"$WORK/html/hello.txt"
 
-(
-    cd "$WORK"
-    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem -days 2 \
-        -subj '/CN=Bench CA' -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>/dev/null
-    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr \
-        -subj '/CN=localhost' 2>/dev/null
-    printf 'subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth\n' >ext.cnf
-    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 \
-        -extfile ext.cnf 2>/dev/null
-)
+make_test_ca "$WORK" "Bench CA"
 
 port13="$(free_port)"
 port12="$(free_port)"

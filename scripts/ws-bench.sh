@@ -58,10 +58,7 @@ command -v node >/dev/null || die "node not found: apt-get install -y nodejs nod
 node -e "require('ws')" 2>/dev/null || die "node cannot load ws from NODE_PATH=$NODE_PATH: apt-get install -y node-ws"
 [ -x /usr/bin/time ] || die "/usr/bin/time not found: apt-get install -y time"
 VENV="$ROOT/.venv-ws"
-if ! "$VENV/bin/python" -c 'import websockets' 2>/dev/null; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check websockets==17.4
-fi
+ensure_ws_venv "$VENV"
 PY_VERSION="$("$VENV/bin/python" -c 'import websockets, sys; print(websockets.__version__, sys.version.split()[0])')"
 
 if [ "$BUILD_FIRST" = 1 ]; then

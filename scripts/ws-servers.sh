@@ -39,29 +39,10 @@ VENV="$ROOT/.venv-ws"
 PYTHON="${PYTHON:-python3}"
 SERVERS=(websockets hypercorn nginx)
 
-ensure_venv() {
-    if [ ! -x "$VENV/bin/hypercorn" ] || ! "$VENV/bin/python" -c 'import websockets' 2>/dev/null; then
-        "$PYTHON" -m venv "$VENV"
-        "$VENV/bin/pip" install --quiet --disable-pip-version-check websockets==17.4 hypercorn==0.18.0
-    fi
-}
-
-# A test CA and one server certificate it signs (ECDSA P-256, 30 days), and the server key's SPKI pin.
+# A fresh test CA and server certificate (lib.sh's make_test_ca).
 make_certificates() {
     rm -rf "$TLS"
-    mkdir -p "$TLS"
-    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 30 \
-        -keyout "$TLS/ca.key" -out "$TLS/ca.pem" -subj "/CN=BothamNetworking WebSocket test CA" \
-        -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
-    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
-        -keyout "$TLS/server.key" -out "$TLS/server.csr" -subj "/CN=localhost" 2>/dev/null
-    printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost" "basicConstraints=CA:FALSE" \
-        "keyUsage=critical,digitalSignature" "extendedKeyUsage=serverAuth" >"$TLS/server.ext"
-    openssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.pem" -CAkey "$TLS/ca.key" -CAcreateserial -days 30 \
-        -extfile "$TLS/server.ext" -out "$TLS/server.pem" 2>/dev/null
-    openssl x509 -in "$TLS/server.pem" -pubkey -noout | openssl pkey -pubin -outform der |
-        openssl dgst -sha256 -binary | openssl base64 -A >"$TLS/pin"
-    chmod 644 "$TLS/ca.pem" "$TLS/server.pem"
+    make_test_ca "$TLS" "BothamNetworking WebSocket test CA"
 }
 
 start_nginx() {
@@ -94,7 +75,7 @@ start() {
     command -v openssl >/dev/null || die "openssl not found: apt-get install -y openssl"
     mkdir -p "$WORK"
     chmod 755 "$WORK"
-    ensure_venv
+    ensure_ws_venv "$VENV"
     make_certificates
     local ws h2c h2tls wss
     ws="$(free_port)"
