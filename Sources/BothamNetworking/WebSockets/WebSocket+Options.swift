@@ -49,11 +49,9 @@ extension WebSocket {
         }
 
         /// The wait before attempt `attempt` (1-based): `initialDelay` doubled per earlier failure, at most
-        /// `maxDelay`.
+        /// `maxDelay` (the retry policy's backoff, as `EventSource` uses it).
         func delay(beforeAttempt attempt: Int) -> Duration {
-            var delay = max(.zero, initialDelay)
-            for _ in 1..<max(1, attempt) where delay < maxDelay { delay *= 2 }
-            return min(delay, max(.zero, maxDelay))
+            RetryPolicy.Backoff(baseDelay: initialDelay, multiplier: 2, maxDelay: maxDelay).delay(beforeRetry: attempt)
         }
     }
 }

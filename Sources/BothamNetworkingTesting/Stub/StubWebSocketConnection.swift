@@ -290,13 +290,7 @@ final class StubWebSocketConnection: Sendable {
         var wakeups = Wakeups()
         let waits: Bool = try state.withLock { state in
             try Self.requirePeerOpen(state)
-            guard message.byteCount <= options.maxMessageSize else {
-                failClient(
-                    &state, code: .messageTooBig, kind: .responseTooLarge,
-                    reason: "a message of \(message.byteCount) bytes, over the limit of \(options.maxMessageSize)",
-                    &wakeups)
-                return false
-            }
+            if refusesOversized(message.byteCount, &state, &wakeups) { return false }
             deliver(message, &state, &wakeups)
             return state.toClient.isFull
         }
@@ -381,12 +375,9 @@ final class StubWebSocketConnection: Sendable {
                     reason: "a text message that is not valid UTF-8", &wakeups)
             case .oversizedMessage(let count):
                 try Self.requirePeerOpen(state)
-                guard count > options.maxMessageSize else {
-                    return deliver(.binary(Data(count: max(0, count))), &state, &wakeups)
+                if !refusesOversized(count, &state, &wakeups) {
+                    deliver(.binary(Data(count: max(0, count))), &state, &wakeups)
                 }
-                failClient(
-                    &state, code: .messageTooBig, kind: .responseTooLarge,
-                    reason: "a message of \(count) bytes, over the limit of \(options.maxMessageSize)", &wakeups)
             }
         }
     }
@@ -394,6 +385,16 @@ final class StubWebSocketConnection: Sendable {
     // MARK: Shared
 
     /// Hands `message` to the client (its waiting reader first).
+    /// Fails the client with `1009` when a message of `count` bytes is over its limit, as the native channel does;
+    /// whether it was.
+    private func refusesOversized(_ count: Int, _ state: inout State, _ wakeups: inout Wakeups) -> Bool {
+        guard count > options.maxMessageSize else { return false }
+        failClient(
+            &state, code: .messageTooBig, kind: .responseTooLarge,
+            reason: "a message of \(count) bytes, over the limit of \(options.maxMessageSize)", &wakeups)
+        return true
+    }
+
     private func deliver(_ message: WebSocket.Message, _ state: inout State, _ wakeups: inout Wakeups) {
         if let receiver = state.clientReceiver {
             state.clientReceiver = nil

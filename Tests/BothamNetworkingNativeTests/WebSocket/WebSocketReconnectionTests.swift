@@ -51,6 +51,23 @@ struct WebSocketReconnectionTests {
         #expect(server.requestCount == 2)
     }
 
+    @Test("the waits before the attempts double from initialDelay, on the client's clock")
+    func waitsDoubleOnTheClientsClock() async throws {
+        defer { server.shutdown() }
+        server.enqueue(.webSocket { peer in try await peer.inject(.dropConnection) })
+        for _ in 0..<3 { server.enqueue(MockResponse(statusCode: 503)) }
+        let clock = VirtualClock(sleeping: .advancesClock)
+        let apiClient = BothamAPIClient(
+            baseEndpoint: server.baseURL.absoluteString, httpClient: NativeHTTPClient(),
+            configuration: .init(clock: clock))
+
+        let socket = try await apiClient.webSocket("/feed", options: Self.reconnecting)
+        _ = await Self.drain(socket)
+
+        #expect(clock.sleeps.map { Int(($0 / .milliseconds(1)).rounded()) } == [10, 20, 40])
+        #expect(server.requestCount == 4)
+    }
+
     @Test("closing during the wait before a reconnection ends the messages without another handshake")
     func closeDuringTheWait() async throws {
         defer { server.shutdown() }
