@@ -23,11 +23,7 @@ extension RetryPolicy {
 
         /// The delay before retry `retry` (1 for the first retry), without jitter.
         package func delay(beforeRetry retry: Int) -> Duration {
-            let exponent = Double(max(0, retry - 1))
-            let factor = Foundation.pow(max(1, multiplier.isFinite ? multiplier : 1), exponent)
-            let seconds = baseDelay.seconds * factor
-            guard seconds.isFinite, seconds < maxDelay.seconds else { return max(.zero, maxDelay) }
-            return max(.zero, .seconds(seconds))
+            .exponential(base: baseDelay, multiplier: multiplier, maximum: maxDelay, step: retry)
         }
     }
 }

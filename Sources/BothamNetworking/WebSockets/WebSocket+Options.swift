@@ -49,9 +49,9 @@ extension WebSocket {
         }
 
         /// The wait before attempt `attempt` (1-based): `initialDelay` doubled per earlier failure, at most
-        /// `maxDelay` (the retry policy's backoff, as `EventSource` uses it).
+        /// `maxDelay` (the retry policy's backoff).
         func delay(beforeAttempt attempt: Int) -> Duration {
-            RetryPolicy.Backoff(baseDelay: initialDelay, multiplier: 2, maxDelay: maxDelay).delay(beforeRetry: attempt)
+            .exponential(base: initialDelay, multiplier: 2, maximum: maxDelay, step: attempt)
         }
     }
 }
