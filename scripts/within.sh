@@ -7,7 +7,8 @@
 # script prints the Swift Testing tests that started and never finished (from that output), the threads of every
 # test process of the group (with gdb, when it is installed), then stops the group (TERM, then KILL after 10 s)
 # and exits 124, as timeout(1) does. Otherwise it exits with the command's status, repeating the failures it
-# printed (failed tests, recorded issues, errors) at the end when that status is not zero.
+# printed (failed tests, recorded issues, errors) at the end when that status is not zero, and appends them to the
+# file WITHIN_FAILURES names, when set (a CI step of several runs prints them all once more at its end).
 set -uo pipefail
 
 [ $# -ge 2 ] || { echo "usage: $(basename "$0") SECONDS COMMAND [ARGUMENT…]" >&2; exit 2; }
@@ -102,8 +103,11 @@ status=$?
 group=""
 if [ "$status" -ne 0 ]; then
     # A long run's failures scroll far above its last lines (where a CI log's tail is read): repeat them last.
-    echo
-    echo "==> $(basename "$0"): '$*' exited $status; its failures, repeated:"
-    grep -E -A6 '^[^[:alnum:]]*✘|recorded an issue|error:|Fatal error|signal [0-9]' "$log" | grep -v -E ' started\.$' | head -150
+    {
+        echo
+        echo "==> $(basename "$0"): '$*' exited $status; its failures, repeated:"
+        grep -E -A4 '^[^[:alnum:]]*✘|recorded an issue|error:|Fatal error|signal [0-9]|ThreadSanitizer' "$log" |
+            grep -v -E ' started\.$|^[^[:alnum:]]*✔' | head -150
+    } | tee -a "${WITHIN_FAILURES:-/dev/null}"
 fi
 exit "$status"

@@ -20,10 +20,11 @@ func failure(of request: HTTPRequest, with client: any HTTPClient) async -> APIC
     }
 }
 
-/// A client whose configuration `change` adjusts.
+/// A client whose configuration `change` adjusts. Its idle timeout (5 s) is scaled by `BOTHAM_TEST_TIME_SCALE`: under
+/// TSan, with a whole test target starting at once, a mock server can be kept from the CPU for longer than 5 s.
 func makeClient(_ change: (inout NativeHTTPClient.Configuration) -> Void = { _ in }) -> NativeHTTPClient {
     var configuration = NativeHTTPClient.Configuration()
-    configuration.limits.idleTimeout = .seconds(5)
+    configuration.limits.idleTimeout = TestTimeScale.scaled(.seconds(5))
     change(&configuration)
     return NativeHTTPClient(configuration: configuration)
 }
