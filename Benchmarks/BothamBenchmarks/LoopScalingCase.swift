@@ -6,10 +6,10 @@
     import Foundation
 
     /// Case `loops`: `BothamAPIClient` + `NativeHTTPClient` on one event loop against the same on N loops
-    /// (`--loops`, default one per core, at least 2), the calling tasks on their loops (task `i` prefers loop
-    /// `i % N`) and, for N loops, also off them (the client picks the least busy loop); 1, 16, 64 and 256 in flight
+    /// (`--loops`, default one per core, at least 2), the calling tasks off the loops (the client picks the least
+    /// busy loop: what users get by default) and on them (task `i` prefers loop `i % N`); 1, 16, 64 and 256 in flight
     /// (`--loop-concurrency`). Both clients have the same connection cap (max(8, in flight)) and the ratios are
-    /// against one loop measured in the same run, interleaved.
+    /// against one loop with the calls off it, measured in the same run, interleaved.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     struct LoopScalingCase {
         let options: Options
@@ -32,6 +32,8 @@
                 let (one, oneTransport) = client(loops: 1)
                 let (many, manyTransport) = client(loops: loops)
                 let variants = [
+                    ConcurrentGETs.Variant(
+                        name: "botham+native 1 loop, off it", client: one, executors: [], path: path),
                     ConcurrentGETs.Variant(
                         name: "botham+native 1 loop, on it", client: one, executors: oneTransport.taskExecutors,
                         path: path),

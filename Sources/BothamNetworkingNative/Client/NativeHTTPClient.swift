@@ -42,14 +42,14 @@ import Foundation
 ///
 /// ## Event loops
 ///
-/// By default (``EventLoopCount/one``) every client runs on one loop thread. With
-/// ``Configuration/eventLoops`` set to ``EventLoopCount/perCore`` or ``EventLoopCount/count(_:)`` a client spreads
-/// its calls over that many loops, one thread each, shared with every other client (a client asking for `n` loops
-/// gets the process's first `n`). Each loop has the client's own pool of connections: a call made on a loop (its
+/// A client spreads its calls over ``Configuration/eventLoops`` loops (by default ``EventLoopCount/automatic``: one
+/// per core, one when the client may speak HTTP/2), one thread each, shared with every other client (a client asking for `n` loops gets the process's
+/// first `n`). Each loop has the client's own pool of connections: a call made on a loop (its
 /// task prefers one of ``taskExecutors``) uses that loop's pool and stays on its thread, and any other call goes
 /// to the loop with the fewest of this client's calls from other tasks in flight (a streamed body counts until it
-/// ends; the first loop on a tie, so that one caller at a time keeps reusing one connection). ``Configuration/maxConnectionsPerHost`` stays the total: it is split across the
-/// loops, and a client uses no more loops than that cap.
+/// /// ends; the first loop on a tie, so that one caller at a time keeps reusing one connection).
+/// ``Configuration/maxConnectionsPerHost`` stays the total: it is split across the loops, and a client uses no more
+/// loops than that cap.
 public final class NativeHTTPClient: HTTPClient {
     /// The settings this client was made with.
     public let configuration: Configuration
@@ -65,7 +65,8 @@ public final class NativeHTTPClient: HTTPClient {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         // No more loops than connections: a loop that may open none would only hold a thread.
-        let loopCount = min(configuration.eventLoops.count, max(1, configuration.maxConnectionsPerHost))
+        let loopCount = min(
+            configuration.eventLoops.count(for: configuration.httpVersion), max(1, configuration.maxConnectionsPerHost))
         shards = EventLoop.sharedLoops(count: loopCount).flatMap { loops in
             PoolShards(
                 loops: loops,
@@ -108,8 +109,7 @@ public final class NativeHTTPClient: HTTPClient {
     /// loop needs a share of the cap).
     ///
     /// ```swift
-    /// var configuration = NativeHTTPClient.Configuration()
-    /// configuration.eventLoops = .perCore
+    /// var configuration = NativeHTTPClient.Configuration()  // one event loop per core
     /// let client = NativeHTTPClient(configuration: configuration)
     /// let api = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: client)
     /// let executors = client.taskExecutors

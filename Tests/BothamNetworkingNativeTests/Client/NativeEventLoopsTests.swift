@@ -13,9 +13,9 @@ import Testing
 
 @Suite("The number of event loops a client asks for", .timeLimit(.minutes(1)))
 struct EventLoopCountTests {
-    @Test("One loop by default, a count clamped to 1...64, and one per core the process may run on")
+    @Test("One loop per core by default, a count clamped to 1...64, and one per core the process may run on")
     func counts() {
-        #expect(NativeHTTPClient.Configuration().eventLoops == .one)
+        #expect(NativeHTTPClient.Configuration().eventLoops == .automatic)
         #expect(NativeHTTPClient.EventLoopCount.one.count == 1)
         #expect(NativeHTTPClient.EventLoopCount.count(0).count == 1)
         #expect(NativeHTTPClient.EventLoopCount.count(-3).count == 1)
@@ -25,6 +25,29 @@ struct EventLoopCountTests {
         let cores = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 64)
         #expect(NativeHTTPClient.EventLoopCount.perCore.count == cores)
         #expect(NativeHTTPClient.EventLoopCount.count(2).description == "2 event loops")
+        #expect(NativeHTTPClient.EventLoopCount.automatic.count == cores)
+        #expect(NativeHTTPClient.EventLoopCount.automatic != .perCore)
+    }
+
+    @Test(
+        "By default a client runs one loop per core over HTTP/1.1 and one loop when it may speak HTTP/2; a count asked for is kept"
+    )
+    func automaticFollowsTheHTTPVersion() {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let cores = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8)
+        func loops(_ change: (inout NativeHTTPClient.Configuration) -> Void) -> Int {
+            makeClient(change).taskExecutors.count
+        }
+        #expect(loops { _ in } == cores, "HTTP/1.1: one per core, at most the connection cap (8)")
+        for version in [NativeHTTPClient.HTTPVersionPolicy.preferHTTP2, .http2Only, .http2PriorKnowledge] {
+            #expect(loops { $0.httpVersion = version } == 1, "\(version): one connection per origin, on one loop")
+            let asked = loops {
+                $0.httpVersion = version
+                $0.eventLoops = .count(2)
+            }
+            #expect(asked == 2, "\(version), 2 loops asked")
+        }
+        #expect(loops { $0.eventLoops = .one } == 1)
     }
 }
 
