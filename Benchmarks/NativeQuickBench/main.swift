@@ -75,9 +75,14 @@
         let apiClient = BothamAPIClient(
             baseEndpoint: url.absoluteString.replacingOccurrences(of: url.path, with: ""), httpClient: native)
         let path = url.path
-        try await withTaskExecutorPreference(native.taskExecutor) {
+        // NATIVE_QUICK_BENCH_OFF_LOOP=1: the calls from tasks that prefer no executor, as users make them by default.
+        let offLoop = ProcessInfo.processInfo.environment["NATIVE_QUICK_BENCH_OFF_LOOP"] != nil
+        try await withTaskExecutorPreference(offLoop ? nil : native.taskExecutor) {
             try await measure(
-                "BothamAPIClient + NativeHTTPClient on its loop's executor", count: count, inFlight: inFlight
+                offLoop
+                    ? "BothamAPIClient + NativeHTTPClient"
+                    : "BothamAPIClient + NativeHTTPClient on its loop's executor",
+                count: count, inFlight: inFlight
             ) {
                 let response = try await apiClient.GET(path).get()
                 precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")

@@ -41,10 +41,11 @@ struct HTTP2PayloadParser {
     private func data() throws(HTTP2FrameError) -> HTTP2Frame.Payload {
         try requireStream()
         let (padding, body) = try unpadded(fixed: 0)
+        // A slice of the decoder's buffer, not a copy: a 1 MiB body over HTTP/2 is 128 DATA frames of nginx's 8 KiB.
         return .data(
             HTTP2Frame.DataPayload(
-                bytes: slice(body.lowerBound, body.upperBound), endStream: header.flags.contains(.endStream),
-                padding: padding))
+                bytes: bytes[(start + body.lowerBound)..<(start + body.upperBound)],
+                endStream: header.flags.contains(.endStream), padding: padding))
     }
 
     private func headers() throws(HTTP2FrameError) -> HTTP2Frame.Payload {

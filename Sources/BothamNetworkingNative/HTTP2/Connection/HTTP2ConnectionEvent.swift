@@ -10,7 +10,7 @@ package enum HTTP2ConnectionEvent: Hashable, Sendable {
     case head(HTTP2StreamID, status: Int, fields: [HPACKHeaderField])
     /// Body octets of a stream. Tell the connection when they are consumed
     /// (``HTTP2ClientConnection/consumed(_:on:)``): that is what lets the server send more.
-    case data(HTTP2StreamID, [UInt8])
+    case data(HTTP2StreamID, ArraySlice<UInt8>)
     /// The trailer fields that end a stream (``end(_:)`` follows).
     case trailers(HTTP2StreamID, fields: [HPACKHeaderField])
     /// The server ended the stream's response: the whole body has arrived. A stream whose request body is still

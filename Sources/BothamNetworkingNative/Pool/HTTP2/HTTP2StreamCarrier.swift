@@ -175,7 +175,7 @@ final class HTTP2StreamCarrier: ExchangeCarrier {
     }
 
     /// Delivers body octets; returns how many the session may grant back to the stream's window now.
-    func receivedData(_ bytes: [UInt8]) -> Int {
+    func receivedData(_ bytes: ArraySlice<UInt8>) -> Int {
         lastProgress = MonotonicClock.now()
         bytes.withUnsafeBytes { delegate?.carrierDidRead($0) }
         guard !isDone, isReadingPaused else { return bytes.count }

@@ -153,7 +153,7 @@ struct HTTP2ClientConnectionTests {
                     fields: [
                         .init(name: "content-type", value: "text/plain"), .init(name: "content-length", value: "5"),
                     ]),
-                .data(1, Array("hel".utf8)), .data(1, Array("lo".utf8)), .end(1),
+                .data(1, Array("hel".utf8)[...]), .data(1, Array("lo".utf8)[...]), .end(1),
             ])
         #expect(connection.openStreamCount == 0)
         #expect(connection.canOpenStream)
@@ -173,7 +173,7 @@ struct HTTP2ClientConnectionTests {
         #expect(
             events == [
                 .informational(1, status: 103, fields: [.init(name: "link", value: "</a.css>; rel=preload")]),
-                .head(1, status: 200, fields: []), .data(1, Array("body".utf8)),
+                .head(1, status: 200, fields: []), .data(1, Array("body".utf8)[...]),
                 .trailers(1, fields: [.init(name: "grpc-status", value: "0")]), .end(1),
             ])
     }

@@ -175,7 +175,7 @@ struct HTTP2FlowControlTests {
             server.headers(1, [(":status", "200")]) + server.data(1, "a", padding: 255)
                 + server.data(1, "b", padding: 255))
 
-        #expect(events.suffix(2) == [.data(stream, Array("a".utf8)), .data(stream, Array("b".utf8))])
+        #expect(events.suffix(2) == [.data(stream, Array("a".utf8)[...]), .data(stream, Array("b".utf8)[...])])
         #expect(
             try server.read(connection.takeOutbound()) == [
                 HTTP2Frame(streamID: stream, payload: .windowUpdate(windowIncrement: 512))
