@@ -4,7 +4,7 @@
     // Sequential GETs with NativeHTTPClient and with URLSession, in one process, for a quick comparison.
     //
     //     swift build -c release --package-path Benchmarks --product NativeQuickBench
-    //     Benchmarks/.build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native] [in-flight] [h2]
+    //     Benchmarks/.build/release/NativeQuickBench http://127.0.0.1:8080/small.json 2000 [native|urlsession] [in-flight] [h2]
     //
     // Prints requests per second (wall clock) and CPU microseconds per request (getrusage, user + system, the whole
     // process: the client's threads, not the server's). `in-flight` (default 1) runs that many sequential workers at
@@ -50,6 +50,21 @@
             URL(string: arguments.count > 1 ? arguments[1] : "http://127.0.0.1:8080/") ?? URL(fileURLWithPath: "/")
         let count = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
         let inFlight = max(1, arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1)
+
+        // `urlsession` in place of `native`: only BothamAPIClient + URLSessionHTTPClient, for a profile of its
+        // per-chunk path (BENCHMARKS.md).
+        if arguments.count > 3 && arguments[3] == "urlsession" {
+            let apiClient = BothamAPIClient(
+                baseEndpoint: url.absoluteString.replacingOccurrences(of: url.path, with: ""),
+                httpClient: URLSessionHTTPClient())
+            let path = url.path
+            _ = try await apiClient.GET(path).get()
+            try await measure("BothamAPIClient + URLSessionHTTPClient", count: count, inFlight: inFlight) {
+                let response = try await apiClient.GET(path).get()
+                precondition(response.statusCode == 200, "unexpected status \(response.statusCode)")
+            }
+            return
+        }
 
         var configuration = NativeHTTPClient.Configuration()
         configuration.maxConnectionsPerHost = max(8, inFlight)

@@ -19,7 +19,7 @@ package struct HPACKEncoder: Sendable {
     /// Which fields are added to the dynamic table.
     package var indexing: HPACKIndexingPolicy
     /// The lower-case names sent as never-indexed literals: the defaults and the caller's.
-    package let sensitiveNames: Set<[UInt8]>
+    package let sensitiveNames: HPACKNameSet
     /// The largest table this encoder uses, however large the peer allows.
     package let preferredTableSize: Int
     private var table: HPACKDynamicTable
@@ -39,7 +39,7 @@ package struct HPACKEncoder: Sendable {
         self.huffman = huffman
         self.indexing = indexing
         self.preferredTableSize = max(0, preferredTableSize)
-        self.sensitiveNames = Set(
+        self.sensitiveNames = HPACKNameSet(
             (Array(Self.defaultSensitiveNames) + Array(sensitiveNames)).map { HPACKEncoder.lowercased(Array($0.utf8)) })
         // Both sides start from the SETTINGS value; a smaller table of ours is announced in the first block.
         table = HPACKDynamicTable(capacity: max(0, maxTableSize))

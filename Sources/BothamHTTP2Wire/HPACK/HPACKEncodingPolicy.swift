@@ -15,9 +15,8 @@ package enum HPACKIndexingPolicy: Sendable {
     case sensible
 
     /// The names ``sensible`` does not index: their values rarely repeat on one connection.
-    package static let variableNames: Set<[UInt8]> = Set(
-        [
-            ":path", "content-length", "content-range", "range", "etag", "location", "set-cookie",
-            "if-modified-since", "if-unmodified-since", "if-none-match", "if-match", "if-range", "last-modified",
-        ].map { Array($0.utf8) })
+    package static let variableNames = HPACKNameSet(utf8: [
+        ":path", "content-length", "content-range", "range", "etag", "location", "set-cookie", "if-modified-since",
+        "if-unmodified-since", "if-none-match", "if-match", "if-range", "last-modified",
+    ])
 }

@@ -11,8 +11,9 @@ struct HTTP2ResponseFields: Hashable, Sendable {
     var contentLength: Int?
 
     /// Fields that only HTTP/1.1 connections have: a response carrying one is malformed (§8.2.2).
-    private static let connectionSpecific: Set<[UInt8]> = Set(
-        ["connection", "proxy-connection", "keep-alive", "transfer-encoding", "upgrade"].map { Array($0.utf8) })
+    private static let connectionSpecific = HPACKNameSet(utf8: [
+        "connection", "proxy-connection", "keep-alive", "transfer-encoding", "upgrade",
+    ])
     private static let statusName = Array(":status".utf8)
     private static let contentLengthName = Array("content-length".utf8)
 
