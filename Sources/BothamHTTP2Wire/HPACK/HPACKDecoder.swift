@@ -15,6 +15,8 @@ package struct HPACKDecoder: Sendable {
     /// The lowest limit set since the last block, when it is below the table's capacity: the next block must
     /// start with a size update to at most this (RFC 7541 §4.2).
     private var requiredUpdateCeiling: Int?
+    /// The peer's recent Huffman-coded strings, decoded.
+    private var huffmanMemo = HuffmanMemo()
 
     /// A decoder for a connection whose SETTINGS allow a table of `maxTableSize` bytes (4,096 unless changed,
     /// RFC 9113 §6.5.2) and header lists of `maxHeaderListSize` bytes (by default 64 KiB, the HTTP/1.1 parser's
@@ -78,12 +80,14 @@ package struct HPACKDecoder: Sendable {
     }
 
     /// A literal representation's field: an indexed or literal name, then a literal value (RFC 7541 §6.2).
-    private func literal(_ block: [UInt8], at position: inout Int, prefixBits: Int) throws(HPACKError)
+    private mutating func literal(_ block: [UInt8], at position: inout Int, prefixBits: Int) throws(HPACKError)
         -> HPACKHeaderField
     {
         let nameIndex = try HPACKInteger.decode(block, at: &position, prefixBits: prefixBits)
-        let name = nameIndex == 0 ? try HPACKString.decode(block, at: &position) : try field(at: nameIndex).name
-        let value = try HPACKString.decode(block, at: &position)
+        let name =
+            nameIndex == 0
+            ? try HPACKString.decode(block, at: &position, memo: &huffmanMemo) : try field(at: nameIndex).name
+        let value = try HPACKString.decode(block, at: &position, memo: &huffmanMemo)
         return HPACKHeaderField(name: name, value: value)
     }
 

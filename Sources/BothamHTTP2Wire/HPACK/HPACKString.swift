@@ -19,14 +19,17 @@ enum HPACKString {
         }
     }
 
-    /// Reads a string literal at `position` (which it advances past the string) and returns its octets.
-    static func decode(_ bytes: [UInt8], at position: inout Int) throws(HPACKError) -> [UInt8] {
+    /// Reads a string literal at `position` (which it advances past the string) and returns its octets, decoding a
+    /// Huffman-coded one through `memo`.
+    static func decode(_ bytes: [UInt8], at position: inout Int, memo: inout HuffmanMemo) throws(HPACKError)
+        -> [UInt8]
+    {
         guard position < bytes.count else { throw .truncated }
         let huffman = bytes[position] & 0x80 != 0
         let length = try HPACKInteger.decode(bytes, at: &position, prefixBits: 7)
         guard length <= bytes.count - position else { throw .truncated }
         let octets = bytes[position..<(position + length)]
         position += length
-        return huffman ? try HuffmanDecoding.decode(octets) : Array(octets)
+        return huffman ? try memo.decode(octets) : Array(octets)
     }
 }
