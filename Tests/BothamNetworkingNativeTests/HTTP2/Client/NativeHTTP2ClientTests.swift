@@ -50,6 +50,22 @@ struct NativeHTTP2ClientTests {
     }
 
     @Test(
+        "Sequential calls are not held 40 ms each by delayed ACKs: nginx writes HEADERS and DATA apart, with Nagle on",
+        H2CServers.needsNginx)
+    func sequentialCallsAreNotHeldByDelayedACKs() async throws {
+        let client = Self.client()
+        let url = try Self.url(H2CServers.nginx, "/small.txt")
+        #expect(try await client.send(HTTPRequest(method: .get, url: url)).statusCode == 200)
+        let start = ContinuousClock.now
+        for _ in 0..<50 {
+            #expect(try await client.send(HTTPRequest(method: .get, url: url)).statusCode == 200)
+        }
+        let elapsed = ContinuousClock.now - start
+        // About 40 ms a call when the ACK of HEADERS waits for the kernel's delayed-ACK timer: 2 s or more.
+        #expect(elapsed < TestTimeScale.scaled(.seconds(1), since: start), "50 calls took \(elapsed)")
+    }
+
+    @Test(
         "A thousand concurrent calls go over one connection, each answered with its own body",
         H2CServers.needsHypercorn)
     func concurrentCallsAreMultiplexed() async throws {
