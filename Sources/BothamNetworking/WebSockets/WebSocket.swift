@@ -99,7 +99,8 @@ public final class WebSocket: Sendable {
                 if let ending { throw ending }
                 return nil
             }
-            // Reopens until a connection is made or the attempts are spent (the last failure is then thrown).
+            // Reopens until a connection is made or the attempts are spent (the last failure is then thrown); the
+            // attempts count from the last message received.
             while true {
                 failures += 1
                 guard failures <= reconnection.maxAttempts else { throw ending ?? Self.ended(channel) }
@@ -119,7 +120,8 @@ public final class WebSocket: Sendable {
                         return true
                     }
                     guard replaced else { return nil }
-                    failures = 0
+                    // Not counted a success until a message comes: a server that takes every handshake and drops
+                    // the connection at once would otherwise be reopened forever, at the shortest wait.
                     break
                 } catch .cancelled {
                     throw .cancelled

@@ -68,6 +68,29 @@ struct WebSocketReconnectionTests {
         #expect(server.requestCount == 4)
     }
 
+    @Test(
+        "a server that takes every handshake and drops at once is tried maxAttempts times, the waits still doubling")
+    func immediateDropsSpendTheAttempts() async throws {
+        defer { server.shutdown() }
+        for _ in 0..<6 { server.enqueue(.webSocket { peer in try await peer.inject(.dropConnection) }) }
+        let clock = VirtualClock(sleeping: .advancesClock)
+        let apiClient = BothamAPIClient(
+            baseEndpoint: server.baseURL.absoluteString, httpClient: NativeHTTPClient(),
+            configuration: .init(clock: clock))
+
+        let socket = try await apiClient.webSocket("/feed", options: Self.reconnecting)
+        let (texts, error) = await Self.drain(socket)
+
+        #expect(texts.isEmpty)
+        #expect(clock.sleeps.map { Int(($0 / .milliseconds(1)).rounded()) } == [10, 20, 40])
+        #expect(server.requestCount == 4, "the first connection and 3 attempts")
+        guard case .networkError(let failure) = error else {
+            Issue.record("expected connectionLost, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.kind == .connectionLost)
+    }
+
     @Test("closing during the wait before a reconnection ends the messages without another handshake")
     func closeDuringTheWait() async throws {
         defer { server.shutdown() }
