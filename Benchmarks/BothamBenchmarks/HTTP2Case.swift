@@ -40,6 +40,8 @@
                 -> ConcurrentGETs.Variant
             {
                 var configuration = NativeHTTPClient.Configuration()
+                // One loop for every variant, like for like: by default an HTTP/1.1 client runs one per core.
+                configuration.eventLoops = .one
                 change(&configuration)
                 let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
                 let transport = NativeHTTPClient(configuration: configuration)
