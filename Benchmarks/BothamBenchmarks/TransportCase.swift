@@ -68,9 +68,14 @@
                 if case .success = await nativeClient.GET(path) { return true }
                 return false
             }
-            // The same client with the calling tasks on its event loop: no thread switch per call.
-            let nativeOnLoop = Variant(name: "botham+native on its loop", executor: nativeTransport.taskExecutor) {
-                if case .success = await nativeClient.GET(path) { return true }
+            // A client on one event loop (the whole cap on it; by default a client has one loop per core, each with a
+            // share) with the calling tasks on that loop: no thread switch per call.
+            var oneLoopConfiguration = nativeConfiguration
+            oneLoopConfiguration.eventLoops = .one
+            let oneLoopTransport = NativeHTTPClient(configuration: oneLoopConfiguration)
+            let oneLoopClient = BothamAPIClient(baseEndpoint: origin, httpClient: oneLoopTransport)
+            let nativeOnLoop = Variant(name: "botham+native on its loop", executor: oneLoopTransport.taskExecutor) {
+                if case .success = await oneLoopClient.GET(path) { return true }
                 return false
             }
             // Each with its defaults: native's cap of 8 against raw URLSession's own (reported against the same

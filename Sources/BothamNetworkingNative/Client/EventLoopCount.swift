@@ -5,8 +5,9 @@ extension NativeHTTPClient {
     /// ``NativeHTTPClient/Configuration/eventLoops``.
     ///
     /// ``automatic`` (the default) is one loop per core, as AsyncHTTPClient's event-loop group has, for a client that
-    /// speaks HTTP/1.1: many calls in flight spread over every core, and one call at a time stays on the first loop.
-    /// A client that may speak HTTP/2 (``NativeHTTPClient/Configuration/httpVersion``) gets one loop: one connection
+    /// speaks HTTP/1.1, as long as each loop keeps 4 connections of ``NativeHTTPClient/Configuration/maxConnectionsPerHost``
+    /// (2 loops for the default 8; raise the cap to use more cores): many calls in flight spread over the loops, and
+    /// one call at a time stays on the first. A client that may speak HTTP/2 (``NativeHTTPClient/Configuration/httpVersion``) gets one loop: one connection
     /// per origin carries all its calls (RFC 9113 §9.1), while each loop would open its own. ``one`` keeps every call
     /// of the process on one thread (it only moves bytes, which is enough for most apps). Each loop is a thread of its
     /// own (a 64 KiB read buffer, and it sleeps in `epoll_wait` while nothing is in flight); loops are shared
@@ -19,7 +20,7 @@ extension NativeHTTPClient {
     /// let client = NativeHTTPClient(configuration: configuration)
     /// ```
     public struct EventLoopCount: Sendable, Hashable, CustomStringConvertible {
-        /// The number of loops, clamped to 1...``maximum`` (for ``automatic``, one per core: its count over
+        /// The number of loops, clamped to 1...``maximum`` (for ``automatic``, one per core: its most over
         /// HTTP/1.1).
         public let count: Int
         /// Whether this is ``automatic``.
@@ -36,8 +37,8 @@ extension NativeHTTPClient {
             EventLoopCount(clamping: ProcessInfo.processInfo.activeProcessorCount)
         }
 
-        /// The default: ``perCore`` for a client that speaks only HTTP/1.1, ``one`` for a client that may speak
-        /// HTTP/2.
+        /// The default: for a client that speaks only HTTP/1.1, ``perCore`` but at most one loop per 4 connections of
+        /// the cap; for a client that may speak HTTP/2, ``one``.
         public static var automatic: EventLoopCount {
             EventLoopCount(clamping: ProcessInfo.processInfo.activeProcessorCount, followsHTTPVersion: true)
         }
@@ -52,9 +53,18 @@ extension NativeHTTPClient {
             self.followsHTTPVersion = followsHTTPVersion
         }
 
-        /// The loops a client speaking `httpVersion` runs.
-        func count(for httpVersion: HTTPVersionPolicy) -> Int {
-            followsHTTPVersion && httpVersion != .http1Only ? 1 : count
+        /// The connections each loop of ``automatic`` keeps at least: calls that all stay on one loop (a task on
+        /// ``NativeHTTPClient/taskExecutor``) get that loop's share of the cap.
+        static let automaticConnectionsPerLoop = 4
+
+        /// The loops a client speaking `httpVersion` with `maxConnectionsPerHost` runs: never more than connections
+        /// (a loop that may open none would only hold a thread), and for ``automatic`` one over HTTP/2 and no more
+        /// than leave each loop ``automaticConnectionsPerLoop`` connections.
+        func count(for httpVersion: HTTPVersionPolicy, maxConnectionsPerHost: Int) -> Int {
+            let cap = max(1, maxConnectionsPerHost)
+            guard followsHTTPVersion else { return min(count, cap) }
+            guard httpVersion == .http1Only else { return 1 }
+            return min(count, max(1, cap / Self.automaticConnectionsPerLoop))
         }
 
         /// `"1 event loop"`, `"4 event loops"`, `"automatic (4 event loops over HTTP/1.1)"`.

@@ -43,11 +43,11 @@ import Foundation
 /// ## Event loops
 ///
 /// A client spreads its calls over ``Configuration/eventLoops`` loops (by default ``EventLoopCount/automatic``: one
-/// per core, one when the client may speak HTTP/2), one thread each, shared with every other client (a client asking for `n` loops gets the process's
+/// per core with at least 4 connections each, one when the client may speak HTTP/2), one thread each, shared with every other client (a client asking for `n` loops gets the process's
 /// first `n`). Each loop has the client's own pool of connections: a call made on a loop (its
 /// task prefers one of ``taskExecutors``) uses that loop's pool and stays on its thread, and any other call goes
 /// to the loop with the fewest of this client's calls from other tasks in flight (a streamed body counts until it
-/// /// ends; the first loop on a tie, so that one caller at a time keeps reusing one connection).
+/// ends; the first loop on a tie, so that one caller at a time keeps reusing one connection).
 /// ``Configuration/maxConnectionsPerHost`` stays the total: it is split across the loops, and a client uses no more
 /// loops than that cap.
 public final class NativeHTTPClient: HTTPClient {
@@ -64,9 +64,8 @@ public final class NativeHTTPClient: HTTPClient {
     /// `secureConnectionFailed` carrying a `TLSError` with code `configuration`, while HTTP still works.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        // No more loops than connections: a loop that may open none would only hold a thread.
-        let loopCount = min(
-            configuration.eventLoops.count(for: configuration.httpVersion), max(1, configuration.maxConnectionsPerHost))
+        let loopCount = configuration.eventLoops.count(
+            for: configuration.httpVersion, maxConnectionsPerHost: configuration.maxConnectionsPerHost)
         shards = EventLoop.sharedLoops(count: loopCount).flatMap { loops in
             PoolShards(
                 loops: loops,
@@ -86,8 +85,10 @@ public final class NativeHTTPClient: HTTPClient {
     /// Calls made from a task that prefers it run on the loop thread from start to end, so a call costs no thread
     /// switch at all (the default: two, onto the loop and back to the cooperative pool). Worth it for many small
     /// requests; keep CPU-heavy work (large JSON decoding) off it, since the loop also serves every other call. A
-    /// client with several loops (``Configuration/eventLoops``) offers one executor per loop in ``taskExecutors``;
-    /// this is their first.
+    /// client with several loops (``Configuration/eventLoops``: by default one per core) offers one executor per loop
+    /// in ``taskExecutors``; this is their first, and calls made on it get its share of
+    /// ``Configuration/maxConnectionsPerHost``: spread the tasks over ``taskExecutors`` to use them all, or set
+    /// ``Configuration/eventLoops`` to ``EventLoopCount/one`` to keep the whole cap on this one.
     ///
     /// ```swift
     /// let client = NativeHTTPClient()

@@ -30,15 +30,19 @@ struct EventLoopCountTests {
     }
 
     @Test(
-        "By default a client runs one loop per core over HTTP/1.1 and one loop when it may speak HTTP/2; a count asked for is kept"
+        "By default a client runs a loop per core, at most one per 4 connections of its cap, and one loop when it may speak HTTP/2; a count asked for is kept",
+        .enabled(
+            if: ProcessInfo.processInfo.activeProcessorCount >= 2, "with one core every count here is 1 (CI has 2)")
     )
     func automaticFollowsTheHTTPVersion() {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
-        let cores = min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8)
+        let cores = min(ProcessInfo.processInfo.activeProcessorCount, 64)
         func loops(_ change: (inout NativeHTTPClient.Configuration) -> Void) -> Int {
             makeClient(change).taskExecutors.count
         }
-        #expect(loops { _ in } == cores, "HTTP/1.1: one per core, at most the connection cap (8)")
+        #expect(loops { _ in } == 2, "the default cap of 8: 4 connections for each of 2 loops")
+        #expect(loops { $0.maxConnectionsPerHost = 4 * cores } == cores, "one per core when the cap allows")
+        #expect(loops { $0.maxConnectionsPerHost = 7 } == 1, "7 connections: one loop keeps them all")
         for version in [NativeHTTPClient.HTTPVersionPolicy.preferHTTP2, .http2Only, .http2PriorKnowledge] {
             #expect(loops { $0.httpVersion = version } == 1, "\(version): one connection per origin, on one loop")
             let asked = loops {
@@ -47,6 +51,7 @@ struct EventLoopCountTests {
             }
             #expect(asked == 2, "\(version), 2 loops asked")
         }
+        #expect(loops { $0.eventLoops = .count(2) } == 2)
         #expect(loops { $0.eventLoops = .one } == 1)
     }
 }
