@@ -34,8 +34,9 @@ extension WebSocket {
     /// How a ``WebSocket`` opens again after its connection is lost, while its messages are read: the same
     /// handshake after a delay that doubles while attempts fail (<doc:WebSockets> says which endings reopen).
     public struct Reconnection: Sendable, Hashable {
-        /// Failed attempts in a row before giving up (5). A connection that ends before its first message counts as
-        /// a failed attempt, as `EventSource` counts one that ends before an event.
+        /// Failed attempts in a row before giving up (5). A connection that ends before its first message, and
+        /// before it has been open for ``maxDelay``, counts as a failed attempt (as `EventSource` counts one that
+        /// ends before an event).
         public var maxAttempts: Int
         /// The wait before the first attempt (1 s).
         public var initialDelay: Duration

@@ -86,6 +86,8 @@ public final class WebSocket: Sendable {
     /// ``Options/reconnection`` covers.
     fileprivate func receive() async throws(APIClientError) -> WebSocket.Message? {
         var failures = 0
+        // When the handshake of the connection in use started, when this call opened it.
+        var openedAt: ContinuousClock.Instant?
         while true {
             let channel = self.channel
             let ending: APIClientError?
@@ -99,8 +101,9 @@ public final class WebSocket: Sendable {
                 if let ending { throw ending }
                 return nil
             }
-            // Reopens until a connection is made or the attempts are spent (the last failure is then thrown); the
-            // attempts count from the last message received.
+            // Reopens until a connection is made or the attempts are spent (the last failure is then thrown). The
+            // attempts count from the last connection that brought a message or stayed open for `maxDelay`.
+            if let openedAt, clock.now - openedAt >= reconnection.maxDelay { failures = 0 }
             while true {
                 failures += 1
                 guard failures <= reconnection.maxAttempts else { throw ending ?? Self.ended(channel) }
@@ -111,6 +114,7 @@ public final class WebSocket: Sendable {
                 }
                 // A close during the wait ends the messages here, before a handshake it would only throw away.
                 guard !current.withLock(\.closedByClient) else { return nil }
+                let attemptStart = clock.now
                 do {
                     let (response, handle) = try await reopen()
                     let replaced = current.withLock { current -> Bool in
@@ -120,8 +124,9 @@ public final class WebSocket: Sendable {
                         return true
                     }
                     guard replaced else { return nil }
-                    // Not counted a success until a message comes: a server that takes every handshake and drops
-                    // the connection at once would otherwise be reopened forever, at the shortest wait.
+                    // Not counted a success until a message comes or it lasts: a server that takes every handshake
+                    // and drops the connection at once would otherwise be reopened forever, at the shortest wait.
+                    openedAt = attemptStart
                     break
                 } catch .cancelled {
                     throw .cancelled

@@ -91,6 +91,36 @@ struct WebSocketReconnectionTests {
         #expect(failure.kind == .connectionLost)
     }
 
+    @Test("a connection open for maxDelay counts as a success though no message came: quiet feeds carry on")
+    func longLivedConnectionsResetTheAttempts() async throws {
+        defer { server.shutdown() }
+        let clock = VirtualClock(sleeping: .advancesClock)
+        // Each connection lasts 100 ms on the client's clock (from before its handshake), then drops: more times in a
+        // row than maxAttempts allows, and then a message comes.
+        for _ in 0..<4 {
+            server.enqueue(
+                .webSocket { peer in
+                    await clock.advance(by: .milliseconds(100))
+                    try await peer.inject(.dropConnection)
+                })
+        }
+        server.enqueue(.webSocket { peer in try await peer.send(.text("finally")) })
+        let apiClient = BothamAPIClient(
+            baseEndpoint: server.baseURL.absoluteString, httpClient: NativeHTTPClient(),
+            configuration: .init(clock: clock))
+        let options = WebSocket.Options(
+            reconnection: WebSocket.Reconnection(
+                maxAttempts: 2, initialDelay: .milliseconds(10), maxDelay: .milliseconds(50)))
+
+        let socket = try await apiClient.webSocket("/feed", options: options)
+        let (texts, error) = await Self.drain(socket)
+
+        #expect(texts == ["finally"])
+        #expect(error == nil)
+        #expect(server.requestCount == 5)
+        #expect(clock.sleeps.map { Int(($0 / .milliseconds(1)).rounded()) } == [10, 10, 10, 10], "no doubling")
+    }
+
     @Test("closing during the wait before a reconnection ends the messages without another handshake")
     func closeDuringTheWait() async throws {
         defer { server.shutdown() }
