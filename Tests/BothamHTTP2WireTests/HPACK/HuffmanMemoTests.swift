@@ -20,6 +20,12 @@ struct HuffmanMemoTests {
                 #expect(try memo.decode(Self.coded(text)) == Array(text.utf8), "round \(round): \(text)")
             }
         }
+        // Four strings over and over: every decode after the first four is an answer from the memo.
+        for _ in 0..<3 {
+            for text in texts.suffix(4) {
+                #expect(try memo.decode(Self.coded(text)) == Array(text.utf8), "remembered: \(text)")
+            }
+        }
         #expect(try memo.decode(Self.coded("nginx")) == Array("nginx".utf8))
         #expect(try memo.decode(Self.coded("nginy")) == Array("nginy".utf8), "same length, other octets")
     }
