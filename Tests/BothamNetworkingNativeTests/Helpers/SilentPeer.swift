@@ -1,4 +1,5 @@
 import BothamNetworking
+import BothamTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Foundation
 /// handshake, a request body the socket no longer takes, an HTTP/2 SETTINGS or PING never acknowledged).
 ///
 /// Its own thread does every blocking call (never Swift's cooperative pool), each bounded by a 50 ms poll, and
-/// gives up after 30 s; ``stop()`` ends it sooner and closes its sockets.
+/// gives up after 30 s (scaled by `BOTHAM_TEST_TIME_SCALE`); ``stop()`` ends it sooner and closes its sockets.
 final class SilentPeer: Sendable {
     /// The port it listens on.
     let port: Int
@@ -80,7 +81,7 @@ final class SilentPeer: Sendable {
     }
 
     private func run(_ enough: @Sendable ([UInt8]) -> Bool) {
-        let giveUp = ContinuousClock.now + .seconds(30)
+        let giveUp = ContinuousClock.now + TestTimeScale.scaled(.seconds(30))
         var connection: Int32 = -1
         defer {
             state.withLock { state in
@@ -123,7 +124,7 @@ final class SilentPeer: Sendable {
             waiter = draining
             if waiter == nil { _ = poll(nil, 0, 50) }  // 50 ms, then look again
         }
-        let drainUntil = ContinuousClock.now + .seconds(5)
+        let drainUntil = ContinuousClock.now + TestTimeScale.scaled(.seconds(5))
         while ContinuousClock.now < drainUntil {
             guard Self.readable(connection) else { continue }
             let count = buffer.withUnsafeMutableBytes { read(connection, $0.baseAddress, $0.count) }

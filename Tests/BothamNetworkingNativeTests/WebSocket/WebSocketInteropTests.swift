@@ -171,7 +171,7 @@ struct WebSocketInteropTests {
             "/slowclose", options: WebSocket.Options(closeTimeout: .milliseconds(300)))
         let start = ContinuousClock.now
         await socket.close()
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < TestTimeScale.scaled(.seconds(5), since: start))
         #expect(socket.closeCode == .abnormalClosure)
     }
 
@@ -196,7 +196,7 @@ struct WebSocketInteropTests {
             "/echo", options: WebSocket.Options(closeTimeout: .seconds(20)))
         let start = ContinuousClock.now
         await socket.close(code: .noStatusReceived)
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < TestTimeScale.scaled(.seconds(10), since: start))
         #expect(socket.closeCode == .noStatusReceived)
     }
 
