@@ -15,22 +15,17 @@ enum ClientIdentityLoader {
         case .pem(let chain, let key, let password):
             try loadPEM(chain: chain, key: key, password: password, source: "the client identity's PEM data", context)
         case .pemFiles(let chainPath, let keyPath, let password):
-            let chain = try read(chainPath, what: "client certificate chain")
-            let key = try read(keyPath, what: "client private key")
+            let chain = try TLSConfiguration.contents(ofFile: chainPath, "the client certificate chain file")
+            let key = try TLSConfiguration.contents(ofFile: keyPath, "the client private key file")
             let source = chainPath == keyPath ? chainPath : "\(chainPath) and \(keyPath)"
             try loadPEM(chain: chain, key: key, password: password, source: source, context)
         case .pkcs12(let data, let password):
             try loadPKCS12(data, password: password, source: "the client identity's PKCS#12 data", context)
         case .pkcs12File(let path, let password):
-            try loadPKCS12(read(path, what: "client PKCS#12 archive"), password: password, source: path, context)
+            try loadPKCS12(
+                TLSConfiguration.contents(ofFile: path, "the client PKCS#12 archive file"), password: password,
+                source: path, context)
         }
-    }
-
-    private static func read(_ path: String, what: String) throws(TLSError) -> Data {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TLSError(code: .configuration, reason: "cannot read the \(what) file \(path)")
-        }
-        return data
     }
 
     private static func loadPEM(

@@ -72,10 +72,7 @@ final class TLSContext: @unchecked Sendable {
         case .pem(let data):
             pem = data
         case .pemFile(let path):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw TLSError(code: .configuration, reason: "cannot read the trust roots file \(path)")
-            }
-            pem = data
+            pem = try TLSConfiguration.contents(ofFile: path, "the trust roots file")
         }
         let added = pem.withUnsafeBytes { bytes in
             botham_ssl_ctx_add_pem_roots(context, bytes.baseAddress, Int32(clamping: bytes.count))

@@ -101,21 +101,13 @@ final class URLSessionTLS: @unchecked Sendable {
         switch roots {
         case .system: return nil
         case .pem(let data): pem = data
-        case .pemFile(let path): pem = try read(path, "the trust roots file")
+        case .pemFile(let path): pem = try TLSConfiguration.contents(ofFile: path, "the trust roots file")
         }
         let certificates = PEMCertificates.derBlocks(in: pem)
         guard !certificates.isEmpty else {
             throw TLSError(code: .configuration, reason: "no certificate found in the trust roots PEM")
         }
         return certificates
-    }
-
-    /// The contents of the file at `path`, or ``TLSError/Code/configuration`` naming it as `what`.
-    static func read(_ path: String, _ what: String) throws(TLSError) -> Data {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TLSError(code: .configuration, reason: "cannot read \(what) \(path)")
-        }
-        return data
     }
 
     #if canImport(Security)
@@ -201,7 +193,7 @@ final class URLSessionTLS: @unchecked Sendable {
             case .pkcs12(let data, let secret):
                 (archive, password) = (data, secret)
             case .pkcs12File(let path, let secret):
-                (archive, password) = (try read(path, "the PKCS#12 file"), secret)
+                (archive, password) = (try TLSConfiguration.contents(ofFile: path, "the PKCS#12 file"), secret)
             }
             var items: CFArray?
             let options = [kSecImportExportPassphrase as String: password] as CFDictionary
@@ -245,12 +237,13 @@ final class URLSessionTLS: @unchecked Sendable {
             try validatePEM(chain: chain, key: key)
         case .pemFiles(let chainPath, let keyPath, _):
             try validatePEM(
-                chain: try read(chainPath, "the certificate chain file"), key: try read(keyPath, "the private key file")
+                chain: try TLSConfiguration.contents(ofFile: chainPath, "the certificate chain file"),
+                key: try TLSConfiguration.contents(ofFile: keyPath, "the private key file")
             )
         case .pkcs12(let data, _):
             if data.isEmpty { throw TLSError(code: .configuration, reason: "the PKCS#12 archive is empty") }
         case .pkcs12File(let path, _):
-            if try read(path, "the PKCS#12 file").isEmpty {
+            if try TLSConfiguration.contents(ofFile: path, "the PKCS#12 file").isEmpty {
                 throw TLSError(code: .configuration, reason: "the PKCS#12 file \(path) is empty")
             }
         }
