@@ -34,17 +34,13 @@ final class TLSSession {
     private let networkIn: OpaquePointer
     private let networkOut: OpaquePointer
     private let pins: Set<Data>?
-    /// What ALPN offered.
-    private let alpn: ALPNOffer
+    /// What this connection's ALPN offer, sessions and client identity come from.
+    private let context: TLSContext
     /// Whether the handshake settled on HTTP/2 (ALPN `h2`); known once it is done.
     private(set) var negotiatedHTTP2 = false
-    /// Whether the handshake resumed an earlier session (no certificate exchange); known once it is done.
-    private(set) var resumed = false
     /// Where this connection's sessions are stored and looked up, when resumption is on.
-    private let sessions: TLSSessionCache?
+    private var sessions: TLSSessionCache? { context.sessions }
     private let server: TLSSessionCache.Server
-    /// Whether the context presents a client certificate.
-    private let presentsIdentity: Bool
     /// Whether every check of the handshake passed, so new sessions may be stored.
     private var verified = false
     /// Sessions that arrived before the checks ended (TLS 1.2 hands one over inside the handshake), one reference
@@ -73,10 +69,8 @@ final class TLSSession {
         // its trailing dot (SNI must not carry one, RFC 6066 §3).
         let name = TLSConfiguration.canonicalHostName(origin.host)
         pins = context.pins[name]
-        alpn = context.alpn
-        sessions = context.sessions
+        self.context = context
         server = TLSSessionCache.Server(host: name, port: origin.port, socketPath: socketPath)
-        presentsIdentity = context.presentsIdentity
         if origin.hostIsIPAddress {
             guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), origin.host) == 1 else {
                 throw TLSContext.error(.configuration, "cannot verify the IP address \(origin.host)")
@@ -119,9 +113,8 @@ final class TLSSession {
     /// Records the handshake's outcome once every check passed, and stores the sessions that waited for it.
     private func handshakeVerified() {
         verified = true
-        resumed = SSL_session_reused(ssl) == 1
         guard let sessions else { return }
-        sessions.recordHandshake(resumed: resumed)
+        sessions.recordHandshake(resumed: SSL_session_reused(ssl) == 1)
         for session in pendingSessions { sessions.store(session, for: server) }
         pendingSessions = []
     }
@@ -197,7 +190,7 @@ final class TLSSession {
         }
         if let rejected = clientCertificateRejection() { return rejected }
         let error = TLSContext.error(.handshake, "the TLS handshake failed")
-        guard alpn == .http2, error.reason.contains("no application protocol") else { return error }
+        guard context.alpn == .http2, error.reason.contains("no application protocol") else { return error }
         return TLSError(
             code: .handshake, reason: "the server does not speak HTTP/2 (ALPN offered h2 only): \(error.reason)")
     }
@@ -209,7 +202,7 @@ final class TLSSession {
         SSL_get0_alpn_selected(ssl, &selected, &length)
         let name = selected.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self) }
         negotiatedHTTP2 = name == "h2"
-        if alpn == .http2 && !negotiatedHTTP2 {
+        if context.alpn == .http2 && !negotiatedHTTP2 {
             let picked = name.map { "picked \($0)" } ?? "picked no protocol"
             return .failed(
                 TLSError(
@@ -260,7 +253,7 @@ final class TLSSession {
         let name = String(cString: SSL_alert_desc_string_long(alert))
         ERR_clear_error()
         let reason =
-            presentsIdentity
+            context.presentsIdentity
             ? "the server rejected the client certificate (alert: \(name))"
             : "the server requires a client certificate and none is configured (alert: \(name)); set "
                 + "TLSConfiguration.clientIdentity"

@@ -62,6 +62,8 @@ public struct TLSConfiguration: Sendable, Hashable {
 
     /// The identity presented to `host`: its entry in ``clientIdentities``, else ``clientIdentity``.
     package func clientIdentity(for host: String) -> ClientIdentity? {
+        // Looked up on every HTTPS request: without per-host identities, no host name is lowered.
+        guard !clientIdentities.isEmpty else { return clientIdentity }
         let key = Self.canonicalHostName(host)
         for (name, identity) in clientIdentities where Self.canonicalHostName(name) == key {
             return identity
