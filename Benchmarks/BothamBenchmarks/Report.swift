@@ -1,6 +1,7 @@
 // Linux only: the benchmarks read /proc, use Glibc's socket API and epoll-backed transports, and measure this
 // machine kind; on other platforms the executable only says so.
 #if os(Linux)
+    import BenchmarkSupport
     import Foundation
 
     /// Collects rows and target checks, prints the table and writes JSON.

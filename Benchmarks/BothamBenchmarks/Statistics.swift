@@ -1,27 +1,7 @@
 // Linux only: the benchmarks read /proc, use Glibc's socket API and epoll-backed transports, and measure this
 // machine kind; on other platforms the executable only says so.
 #if os(Linux)
-    /// The median, minimum and maximum of repeated measurements.
-    struct Summary: Codable, Sendable {
-        let median: Double
-        let min: Double
-        let max: Double
-        let samples: [Double]
-
-        init(_ samples: [Double]) {
-            let sorted = samples.sorted()
-            self.samples = samples
-            min = sorted.first ?? .nan
-            max = sorted.last ?? .nan
-            if sorted.isEmpty {
-                median = .nan
-            } else if sorted.count % 2 == 1 {
-                median = sorted[sorted.count / 2]
-            } else {
-                median = (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-            }
-        }
-    }
+    import BenchmarkSupport
 
     /// One line of the results table.
     struct ResultRow: Codable, Sendable {

@@ -23,17 +23,15 @@
     func measure(_ name: String, count: Int, inFlight: Int, _ body: @escaping @Sendable () async throws -> Void)
         async throws
     {
-        let clock = ContinuousClock()
         let cpuStart = cpuMicroseconds()
-        let start = clock.now
+        let stopwatch = Stopwatch()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<inFlight {
                 group.addTask { for _ in 0..<(count / inFlight) { try await body() } }
             }
             try await group.waitForAll()
         }
-        let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = stopwatch.seconds
         let cpu = cpuMicroseconds() - cpuStart
         let rate = Double(count) / seconds
         print(

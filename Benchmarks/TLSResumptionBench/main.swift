@@ -31,24 +31,18 @@ func run(caPEM: Data, port: Int, resumption: Bool, requests: Int) async throws -
     _ = try await client.send(request)
     var resumed = 0
     let cpuStart = ResourceUsage.now().cpuSeconds
-    let start = ContinuousClock.now
+    let stopwatch = Stopwatch()
     for _ in 0..<requests {
         let response = try await client.send(request)
         guard response.statusCode == 200 else { throw BenchError(description: "status \(response.statusCode)") }
         if response.headers["X-Session-Reused"] == "r" { resumed += 1 }
     }
-    let elapsed = ContinuousClock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Measurement(seconds: seconds, cpuSeconds: ResourceUsage.now().cpuSeconds - cpuStart, resumed: resumed)
+    return Measurement(
+        seconds: stopwatch.seconds, cpuSeconds: ResourceUsage.now().cpuSeconds - cpuStart, resumed: resumed)
 }
 
 struct BenchError: Error, CustomStringConvertible {
     let description: String
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted[sorted.count / 2]
 }
 
 let arguments = CommandLine.arguments
@@ -86,8 +80,8 @@ for item in cases {
     if measurements.contains(where: { $0.resumed != expected }) {
         wrong.append("\(item.name): nginx resumed \(measurements.map(\.resumed)) of \(requests), not \(expected)")
     }
-    let rate = median(measurements.map { Double(requests) / $0.seconds })
-    let cpu = median(measurements.map { $0.cpuSeconds / Double(requests) * 1e6 })
+    let rate = Summary(measurements.map { Double(requests) / $0.seconds }).median
+    let cpu = Summary(measurements.map { $0.cpuSeconds / Double(requests) * 1e6 }).median
     let resumed = measurements.map(\.resumed).min() ?? 0
     rates[item.name] = rate
     cpus[item.name] = cpu

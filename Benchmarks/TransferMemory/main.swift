@@ -114,10 +114,9 @@
             print("stream: the only output is - (standard output)")
             exit(2)
         }
-        let start = ContinuousClock.now
+        let stopwatch = Stopwatch()
         let summary = await streamBody(apiClient, copyToStandardOutput: copy)
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = stopwatch.seconds
         let complete =
             summary.error == nil && summary.status == 200 && summary.contentLength.map { $0 == summary.bytes } ?? true
         let lines = [
