@@ -3,9 +3,10 @@ import Foundation
 extension TLSConfiguration {
     /// A client certificate chain and its private key, presented to servers that ask for one (mutual TLS).
     ///
-    /// Loaded when the transport first needs it; a file that cannot be read, a key that does not match the
-    /// certificate or a wrong password fails with ``TLSError/Code/configuration``. Neither its description nor its
-    /// reflection (`dump`, `debugPrint`, loggers that read a `Mirror`) shows the key or the password.
+    /// Loaded when `URLSessionHTTPClient` is made, and by `NativeHTTPClient` on its first HTTPS request; a file that
+    /// cannot be read, a key that does not match the certificate or a wrong password fails with
+    /// ``TLSError/Code/configuration``. Neither its description nor its reflection (`dump`, `debugPrint`, loggers that
+    /// read a `Mirror`) shows the key or the password.
     public enum ClientIdentity: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
         CustomReflectable
     {

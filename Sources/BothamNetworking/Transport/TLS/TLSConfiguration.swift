@@ -37,7 +37,8 @@ public struct TLSConfiguration: Sendable, Hashable {
     public var clientIdentity: ClientIdentity?
 
     /// Client identities by host, overriding ``clientIdentity`` for those hosts (compared as pins are: give a host one
-    /// entry, since spellings that differ in case or a trailing dot name the same host).
+    /// entry, since spellings that differ in case or a trailing dot name the same host; of several, the one that
+    /// sorts first is used).
     public var clientIdentities: [String: ClientIdentity]
 
     /// Whether a new connection resumes an earlier TLS session with the same server and configuration (TLS 1.3
@@ -64,11 +65,13 @@ public struct TLSConfiguration: Sendable, Hashable {
     package func clientIdentity(for host: String) -> ClientIdentity? {
         // Looked up on every HTTPS request: without per-host identities, no host name is lowered.
         guard !clientIdentities.isEmpty else { return clientIdentity }
+        // Spellings of one host (case, trailing dot): the one that sorts first, on both transports.
         let key = Self.canonicalHostName(host)
+        var chosen: (name: String, identity: ClientIdentity)?
         for (name, identity) in clientIdentities where Self.canonicalHostName(name) == key {
-            return identity
+            if chosen.map({ name < $0.name }) ?? true { chosen = (name, identity) }
         }
-        return clientIdentity
+        return chosen?.identity ?? clientIdentity
     }
 
     /// A host name as pins and identities are keyed: lower case, without a trailing dot.

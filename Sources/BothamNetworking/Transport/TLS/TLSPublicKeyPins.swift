@@ -57,9 +57,9 @@ package struct TLSPublicKeyPins: Sendable, Hashable {
 }
 
 /// The one path through X.509 DER that pinning needs: Certificate → TBSCertificate → SubjectPublicKeyInfo.
-package enum DERCertificate {
+enum DERCertificate {
     /// The complete SubjectPublicKeyInfo element (tag and length included) of a DER certificate, or `nil`.
-    package static func subjectPublicKeyInfo(of der: [UInt8]) -> [UInt8]? {
+    static func subjectPublicKeyInfo(of der: [UInt8]) -> [UInt8]? {
         guard let certificate = element(in: der, at: 0), certificate.tag == 0x30,
             certificate.end == der.count,
             let tbs = element(in: der, at: certificate.contentStart), tbs.tag == 0x30

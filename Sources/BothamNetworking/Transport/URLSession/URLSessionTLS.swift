@@ -52,7 +52,10 @@ final class URLSessionTLS: @unchecked Sendable {
         let roots = try URLSessionTLS.rootCertificates(configuration.trustRoots)
         var identities: [(host: String?, identity: TLSConfiguration.ClientIdentity)] = []
         if let identity = configuration.clientIdentity { identities.append((nil, identity)) }
-        for (host, identity) in configuration.clientIdentities { identities.append((host, identity)) }
+        // Sorted, and the first spelling of a host kept below: the same identity `clientIdentity(for:)` picks.
+        for (host, identity) in configuration.clientIdentities.sorted(by: { $0.key < $1.key }) {
+            identities.append((host, identity))
+        }
         #if canImport(Security)
             if let roots {
                 var certificates: [SecCertificate] = []
@@ -71,7 +74,8 @@ final class URLSessionTLS: @unchecked Sendable {
             for (host, identity) in identities {
                 let credential = try URLSessionTLS.credential(for: identity)
                 if let host {
-                    credentials[TLSConfiguration.canonicalHostName(host)] = credential
+                    let name = TLSConfiguration.canonicalHostName(host)
+                    if credentials[name] == nil { credentials[name] = credential }
                 } else {
                     defaultCredential = credential
                 }
