@@ -13,6 +13,9 @@ struct HuffmanMemo: Sendable {
     /// Where the next string goes once the memo is full.
     private var next = 0
 
+    /// How many strings are kept.
+    var count: Int { coded.count }
+
     /// The decoded octets of `octets`, from the memo or decoded (and remembered when short enough).
     mutating func decode(_ octets: ArraySlice<UInt8>) throws(HPACKError) -> [UInt8] {
         guard octets.count <= Self.maxCodedLength else { return try HuffmanDecoding.decode(octets) }

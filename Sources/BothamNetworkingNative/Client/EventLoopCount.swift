@@ -20,8 +20,8 @@ extension NativeHTTPClient {
     /// let client = NativeHTTPClient(configuration: configuration)
     /// ```
     public struct EventLoopCount: Sendable, Hashable, CustomStringConvertible {
-        /// The number of loops, clamped to 1...``maximum`` (for ``automatic``, one per core: its most over
-        /// HTTP/1.1).
+        /// The number of loops, clamped to 1...``maximum``. For ``automatic``, one per core: the most it runs over
+        /// HTTP/1.1 (a client's ``NativeHTTPClient/taskExecutors`` count what it runs).
         public let count: Int
         /// Whether this is ``automatic``.
         private let followsHTTPVersion: Bool
@@ -63,14 +63,14 @@ extension NativeHTTPClient {
         func count(for httpVersion: HTTPVersionPolicy, maxConnectionsPerHost: Int) -> Int {
             let cap = max(1, maxConnectionsPerHost)
             guard followsHTTPVersion else { return min(count, cap) }
-            guard httpVersion == .http1Only else { return 1 }
+            guard !httpVersion.offersHTTP2 else { return 1 }
             return min(count, max(1, cap / Self.automaticConnectionsPerLoop))
         }
 
-        /// `"1 event loop"`, `"4 event loops"`, `"automatic (4 event loops over HTTP/1.1)"`.
+        /// `"1 event loop"`, `"4 event loops"`, `"automatic (up to 4 event loops, one per 4 connections)"`.
         public var description: String {
             let loops = count == 1 ? "1 event loop" : "\(count) event loops"
-            return followsHTTPVersion ? "automatic (\(loops) over HTTP/1.1)" : loops
+            return followsHTTPVersion ? "automatic (up to \(loops), one per 4 connections)" : loops
         }
     }
 }

@@ -85,7 +85,7 @@ public final class NativeHTTPClient: HTTPClient {
     /// Calls made from a task that prefers it run on the loop thread from start to end, so a call costs no thread
     /// switch at all (the default: two, onto the loop and back to the cooperative pool). Worth it for many small
     /// requests; keep CPU-heavy work (large JSON decoding) off it, since the loop also serves every other call. A
-    /// client with several loops (``Configuration/eventLoops``: by default one per core) offers one executor per loop
+    /// client with several loops (``Configuration/eventLoops``: by default one per core and per 4 connections) offers one executor per loop
     /// in ``taskExecutors``; this is their first, and calls made on it get its share of
     /// ``Configuration/maxConnectionsPerHost``: spread the tasks over ``taskExecutors`` to use them all, or set
     /// ``Configuration/eventLoops`` to ``EventLoopCount/one`` to keep the whole cap on this one.
@@ -110,7 +110,7 @@ public final class NativeHTTPClient: HTTPClient {
     /// loop needs a share of the cap).
     ///
     /// ```swift
-    /// var configuration = NativeHTTPClient.Configuration()  // one event loop per core
+    /// var configuration = NativeHTTPClient.Configuration()  // up to one loop per core, 4 connections each
     /// let client = NativeHTTPClient(configuration: configuration)
     /// let api = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: client)
     /// let executors = client.taskExecutors

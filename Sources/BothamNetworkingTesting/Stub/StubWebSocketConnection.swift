@@ -384,7 +384,6 @@ final class StubWebSocketConnection: Sendable {
 
     // MARK: Shared
 
-    /// Hands `message` to the client (its waiting reader first).
     /// Fails the client with `1009` when a message of `count` bytes is over its limit, as the native channel does;
     /// whether it was.
     private func refusesOversized(_ count: Int, _ state: inout State, _ wakeups: inout Wakeups) -> Bool {
@@ -395,6 +394,7 @@ final class StubWebSocketConnection: Sendable {
         return true
     }
 
+    /// Hands `message` to the client (its waiting reader first).
     private func deliver(_ message: WebSocket.Message, _ state: inout State, _ wakeups: inout Wakeups) {
         if let receiver = state.clientReceiver {
             state.clientReceiver = nil

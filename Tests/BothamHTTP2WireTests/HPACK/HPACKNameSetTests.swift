@@ -20,7 +20,7 @@ struct HPACKNameSetTests {
         #expect(!HPACKNameSet([[UInt8]]()).contains([]))
     }
 
-    @Test("The encoder's sensitive names and the response's connection-specific fields use it")
+    @Test("The encoder's sensitive names and the sensible indexing policy's variable names use it")
     func sensitiveNamesStillNeverIndexed() {
         let encoder = HPACKEncoder(sensitiveNames: ["X-Api-Key"])
         #expect(encoder.sensitiveNames.contains(Array("x-api-key".utf8)))

@@ -20,12 +20,15 @@ struct HuffmanMemoTests {
                 #expect(try memo.decode(Self.coded(text)) == Array(text.utf8), "round \(round): \(text)")
             }
         }
+        #expect(memo.count == HuffmanMemo.capacity, "bounded: the oldest made room")
         // Four strings over and over: every decode after the first four is an answer from the memo.
+        var fresh = HuffmanMemo()
         for _ in 0..<3 {
             for text in texts.suffix(4) {
-                #expect(try memo.decode(Self.coded(text)) == Array(text.utf8), "remembered: \(text)")
+                #expect(try fresh.decode(Self.coded(text)) == Array(text.utf8), "remembered: \(text)")
             }
         }
+        #expect(fresh.count == 4, "each string kept once")
         #expect(try memo.decode(Self.coded("nginx")) == Array("nginx".utf8))
         #expect(try memo.decode(Self.coded("nginy")) == Array("nginy".utf8), "same length, other octets")
     }
@@ -35,16 +38,19 @@ struct HuffmanMemoTests {
         var memo = HuffmanMemo()
         let long = String(repeating: "x", count: 200)
         #expect((try? memo.decode(Self.coded(long))) == Array(long.utf8))
+        #expect(memo.count == 0, "a string longer than maxCodedLength is not kept")
         // 0xFF 0xFF 0xFF 0xFF: 32 one-bits, the EOS symbol's 30-bit code inside, which a string must not contain.
         let invalid: ArraySlice<UInt8> = [0xFF, 0xFF, 0xFF, 0xFF]
         for _ in 0..<2 {
             #expect(throws: HPACKError.self) { try memo.decode(invalid) }
         }
+        #expect(memo.count == 0, "a failed decoding is not kept")
     }
 
     @Test("A decoder reads nginx-style responses with the same coded values block after block")
     func decoderReadsRepeatedBlocks() throws {
-        var encoder = HPACKEncoder(huffman: .unlessLonger, indexing: .sensible)
+        // No dynamic table on the encoder's side, as nginx: every value comes as a Huffman-coded literal.
+        var encoder = HPACKEncoder(maxTableSize: 0, preferredTableSize: 0, huffman: .unlessLonger, indexing: .sensible)
         var decoder = HPACKDecoder()
         for second in 0..<20 {
             let fields = [
