@@ -87,9 +87,8 @@ public final class URLSessionHTTPClient: HTTPClient {
     ///
     /// Everything in `tls` is loaded and checked here: a malformed pin, an unreadable file or a wrong PKCS#12
     /// password throws ``TLSError/Code/configuration``; a setting this platform's URLSession cannot honour throws
-    /// ``TLSError/Code/unsupported`` (naming `NativeHTTPClient`, which can). On Apple platforms custom roots, pins
-    /// (WebSockets included) and PKCS#12 identities are supported; on Linux only the default configuration is,
-    /// because FoundationNetworking exposes no TLS setting per session. A call whose server fails a check ends with
+    /// ``TLSError/Code/unsupported`` (naming `NativeHTTPClient`, which can): what each platform supports is in
+    /// <doc:TLS>. A call whose server fails a check ends with
     /// `.networkError(APIClientError.NetworkFailure(kind: .secureConnectionFailed))`, its ``TLSError`` as the
     /// `underlying` error when this transport rejected it (a pin mismatch, for one).
     ///

@@ -12,10 +12,8 @@ import Foundation
 ///
 /// Loading happens once, when the client is created: a malformed pin, an unreadable file, PEM without a certificate
 /// or a PKCS#12 archive that does not open throws ``TLSError/Code/configuration``; a setting the platform cannot
-/// honour throws ``TLSError/Code/unsupported``. On Apple platforms custom roots and pins are applied to the
-/// server-trust challenge and a PKCS#12 identity answers the client-certificate challenge. FoundationNetworking
-/// (Linux) delivers neither challenge and has no per-session TLS setting, so there only the default configuration
-/// is accepted.
+/// honour throws ``TLSError/Code/unsupported`` (the platforms' support: the TLS article). On Apple platforms roots
+/// and pins answer the server-trust challenge and a PKCS#12 identity the client-certificate one.
 ///
 /// `@unchecked Sendable`: every stored property is a `let` set in `init`; on Apple platforms they hold
 /// `SecCertificate`s and `URLCredential`s, immutable objects that Security and Foundation allow using from any
