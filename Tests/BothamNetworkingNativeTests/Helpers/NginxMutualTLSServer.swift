@@ -52,8 +52,6 @@ final class NginxMutualTLSServer: Sendable {
 
     /// The lines making the client certificates, run in the prefix after its CA and server certificate.
     static let clientCertificates = """
-        openssl x509 -in server.pem -pubkey -noout | openssl pkey -pubin -outform der \
-          | openssl dgst -sha256 -binary | base64 > pin.txt
         printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\nextendedKeyUsage=serverAuth\\n' > both.cnf
         openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out both.pem -days 2 \
           -extfile both.cnf 2>/dev/null
@@ -87,14 +85,13 @@ final class NginxMutualTLSServer: Sendable {
             name: "native-mtls", caName: "Botham Test CA", moreCertificates: Self.clientCertificates)
         let dir = prefix.path
         caPEM = try prefix.caPEM()
-        serverPin = try String(contentsOf: prefix.directory.appendingPathComponent("pin.txt"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        serverPin = try prefix.serverPin()
         try prefix.serve("hello, client", as: "hello.txt")
-        port = try NginxTLSServer.freePort()
-        http2Port = try NginxTLSServer.freePort()
-        tls12Port = try NginxTLSServer.freePort()
-        closingPort = try NginxTLSServer.freePort()
-        closingTLS12Port = try NginxTLSServer.freePort()
+        port = try NginxPrefix.freePort()
+        http2Port = try NginxPrefix.freePort()
+        tls12Port = try NginxPrefix.freePort()
+        closingPort = try NginxPrefix.freePort()
+        closingTLS12Port = try NginxPrefix.freePort()
         let common = """
                 ssl_certificate \(dir)/both.pem;
                 ssl_certificate_key \(dir)/server.key;
@@ -145,7 +142,7 @@ final class NginxMutualTLSServer: Sendable {
                   }
                 """)
         for listening in [port, http2Port, tls12Port, closingPort, closingTLS12Port]
-        where !NginxTLSServer.waitForListener(port: listening) {
+        where !NginxPrefix.waitForListener(port: listening) {
             stop()
             throw NginxPrefix.SetupError(description: "nginx did not start listening on \(listening)")
         }

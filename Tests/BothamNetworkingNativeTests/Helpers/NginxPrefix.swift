@@ -1,6 +1,12 @@
 import BothamTestSupport
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A private nginx prefix in a temporary folder, what every nginx the tests start shares: the folders, a throwaway CA
 /// with a server certificate for `localhost` (made with the `openssl` command), the configuration's fixed part, and
 /// the process, started in the foreground and stopped by its process id.
@@ -50,6 +56,8 @@ struct NginxPrefix: Sendable {
             printf 'subjectAltName=DNS:localhost\\nextendedKeyUsage=serverAuth\\n' > ext.cnf
             openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 \
               -extfile ext.cnf 2>/dev/null
+            openssl x509 -in server.pem -pubkey -noout | openssl pkey -pubin -outform der \
+              | openssl dgst -sha256 -binary | base64 > pin.txt
             \(moreCertificates)
             """
         )
@@ -58,6 +66,42 @@ struct NginxPrefix: Sendable {
     /// The CA certificate (PEM).
     func caPEM() throws -> Data {
         try Data(contentsOf: directory.appendingPathComponent("ca.pem"))
+    }
+
+    /// The base64 SHA-256 of the server certificate's SubjectPublicKeyInfo (as `openssl` computes it).
+    func serverPin() throws -> String {
+        try String(contentsOf: directory.appendingPathComponent("pin.txt"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A free loopback TCP port (bound, read, released).
+    static func freePort() throws -> Int {
+        let fd = TestSocket.makeTCP()
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let status = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
+            }
+        }
+        guard status == 0 else { throw SetupError(description: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Polls with blocking connects until nginx accepts, for at most 5 s (nginx gives no other readiness signal).
+    static func waitForListener(port: Int) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if let fd = TestSocket.connectLoopback(port: port) {
+                close(fd)
+                return true
+            }
+            usleep(20_000)
+        }
+        return false
     }
 
     /// Writes `text` to `html/name`.

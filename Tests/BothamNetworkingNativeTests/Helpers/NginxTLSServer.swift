@@ -42,8 +42,6 @@ final class NginxTLSServer: Sendable {
         prefix = try NginxPrefix(
             name: "native-tls", caName: "Botham Test CA",
             moreCertificates: """
-                openssl x509 -in server.pem -pubkey -noout | openssl pkey -pubin -outform der \
-                  | openssl dgst -sha256 -binary | base64 > pin.txt
                 openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout other.key -out other.csr -subj '/CN=other.test' 2>/dev/null
                 printf 'subjectAltName=DNS:other.test\\nextendedKeyUsage=serverAuth\\n' > other.cnf
                 openssl x509 -req -in other.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out other.pem -days 2 \
@@ -51,14 +49,13 @@ final class NginxTLSServer: Sendable {
                 """)
         let dir = prefix.path
         caPEM = try prefix.caPEM()
-        serverPin = try String(contentsOf: prefix.directory.appendingPathComponent("pin.txt"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        serverPin = try prefix.serverPin()
         try prefix.serve(String(repeating: "0123456789abcdef", count: 20_000), as: "big.txt")
         try prefix.serve("hello over TLS", as: "hello.txt")
-        port = try Self.freePort()
-        otherNamePort = try Self.freePort()
-        http2Port = try Self.freePort()
-        http2WeakCipherPort = try Self.freePort()
+        port = try NginxPrefix.freePort()
+        otherNamePort = try NginxPrefix.freePort()
+        http2Port = try NginxPrefix.freePort()
+        http2WeakCipherPort = try NginxPrefix.freePort()
         process = try prefix.start(
             http: """
                   access_log off;
@@ -91,8 +88,8 @@ final class NginxTLSServer: Sendable {
                     root \(dir)/html;
                   }
                 """)
-        guard Self.waitForListener(port: port), Self.waitForListener(port: otherNamePort),
-            Self.waitForListener(port: http2Port), Self.waitForListener(port: http2WeakCipherPort)
+        guard NginxPrefix.waitForListener(port: port), NginxPrefix.waitForListener(port: otherNamePort),
+            NginxPrefix.waitForListener(port: http2Port), NginxPrefix.waitForListener(port: http2WeakCipherPort)
         else {
             stop()
             throw SetupError(description: "nginx did not start listening on \(port)")
@@ -108,35 +105,5 @@ final class NginxTLSServer: Sendable {
     /// Stops nginx (by its process id) and removes the folder.
     func stop() {
         prefix.stop(process)
-    }
-
-    /// A free loopback TCP port (bound, read, released).
-    static func freePort() throws -> Int {
-        let fd = TestSocket.makeTCP()
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let status = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
-            }
-        }
-        guard status == 0 else { throw SetupError(description: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Polls with blocking connects until nginx accepts, for at most 5 s (nginx gives no other readiness signal).
-    static func waitForListener(port: Int) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if let fd = TestSocket.connectLoopback(port: port) {
-                close(fd)
-                return true
-            }
-            usleep(20_000)
-        }
-        return false
     }
 }
