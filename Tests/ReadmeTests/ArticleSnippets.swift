@@ -1216,7 +1216,7 @@ func eventFeedResumes() async throws {
 
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     func sendOnEveryLoop(paths: [String]) async {
-        var configuration = NativeHTTPClient.Configuration()  // one event loop per core
+        var configuration = NativeHTTPClient.Configuration()  // up to 4 loops: 16 connections, 4 each
         configuration.maxConnectionsPerHost = 16  // the total, split across the loops
         let client = NativeHTTPClient(configuration: configuration)
         let apiClient = BothamAPIClient(baseEndpoint: "https://api.example.com", httpClient: client)
