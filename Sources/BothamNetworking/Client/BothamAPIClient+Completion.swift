@@ -12,9 +12,8 @@ extension BothamAPIClient {
         _ request: HTTPRequest,
         completion: @escaping @Sendable (Result<HTTPResponse, APIClientError>) -> Void = { _ in }
     ) -> CancellableCall {
-        let configuration = configuration
-        let pipeline = makePipeline(configuration)
-        return .start(deliveringOn: configuration.completionQueue, completion: completion) {
+        let (pipeline, completionQueue) = callStart()
+        return .start(deliveringOn: completionQueue, completion: completion) {
             await pipeline.run(request)
         }
     }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The facade: one client per web service, built from the service's base endpoint.
 ///
 /// ```swift
@@ -57,12 +59,17 @@ public final class BothamAPIClient: Sendable {
     /// ``networkInterceptors``.
     package static let globalNetworkInterceptors = InterceptorList<any HTTPInterceptor>()
 
-    private let storedConfiguration: Lock<Configuration>
+    private let state: Lock<State>
 
     /// The client's settings. Changing them affects calls that start afterwards.
     public var configuration: Configuration {
-        get { storedConfiguration.withLock { $0 } }
-        set { storedConfiguration.withLock { $0 = newValue } }
+        get { state.withLock { $0.configuration } }
+        set {
+            state.withLock { state in
+                state.configuration = newValue
+                state.pipeline = nil
+            }
+        }
     }
 
     /// Creates a client for the service at `baseEndpoint`.
@@ -81,12 +88,12 @@ public final class BothamAPIClient: Sendable {
         self.baseEndpoint = baseEndpoint
         self.httpClient = httpClient
         transportFields = httpClient as? any TransportHeaderDefaults
-        self.storedConfiguration = Lock(configuration)
+        self.state = Lock(State(configuration: configuration))
     }
 
     /// Sends a request through every interceptor and the transport.
     public func send(_ request: HTTPRequest) async -> Result<HTTPResponse, APIClientError> {
-        await makePipeline(configuration).run(request)
+        await callPipeline().run(request)
     }
 
     /// Sends a request and returns its response, throwing ``APIClientError`` on failure.
@@ -110,6 +117,38 @@ public final class BothamAPIClient: Sendable {
             headers: headers,
             body: body
         )
+    }
+
+    /// What the client keeps behind its lock: its configuration, and the pipeline its calls run while neither the
+    /// configuration nor any interceptor list changes.
+    private struct State {
+        var configuration: Configuration
+        /// The pipeline built from `configuration` and the interceptor lists as they were after `listChanges` changes
+        /// (``InterceptorListChanges``); `nil` until the next call after the configuration changed.
+        var pipeline: CallPipeline?
+        var listChanges: UInt64 = 0
+    }
+
+    /// The pipeline a call starting now runs: a snapshot of the configuration and of every interceptor list, as
+    /// ``makePipeline(_:)`` takes it. Calls share it (it is immutable) until the configuration or any list changes,
+    /// so a call takes two locks for it, not nine. (A stale pipeline keeps the interceptors it holds alive until the
+    /// client's next call.)
+    func callPipeline() -> CallPipeline {
+        callStart().pipeline
+    }
+
+    /// ``callPipeline()`` and the completion queue of the same configuration snapshot.
+    func callStart() -> (pipeline: CallPipeline, completionQueue: DispatchQueue?) {
+        let listChanges = InterceptorListChanges.current
+        return state.withLock { state in
+            if let pipeline = state.pipeline, state.listChanges == listChanges {
+                return (pipeline, state.configuration.completionQueue)
+            }
+            let pipeline = makePipeline(state.configuration)
+            state.pipeline = pipeline
+            state.listChanges = listChanges
+            return (pipeline, state.configuration.completionQueue)
+        }
     }
 
     /// A pipeline holding the call settings of `configuration` (one snapshot of the client's) and one snapshot of

@@ -101,8 +101,6 @@ final class CallPipeline: Sendable {
             clock: settings.clock
         )
         var files = DownloadFiles()
-        // What preparation establishes about the call's requests is the call's (`RequestPreparations`).
-        let preparations = RequestPreparations.Ledger(RequestPreparations.Records())
         // Only onion interceptors can send more than once per attempt; without them the retry loop's attempt count
         // already bounds the sends, and the call counts none.
         let budget =
@@ -115,10 +113,10 @@ final class CallPipeline: Sendable {
                 break
             }
             let attemptContext = context
+            // The context is the call's for everything the attempt runs, and its storage keeps what preparation
+            // establishes about the call's requests (`RequestPreparations`).
             let attempted = await HTTPCallContext.$current.withValue(attemptContext) {
-                await RequestPreparations.$current.withValue(preparations) {
-                    await attempt(original, context: attemptContext, files: &files, budget: budget)
-                }
+                await attempt(original, context: attemptContext, files: &files, budget: budget)
             }
             if case .finish(let result) = await step(after: attempted, of: original, context: context, budget: budget) {
                 outcome = result
@@ -195,7 +193,8 @@ final class CallPipeline: Sendable {
 
         var result: Result<HTTPResponse, APIClientError>
         do {
-            let response = try await proceed(prepared, index: 0, context: context, budget: budget)
+            let response = try await proceed(
+                prepared, index: 0, context: context, budget: budget, knownPrepared: true)
             result = .success(try DownloadFiles.storingBody(of: response, sentWith: prepared))
         } catch {
             result = .failure(error)
@@ -236,11 +235,14 @@ final class CallPipeline: Sendable {
     /// The onion: interceptor `index` of ``interceptors`` followed by ``networkInterceptors`` wraps everything after
     /// it; past the last one is the transport. The first network interceptor and the transport always get a prepared
     /// request: one an interceptor changed (or replaced) is prepared again and records that it was changed.
+    /// `knownPrepared` says that `request` is the attempt's own prepared request, which needs no look-up.
     fileprivate func proceed(
-        _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?
+        _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?, knownPrepared: Bool = false
     ) async throws(APIClientError) -> HTTPResponse {
         var request = request
-        if index == interceptors.count || index == interceptors.count + networkInterceptors.count, !request.isPrepared {
+        if !knownPrepared, index == interceptors.count || index == interceptors.count + networkInterceptors.count,
+            !request.isPrepared
+        {
             // The attempt's preparation added the transport's fields when it has any; a field an interceptor removed
             // since stays removed.
             request = try RequestPreparation.prepare(

@@ -1,5 +1,5 @@
-/// What one call's attempts share: the values of ``HTTPCallContext`` (``HTTPCallValueKey``) and the sends of its
-/// ``SendBudget``.
+/// What one call's attempts share: the values of ``HTTPCallContext`` (``HTTPCallValueKey``), the sends of its
+/// ``SendBudget`` and the records of its preparations (``RequestPreparations``).
 struct HTTPCallState {
     /// The typed per-call values, by key type.
     var values: [ObjectIdentifier: any Sendable] = [:]
@@ -8,6 +8,8 @@ struct HTTPCallState {
     /// What the transport answered last (kept only for calls with onion interceptors), in a box of its own so that a
     /// call that never records one carries one word for it, not a whole response.
     var lastSend: SentOutcome?
+    /// What preparation established about the call's requests.
+    var preparations = RequestPreparations.Records()
 }
 
 /// One transport outcome, kept by ``SendBudget``.

@@ -34,6 +34,7 @@ public final class InterceptorList<Element: Sendable>: Sendable {
             storage.nextID &+= 1
             storage.elements.append(element)
             storage.ids.append(storage.nextID)
+            InterceptorListChanges.record()
             return Registration(id: storage.nextID)
         }
     }
@@ -49,6 +50,7 @@ public final class InterceptorList<Element: Sendable>: Sendable {
             guard let index = storage.ids.firstIndex(of: registration.id) else { return }
             storage.ids.remove(at: index)
             storage.elements.remove(at: index)
+            InterceptorListChanges.record()
         }
     }
 
@@ -57,6 +59,7 @@ public final class InterceptorList<Element: Sendable>: Sendable {
         storage.withLock { storage in
             storage.elements.removeAll()
             storage.ids.removeAll()
+            InterceptorListChanges.record()
         }
     }
 
@@ -72,4 +75,20 @@ public final class InterceptorList<Element: Sendable>: Sendable {
 
     /// Whether the list is empty.
     package var isEmpty: Bool { count == 0 }
+}
+
+/// Counts the changes made to every ``InterceptorList`` in the process, so that a client can keep the interceptor
+/// snapshots of its last call and take new ones only after some list changed (one lock per call instead of one per
+/// list). A list records its change while it still holds its own lock, so a count read before a snapshot is taken
+/// is never newer than the lists the snapshot saw.
+enum InterceptorListChanges {
+    private static let count = Lock<UInt64>(0)
+
+    /// How many changes the lists have had so far.
+    static var current: UInt64 { count.withLock { $0 } }
+
+    /// Records one change.
+    static func record() {
+        count.withLock { $0 &+= 1 }
+    }
 }

@@ -4,9 +4,9 @@ import Foundation
 /// it resolved, whether the transport's own header fields were added, and whether the pipeline prepared it again
 /// after an `HTTPInterceptor` changed it.
 ///
-/// The call holds this, not the request: the pipeline gives each call a ``Ledger`` of its own, reached through the
-/// task-local ``current`` for the whole call, so an ``HTTPRequest`` holds only what the user said and two requests
-/// with the same fields are the same value. A transport learns that the request it is given is the one its call prepared by
+/// The call holds this, not the request: each call keeps its ``Records`` in its storage (``HTTPCallState``), reached
+/// through the task-local `HTTPCallContext.current` for the whole call, so an ``HTTPRequest`` holds only what the
+/// user said and two requests with the same fields are the same value. A transport learns that the request it is given is the one its call prepared by
 /// looking it up here (`HTTPRequest.prepared(for:)`): by its storage's identity first (the request the pipeline
 /// handed on, unchanged), then by the fields preparation checks (`HTTPRequestStorage.Fields.preparesAlike(_:)`: a
 /// copy with another timeout or response destination is still prepared). Outside a call nothing is recorded and
@@ -52,25 +52,20 @@ enum RequestPreparations {
         }
     }
 
-    /// The records of one call, behind a lock (an `HTTPInterceptor` may send from several tasks).
-    typealias Ledger = Lock<Records>
-
-    /// The ledger of the call running on this task (the pipeline sets it for the whole call), or `nil` outside one.
-    @TaskLocal static var current: Ledger?
-
     /// The record of `request` in the running call, if the call prepared it (or a request that prepares alike).
+    /// The records are behind the call's lock: an `HTTPInterceptor` may send from several tasks.
     static func record(of request: HTTPRequest) -> Record? {
-        current?.withLock { $0.record(of: request) }
+        HTTPCallContext.current?.storage.withLock { $0.preparations.record(of: request) }
     }
 
     /// Records that the running call prepared `request` (nothing outside a call).
     static func remember(
         _ request: HTTPRequest, url: URL, transportFieldsAdded: Bool, changedAfterPreparation: Bool = false
     ) {
-        guard let ledger = current else { return }
+        guard let storage = HTTPCallContext.current?.storage else { return }
         let record = Record(
             request: request, url: url, transportFieldsAdded: transportFieldsAdded,
             changedAfterPreparation: changedAfterPreparation)
-        ledger.withLock { $0.remember(record) }
+        storage.withLock { $0.preparations.remember(record) }
     }
 }

@@ -129,5 +129,5 @@ struct PreparationBelongsToTheCallTests {
 /// Runs `body` inside a call of its own, as the client runs each call: preparation is recorded in the call
 /// (`RequestPreparations`), not in the request.
 func inCall<T>(_ body: () throws -> T) rethrows -> T {
-    try RequestPreparations.$current.withValue(RequestPreparations.Ledger(RequestPreparations.Records())) { try body() }
+    try HTTPCallContext.$current.withValue(HTTPCallContext(callID: 0, attempt: 1, maxAttempts: 1)) { try body() }
 }
