@@ -118,6 +118,11 @@ final class CallPipeline: Sendable {
             let attempted = await HTTPCallContext.$current.withValue(attemptContext) {
                 await attempt(original, context: attemptContext, files: &files, budget: budget)
             }
+            // Without a retrier to ask, an attempt that ends the call needs nothing asynchronous after it.
+            if case .done(let result, let request) = attempted, request == nil || settings.retrier == nil {
+                outcome = validate(result, of: original)
+                break
+            }
             if case .finish(let result) = await step(after: attempted, of: original, context: context, budget: budget) {
                 outcome = result
                 break
@@ -193,8 +198,11 @@ final class CallPipeline: Sendable {
 
         var result: Result<HTTPResponse, APIClientError>
         do {
-            let response = try await proceed(
-                prepared, index: 0, context: context, budget: budget, knownPrepared: true)
+            // Without onion interceptors the transport is called here, one async frame fewer.
+            let response =
+                interceptors.isEmpty && networkInterceptors.isEmpty
+                ? try await sendUnwrapped(prepared)
+                : try await proceed(prepared, index: 0, context: context, budget: budget, knownPrepared: true)
             result = .success(try DownloadFiles.storingBody(of: response, sentWith: prepared))
         } catch {
             result = .failure(error)
@@ -254,6 +262,12 @@ final class CallPipeline: Sendable {
             return try await send(request, budget: budget)
         }
         return try await intercept(request, index: index, context: context, budget: budget)
+    }
+
+    /// Sends the attempt's prepared `request` to the transport, in a call without onion interceptors.
+    private func sendUnwrapped(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
+        if Task.isCancelled { throw .cancelled }
+        return try await transport.send(request)
     }
 
     /// Sends `request`, counting the send (every send counts, however many times an interceptor calls `next`).
