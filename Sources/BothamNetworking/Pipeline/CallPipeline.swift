@@ -202,7 +202,9 @@ final class CallPipeline: Sendable {
             let response =
                 interceptors.isEmpty && networkInterceptors.isEmpty
                 ? try await sendUnwrapped(prepared)
-                : try await proceed(prepared, index: 0, context: context, budget: budget, knownPrepared: true)
+                : try await proceed(
+                    prepared, index: 0, run: OnionRun(pipeline: self, context: context, budget: budget),
+                    knownPrepared: true)
             result = .success(try DownloadFiles.storingBody(of: response, sentWith: prepared))
         } catch {
             result = .failure(error)
@@ -245,7 +247,7 @@ final class CallPipeline: Sendable {
     /// request: one an interceptor changed (or replaced) is prepared again and records that it was changed.
     /// `knownPrepared` says that `request` is the attempt's own prepared request, which needs no look-up.
     fileprivate func proceed(
-        _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?, knownPrepared: Bool = false
+        _ request: HTTPRequest, index: Int, run: OnionRun, knownPrepared: Bool = false
     ) async throws(APIClientError) -> HTTPResponse {
         var request = request
         if !knownPrepared, index == interceptors.count || index == interceptors.count + networkInterceptors.count,
@@ -258,10 +260,10 @@ final class CallPipeline: Sendable {
         }
         guard index < interceptors.count + networkInterceptors.count else {
             if Task.isCancelled { throw .cancelled }
-            guard let budget else { return try await transport.send(request) }
+            guard let budget = run.budget else { return try await transport.send(request) }
             return try await send(request, budget: budget)
         }
-        return try await intercept(request, index: index, context: context, budget: budget)
+        return try await intercept(request, index: index, run: run)
     }
 
     /// Sends the attempt's prepared `request` to the transport, in a call without onion interceptors.
@@ -287,29 +289,40 @@ final class CallPipeline: Sendable {
     /// Interceptor `index` (of ``interceptors``, then ``networkInterceptors``) around the rest of the onion.
     @inline(never)
     private func intercept(
-        _ request: HTTPRequest, index: Int, context: HTTPCallContext, budget: SendBudget?
+        _ request: HTTPRequest, index: Int, run: OnionRun
     ) async throws(APIClientError) -> HTTPResponse {
         let interceptor =
             index < interceptors.count ? interceptors[index] : networkInterceptors[index - interceptors.count]
-        let next = HTTPInterceptorNext(
-            OnionPosition(pipeline: self, index: index + 1, context: context, budget: budget))
+        let next = HTTPInterceptorNext(OnionPosition(run: run, index: index + 1))
         do {
-            return try await interceptor.intercept(request, context: context, next: next)
+            return try await interceptor.intercept(request, context: run.context, next: next)
         } catch {
             throw APIClientError(error)
         }
     }
 
-    /// A place in the onion: what an interceptor's `next` runs (a value, so that `next` needs no closure).
-    struct OnionPosition: Sendable {
+    /// What every position of one attempt's onion shares, in one object: a position (and so each `next`) holds one
+    /// reference to it instead of a copy of the context (BENCHMARKS.md, "The chain").
+    final class OnionRun: Sendable {
         let pipeline: CallPipeline
-        let index: Int
         let context: HTTPCallContext
         let budget: SendBudget?
 
+        init(pipeline: CallPipeline, context: HTTPCallContext, budget: SendBudget?) {
+            self.pipeline = pipeline
+            self.context = context
+            self.budget = budget
+        }
+    }
+
+    /// A place in the onion: what an interceptor's `next` runs (a value, so that `next` needs no closure).
+    struct OnionPosition: Sendable {
+        let run: OnionRun
+        let index: Int
+
         /// Sends `request` through the onion from this position on.
         func proceed(_ request: HTTPRequest) async throws(APIClientError) -> HTTPResponse {
-            try await pipeline.proceed(request, index: index, context: context, budget: budget)
+            try await run.pipeline.proceed(request, index: index, run: run)
         }
     }
 
