@@ -19,6 +19,11 @@ struct HTTPRequestURLTests {
             ("https://api.example.com/v1/", "//issues", "https://api.example.com/v1/issues"),
             ("https://api.example.com/v1", "", "https://api.example.com/v1"),
             ("https://api.example.com:8443/v1", "/x", "https://api.example.com:8443/v1/x"),
+            ("https://api.example.com/v1/", "///", "https://api.example.com/v1/"),
+            ("https://api.example.com/v1/", "/é", "https://api.example.com/v1/%C3%A9"),
+            ("https://api.example.com/é/", "/x", "https://api.example.com/%C3%A9/x"),
+            // A slash followed by a combining mark is one Character, not a slash: it stays.
+            ("https://api.example.com/v1", "/\u{301}x", "https://api.example.com/v1//%CC%81x"),
         ]
     )
     func joinsBaseAndPath(base: String, path: String, expected: String) {
