@@ -25,11 +25,11 @@ public final class BothamAPIClient: Sendable {
     let transportFields: (any TransportHeaderDefaults)?
 
     /// Request interceptors of this client; they run before the global ones.
-    public let requestInterceptors = InterceptorList<any BothamRequestInterceptor>()
+    public let requestInterceptors: InterceptorList<any BothamRequestInterceptor>
     /// Response interceptors of this client; they run before the global ones.
-    public let responseInterceptors = InterceptorList<any BothamResponseInterceptor>()
+    public let responseInterceptors: InterceptorList<any BothamResponseInterceptor>
     /// Onion interceptors of this client; they wrap the global ones.
-    public let interceptors = InterceptorList<any HTTPInterceptor>()
+    public let interceptors: InterceptorList<any HTTPInterceptor>
     /// Network interceptors of this client: onion interceptors that run innermost, after every other
     /// ``HTTPInterceptor`` and after preparation, once per send; they wrap the global ones.
     ///
@@ -47,7 +47,7 @@ public final class BothamAPIClient: Sendable {
     /// A retry (``ResponseInterceptorResult/retry``, the retrier, or an ``interceptors`` entry calling `next` again)
     /// runs them again; a redirect the transport follows does not (it happens inside one send). A request one of
     /// them changes is prepared again before it is sent.
-    public let networkInterceptors = InterceptorList<any HTTPInterceptor>()
+    public let networkInterceptors: InterceptorList<any HTTPInterceptor>
 
     /// Request interceptors for every client in the process.
     public static let globalRequestInterceptors = InterceptorList<any BothamRequestInterceptor>()
@@ -65,10 +65,11 @@ public final class BothamAPIClient: Sendable {
     public var configuration: Configuration {
         get { state.withLock { $0.configuration } }
         set {
-            state.withLock { state in
+            let stale = state.withLock { state in
                 state.configuration = newValue
-                state.pipeline = nil
+                return state.takePipeline()
             }
+            _ = stale  // released here, outside the lock: an interceptor's `deinit` may use the client
         }
     }
 
@@ -88,7 +89,15 @@ public final class BothamAPIClient: Sendable {
         self.baseEndpoint = baseEndpoint
         self.httpClient = httpClient
         transportFields = httpClient as? any TransportHeaderDefaults
-        self.state = Lock(State(configuration: configuration))
+        let state = Lock(State(configuration: configuration))
+        self.state = state
+        // A change to one of the client's own lists drops its snapshot (released outside the lock), so the next call
+        // takes a new one and a removed interceptor is not kept alive by the client.
+        let dropSnapshot: @Sendable () -> Void = { _ = state.withLock { $0.takePipeline() } }
+        requestInterceptors = InterceptorList(onChange: dropSnapshot)
+        responseInterceptors = InterceptorList(onChange: dropSnapshot)
+        interceptors = InterceptorList(onChange: dropSnapshot)
+        networkInterceptors = InterceptorList(onChange: dropSnapshot)
     }
 
     /// Sends a request through every interceptor and the transport.
@@ -123,16 +132,24 @@ public final class BothamAPIClient: Sendable {
     /// configuration nor any interceptor list changes.
     private struct State {
         var configuration: Configuration
-        /// The pipeline built from `configuration` and the interceptor lists as they were after `listChanges` changes
-        /// (``InterceptorListChanges``); `nil` until the next call after the configuration changed.
+        /// The pipeline built from `configuration`, the client's lists and the global lists as they were after
+        /// `listChanges` changes (``InterceptorListChanges``); `nil` once the configuration or a list of the client's
+        /// changed, until the next call.
         var pipeline: CallPipeline?
         var listChanges: UInt64 = 0
+
+        /// The pipeline, which the caller releases once the lock is released (an interceptor's `deinit` may use the
+        /// client); the next call builds a new one.
+        mutating func takePipeline() -> CallPipeline? {
+            defer { pipeline = nil }
+            return pipeline
+        }
     }
 
     /// The pipeline a call starting now runs: a snapshot of the configuration and of every interceptor list, as
     /// ``makePipeline(_:)`` takes it. Calls share it (it is immutable) until the configuration or any list changes,
-    /// so a call takes two locks for it, not nine. (A stale pipeline keeps the interceptors it holds alive until the
-    /// client's next call.)
+    /// so a call takes two locks for it, not nine. A global list's change is seen by its count; a removed global
+    /// interceptor stays in a client's snapshot until the client's next call.
     func callPipeline() -> CallPipeline {
         callStart().pipeline
     }
@@ -140,13 +157,17 @@ public final class BothamAPIClient: Sendable {
     /// ``callPipeline()`` and the completion queue of the same configuration snapshot.
     func callStart() -> (pipeline: CallPipeline, completionQueue: DispatchQueue?) {
         let listChanges = InterceptorListChanges.current
+        var stale: CallPipeline?
+        defer { _ = stale }  // released after the lock (see `State.takePipeline()`)
         return state.withLock { state in
-            if let pipeline = state.pipeline, state.listChanges == listChanges {
+            // A snapshot counted at or after this call's count saw every change that happened before the call.
+            if let pipeline = state.pipeline, state.listChanges >= listChanges {
                 return (pipeline, state.configuration.completionQueue)
             }
+            stale = state.takePipeline()
             let pipeline = makePipeline(state.configuration)
             state.pipeline = pipeline
-            state.listChanges = listChanges
+            state.listChanges = Swift.max(state.listChanges, listChanges)
             return (pipeline, state.configuration.completionQueue)
         }
     }

@@ -140,7 +140,10 @@ final class CallPipeline: Sendable {
         for observer in settings.callObservers {
             observer.callDidFinish(original, result, context)
         }
+        // A context kept after the call (by an interceptor, an observer) holds neither a response nor the prepared
+        // requests.
         budget?.forgetLastSend()
+        context.storage.withPreparations { $0 = RequestPreparations.Records() }
         return result
     }
 

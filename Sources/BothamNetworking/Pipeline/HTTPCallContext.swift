@@ -22,7 +22,7 @@ public struct HTTPCallContext: Sendable {
     public let startedAt: ContinuousClock.Instant
     /// The call's clock (see ``HTTPClock``): the one every time-based part of the call reads and waits on.
     public let clock: any HTTPClock
-    /// The call's values and send counts, shared by the contexts of all its attempts.
+    /// The call's values, send counts and preparation records, shared by the contexts of all its attempts.
     let storage: HTTPCallStorage
 
     /// Creates a context (useful for testing interceptors directly). It has per-call values of its own, empty.
@@ -39,7 +39,7 @@ public struct HTTPCallContext: Sendable {
     ) {
         self.init(
             callID: callID, attempt: attempt, maxAttempts: maxAttempts, startedAt: startedAt ?? clock.now,
-            clock: clock, storage: HTTPCallStorage(HTTPCallState()))
+            clock: clock, storage: HTTPCallStorage())
     }
 
     private init(

@@ -1,5 +1,13 @@
-/// What one call's attempts share: the values of ``HTTPCallContext`` (``HTTPCallValueKey``), the sends of its
-/// ``SendBudget`` and the records of its preparations (``RequestPreparations``).
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What one call's attempts share: the values of ``HTTPCallContext`` (``HTTPCallValueKey``) and the sends of its
+/// ``SendBudget``.
 struct HTTPCallState {
     /// The typed per-call values, by key type.
     var values: [ObjectIdentifier: any Sendable] = [:]
@@ -8,8 +16,6 @@ struct HTTPCallState {
     /// What the transport answered last (kept only for calls with onion interceptors), in a box of its own so that a
     /// call that never records one carries one word for it, not a whole response.
     var lastSend: SentOutcome?
-    /// What preparation established about the call's requests.
-    var preparations = RequestPreparations.Records()
 }
 
 /// One transport outcome, kept by ``SendBudget``.
@@ -21,7 +27,62 @@ final class SentOutcome: Sendable {
     }
 }
 
-/// The storage of one call: its ``HTTPCallState`` behind a ``Lock`` (one heap object), created when the call starts
-/// (its first ``HTTPCallContext``) and released with the last context that refers to it. There is no table of calls
-/// anywhere: a call's state is reachable only from that call's contexts.
-typealias HTTPCallStorage = Lock<HTTPCallState>
+/// The storage of one call, created when the call starts (its first ``HTTPCallContext``) and released with the last
+/// context that refers to it: its ``HTTPCallState`` and the records of its preparations (``RequestPreparations``),
+/// each behind a mutex of its own, in one heap object. There is no table of calls anywhere: a call's storage is
+/// reachable only from that call's contexts.
+///
+/// Two mutexes, so that what runs under one (an `update(_:_:)` body, which may resolve a request's URL) may take the
+/// other. `@unchecked Sendable` is sound for the same reason as ``Lock``'s: each part is only read or written inside
+/// the method that holds its mutex for the whole closure, the two parts are separate stored properties of the header
+/// (separate memory), and the mutexes live in the object's tail allocation, initialised once and never moved. Copies
+/// share the one object.
+struct HTTPCallStorage: @unchecked Sendable {
+    private struct Parts {
+        var state = HTTPCallState()
+        var preparations = RequestPreparations.Records()
+    }
+
+    private final class Buffer: ManagedBuffer<Parts, pthread_mutex_t> {
+        deinit {
+            // The header is destroyed by `ManagedBuffer` itself; the mutexes, its elements, are ours to destroy.
+            withUnsafeMutablePointerToElements { mutexes in
+                for index in 0..<2 { pthread_mutex_destroy(mutexes + index) }
+                _ = mutexes.deinitialize(count: 2)
+            }
+        }
+    }
+
+    private let buffer: Buffer
+
+    /// A new call's storage: no values, no sends, no records.
+    init() {
+        // `create` makes an instance of the class it is called on.
+        buffer = unsafeDowncast(Buffer.create(minimumCapacity: 2) { _ in Parts() }, to: Buffer.self)
+        buffer.withUnsafeMutablePointerToElements { mutexes in
+            for index in 0..<2 {
+                (mutexes + index).initialize(to: pthread_mutex_t())
+                _ = pthread_mutex_init(mutexes + index, nil)
+            }
+        }
+    }
+
+    /// Runs `body` with exclusive access to the call's state.
+    @discardableResult
+    func withLock<T>(_ body: (inout HTTPCallState) throws -> T) rethrows -> T {
+        try buffer.withUnsafeMutablePointers { parts, mutexes in
+            pthread_mutex_lock(mutexes)
+            defer { pthread_mutex_unlock(mutexes) }
+            return try body(&parts.pointee.state)
+        }
+    }
+
+    /// Runs `body` with exclusive access to the records of the call's preparations.
+    func withPreparations<T>(_ body: (inout RequestPreparations.Records) -> T) -> T {
+        buffer.withUnsafeMutablePointers { parts, mutexes in
+            pthread_mutex_lock(mutexes + 1)
+            defer { pthread_mutex_unlock(mutexes + 1) }
+            return body(&parts.pointee.preparations)
+        }
+    }
+}

@@ -23,20 +23,27 @@ public final class InterceptorList<Element: Sendable>: Sendable {
     }
 
     private let storage = Lock(Storage())
+    /// Told after every change, once the list's lock is released: a client's own list drops the client's snapshot,
+    /// a global list counts the change (``InterceptorListChanges``).
+    private let onChange: @Sendable () -> Void
 
-    /// Creates an empty list.
-    package init() {}
+    /// Creates an empty list; `onChange` is told after every change (by default the change is counted, as a global
+    /// list's are).
+    package init(onChange: @escaping @Sendable () -> Void = InterceptorListChanges.record) {
+        self.onChange = onChange
+    }
 
     /// Appends an interceptor; it runs after the ones already in the list.
     @discardableResult
     public func append(_ element: Element) -> Registration {
-        storage.withLock { storage in
+        let registration = storage.withLock { storage in
             storage.nextID &+= 1
             storage.elements.append(element)
             storage.ids.append(storage.nextID)
-            InterceptorListChanges.record()
             return Registration(id: storage.nextID)
         }
+        onChange()
+        return registration
     }
 
     /// Appends interceptors in order.
@@ -44,14 +51,16 @@ public final class InterceptorList<Element: Sendable>: Sendable {
         for element in elements { append(element) }
     }
 
-    /// Removes the interceptor appended with `registration` (nothing if it is already gone).
+    /// Removes the interceptor appended with `registration` (nothing if it is already gone). Calls in flight keep
+    /// it; a client releases a removed global interceptor when it next starts a call.
     public func remove(_ registration: Registration) {
-        storage.withLock { storage in
-            guard let index = storage.ids.firstIndex(of: registration.id) else { return }
+        let removed = storage.withLock { storage -> Element? in
+            guard let index = storage.ids.firstIndex(of: registration.id) else { return nil }
             storage.ids.remove(at: index)
-            storage.elements.remove(at: index)
-            InterceptorListChanges.record()
+            return storage.elements.remove(at: index)
         }
+        guard removed != nil else { return }
+        onChange()
     }
 
     /// Removes every interceptor.
@@ -59,8 +68,8 @@ public final class InterceptorList<Element: Sendable>: Sendable {
         storage.withLock { storage in
             storage.elements.removeAll()
             storage.ids.removeAll()
-            InterceptorListChanges.record()
         }
+        onChange()
     }
 
     /// The interceptors now in the list, in order.
@@ -77,10 +86,10 @@ public final class InterceptorList<Element: Sendable>: Sendable {
     package var isEmpty: Bool { count == 0 }
 }
 
-/// Counts the changes made to every ``InterceptorList`` in the process, so that a client can keep the interceptor
-/// snapshots of its last call and take new ones only after some list changed (one lock per call instead of one per
-/// list). A list records its change while it still holds its own lock, so a count read before a snapshot is taken
-/// is never newer than the lists the snapshot saw.
+/// Counts the changes made to the global ``InterceptorList``s, so that a client can keep the interceptor snapshots
+/// of its last call and take new ones only after a global list changed (one lock per call instead of one per list;
+/// a client's own lists drop its snapshot themselves). A list counts its change after making it, so a count read
+/// before a snapshot is taken is never newer than the lists the snapshot saw.
 enum InterceptorListChanges {
     private static let count = Lock<UInt64>(0)
 

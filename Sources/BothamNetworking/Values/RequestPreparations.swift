@@ -4,13 +4,13 @@ import Foundation
 /// it resolved, whether the transport's own header fields were added, and whether the pipeline prepared it again
 /// after an `HTTPInterceptor` changed it.
 ///
-/// The call holds this, not the request: each call keeps its ``Records`` in its storage (``HTTPCallState``), reached
-/// through the task-local `HTTPCallContext.current` for the whole call, so an ``HTTPRequest`` holds only what the
-/// user said and two requests with the same fields are the same value. A transport learns that the request it is given is the one its call prepared by
-/// looking it up here (`HTTPRequest.prepared(for:)`): by its storage's identity first (the request the pipeline
-/// handed on, unchanged), then by the fields preparation checks (`HTTPRequestStorage.Fields.preparesAlike(_:)`: a
-/// copy with another timeout or response destination is still prepared). Outside a call nothing is recorded and
-/// every preparation runs in full.
+/// The call holds this, not the request: each call keeps its ``Records`` in its storage (``HTTPCallStorage``),
+/// reached through the task-local `HTTPCallContext.current` for the whole call, so an ``HTTPRequest`` holds only what
+/// the user said and two requests with the same fields are the same value. A transport learns that the request it is
+/// given is the one its call prepared by looking it up here (`HTTPRequest.prepared(for:)`): by its storage's identity
+/// first (the request the pipeline handed on, unchanged), then by the fields preparation checks
+/// (`HTTPRequestStorage.Fields.preparesAlike(_:)`: a copy with another timeout or response destination is still
+/// prepared). Outside a call nothing is recorded and every preparation runs in full.
 enum RequestPreparations {
     /// One prepared request of the call.
     struct Record: Sendable {
@@ -25,9 +25,9 @@ enum RequestPreparations {
         let changedAfterPreparation: Bool
     }
 
-    /// The records of one call: the first inline (a call prepares one request per attempt, so one lock's allocation
-    /// is usually all a call pays for them), the others after it; a request's own record (its storage) is found
-    /// before one that merely prepares alike.
+    /// The records of one call: the first inline (a call prepares one request per attempt, so its records usually
+    /// allocate nothing), the others after it; a request's own record (its storage) is found before one that merely
+    /// prepares alike.
     struct Records: Sendable {
         var first: Record?
         var others: [Record] = []
@@ -53,9 +53,9 @@ enum RequestPreparations {
     }
 
     /// The record of `request` in the running call, if the call prepared it (or a request that prepares alike).
-    /// The records are behind the call's lock: an `HTTPInterceptor` may send from several tasks.
+    /// The records are behind a lock of the call's: an `HTTPInterceptor` may send from several tasks.
     static func record(of request: HTTPRequest) -> Record? {
-        HTTPCallContext.current?.storage.withLock { $0.preparations.record(of: request) }
+        HTTPCallContext.current?.storage.withPreparations { $0.record(of: request) }
     }
 
     /// Records that the running call prepared `request` (nothing outside a call).
@@ -66,6 +66,6 @@ enum RequestPreparations {
         let record = Record(
             request: request, url: url, transportFieldsAdded: transportFieldsAdded,
             changedAfterPreparation: changedAfterPreparation)
-        storage.withLock { $0.preparations.remember(record) }
+        storage.withPreparations { $0.remember(record) }
     }
 }

@@ -1,8 +1,9 @@
-import BothamNetworking
 import BothamNetworkingTesting
 import BothamTestSupport
 import Foundation
 import Testing
+
+@testable import BothamNetworking
 
 /// A client keeps the snapshot its last call took and shares it with the calls after it while nothing changed; these
 /// check that any change between two calls is seen by the second.
@@ -50,5 +51,78 @@ struct CallSnapshotTests {
         #expect((try? before.get()) == nil)
         #expect((try? after.get().statusCode) == 404)
         #expect((try? restored.get()) == nil)
+    }
+
+    @Test("Calls share a client's snapshot until its configuration or one of its own lists changes")
+    func unchangedClientsShareTheirSnapshot() {
+        let apiClient = BothamAPIClient(baseEndpoint: uniqueEndpoint(), httpClient: StubHTTPClient())
+        // Other tests change the global lists meanwhile, which renews every snapshot: look for two calls with no
+        // global change between them.
+        var shared: Bool?
+        for _ in 0..<1_000 where shared == nil {
+            let changes = InterceptorListChanges.current
+            let first = apiClient.callPipeline()
+            let second = apiClient.callPipeline()
+            if InterceptorListChanges.current == changes { shared = first === second }
+        }
+        #expect(shared == true)
+
+        let registration = apiClient.interceptors.append(PassingInterceptor())
+        #expect(apiClient.callPipeline().interceptors.local.count == 1)
+        apiClient.interceptors.remove(registration)
+        #expect(apiClient.callPipeline().interceptors.local.isEmpty)
+        apiClient.configuration.maxRetries = 3
+        #expect(apiClient.callPipeline().settings.maxRetries == 3)
+    }
+
+    @Test("A removed interceptor is released with the client's snapshot, even one that uses the client as it goes")
+    func removedInterceptorsAreReleased() async throws {
+        let stub = StubHTTPClient()
+        stub.stub(with: .text("ok"))
+        let apiClient = BothamAPIClient(baseEndpoint: uniqueEndpoint(), httpClient: stub)
+        let released = Lock(false)
+        var registration: InterceptorList<any HTTPInterceptor>.Registration?
+        weak var weakInterceptor: ReleaseTrackingInterceptor?
+        do {
+            // It holds the client (a cycle while it is in the list) and reads its configuration when released.
+            let interceptor = ReleaseTrackingInterceptor {
+                _ = apiClient.configuration
+                released.withLock { $0 = true }
+            }
+            weakInterceptor = interceptor
+            registration = apiClient.interceptors.append(interceptor)
+        }
+        _ = await apiClient.GET("/1")
+        #expect(weakInterceptor != nil)
+        if let registration { apiClient.interceptors.remove(registration) }
+
+        #expect(weakInterceptor == nil)
+        #expect(released.withLock { $0 })
+    }
+}
+
+/// Calls `next` and returns its response.
+private struct PassingInterceptor: HTTPInterceptor {
+    func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
+        -> HTTPResponse
+    {
+        try await next(request)
+    }
+}
+
+/// Calls `next`, and runs `onRelease` when it is released.
+private final class ReleaseTrackingInterceptor: HTTPInterceptor {
+    private let onRelease: @Sendable () -> Void
+
+    init(onRelease: @escaping @Sendable () -> Void) {
+        self.onRelease = onRelease
+    }
+
+    deinit { onRelease() }
+
+    func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
+        -> HTTPResponse
+    {
+        try await next(request)
     }
 }

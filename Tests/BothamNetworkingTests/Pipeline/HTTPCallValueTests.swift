@@ -130,3 +130,31 @@ struct HTTPCallValueTests {
         #expect(first.nextAttempt()[Tag.self] == "set")
     }
 }
+
+@Suite("What an update's body may do", .timeLimit(.minutes(1)))
+struct HTTPCallValueUpdateTests {
+    enum Seen: HTTPCallValueKey {
+        static let defaultValue: [String] = []
+    }
+
+    /// Notes, in one update, the URL of the request it is given (preparation's records are the call's too).
+    struct NotingInterceptor: HTTPInterceptor {
+        func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
+            -> HTTPResponse
+        {
+            context.update(Seen.self) { $0.append(request.url?.absoluteString ?? "none") }
+            return try await next(request)
+        }
+    }
+
+    @Test("An update's body may resolve the URL of a request of its call")
+    func updateMayResolveURLs() async throws {
+        let stub = StubHTTPClient()
+        stub.stub(with: .text("ok"))
+        let endpoint = uniqueEndpoint()
+        let apiClient = BothamAPIClient(baseEndpoint: endpoint, httpClient: stub)
+        apiClient.interceptors.append(NotingInterceptor())
+        let response = try await apiClient.GET("/x").get()
+        #expect(response.statusCode == 200)
+    }
+}
