@@ -140,10 +140,10 @@ final class CallPipeline: Sendable {
         for observer in settings.callObservers {
             observer.callDidFinish(original, result, context)
         }
-        // A context kept after the call (by an interceptor, an observer) holds neither a response nor the prepared
-        // requests.
+        // A context kept after the call (by an interceptor, an observer) holds no response. Its preparation records
+        // stay: work the call started may outlive it (a coalesced exchange, a task an interceptor started) and still
+        // look its request up.
         budget?.forgetLastSend()
-        context.storage.withPreparations { $0 = RequestPreparations.Records() }
         return result
     }
 

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What one call's attempts share: the values of ``HTTPCallContext`` (``HTTPCallValueKey``) and the sends of its
 /// ``SendBudget``.
 struct HTTPCallState {
@@ -34,55 +26,27 @@ final class SentOutcome: Sendable {
 ///
 /// Two mutexes, so that what runs under one (an `update(_:_:)` body, which may resolve a request's URL) may take the
 /// other. `@unchecked Sendable` is sound for the same reason as ``Lock``'s: each part is only read or written inside
-/// the method that holds its mutex for the whole closure, the two parts are separate stored properties of the header
-/// (separate memory), and the mutexes live in the object's tail allocation, initialised once and never moved. Copies
-/// share the one object.
+/// the method that holds its mutex for the whole closure, and the two parts are separate stored properties of the
+/// header, reached through a pointer (separate memory, never the header as a whole). Copies share the one object.
 struct HTTPCallStorage: @unchecked Sendable {
     private struct Parts {
         var state = HTTPCallState()
         var preparations = RequestPreparations.Records()
     }
 
-    private final class Buffer: ManagedBuffer<Parts, pthread_mutex_t> {
-        deinit {
-            // The header is destroyed by `ManagedBuffer` itself; the mutexes, its elements, are ours to destroy.
-            withUnsafeMutablePointerToElements { mutexes in
-                for index in 0..<2 { pthread_mutex_destroy(mutexes + index) }
-                _ = mutexes.deinitialize(count: 2)
-            }
-        }
-    }
-
-    private let buffer: Buffer
+    private let buffer = MutexBuffer.make(Parts(), mutexes: 2)
 
     /// A new call's storage: no values, no sends, no records.
-    init() {
-        // `create` makes an instance of the class it is called on.
-        buffer = unsafeDowncast(Buffer.create(minimumCapacity: 2) { _ in Parts() }, to: Buffer.self)
-        buffer.withUnsafeMutablePointerToElements { mutexes in
-            for index in 0..<2 {
-                (mutexes + index).initialize(to: pthread_mutex_t())
-                _ = pthread_mutex_init(mutexes + index, nil)
-            }
-        }
-    }
+    init() {}
 
     /// Runs `body` with exclusive access to the call's state.
     @discardableResult
     func withLock<T>(_ body: (inout HTTPCallState) throws -> T) rethrows -> T {
-        try buffer.withUnsafeMutablePointers { parts, mutexes in
-            pthread_mutex_lock(mutexes)
-            defer { pthread_mutex_unlock(mutexes) }
-            return try body(&parts.pointee.state)
-        }
+        try buffer.withLocked(mutex: 0) { header in try body(&header.pointee.value.state) }
     }
 
     /// Runs `body` with exclusive access to the records of the call's preparations.
     func withPreparations<T>(_ body: (inout RequestPreparations.Records) -> T) -> T {
-        buffer.withUnsafeMutablePointers { parts, mutexes in
-            pthread_mutex_lock(mutexes + 1)
-            defer { pthread_mutex_unlock(mutexes + 1) }
-            return body(&parts.pointee.preparations)
-        }
+        buffer.withLocked(mutex: 1) { header in body(&header.pointee.value.preparations) }
     }
 }

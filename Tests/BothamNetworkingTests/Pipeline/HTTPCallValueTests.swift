@@ -137,12 +137,16 @@ struct HTTPCallValueUpdateTests {
         static let defaultValue: [String] = []
     }
 
-    /// Notes, in one update, the URL of the request it is given (preparation's records are the call's too).
+    /// Notes, in one update, the URL of the request it is given (preparation's records are the call's too), and
+    /// reports what the call's value holds afterwards.
     struct NotingInterceptor: HTTPInterceptor {
+        let log: Recorder<String>
+
         func intercept(_ request: HTTPRequest, context: HTTPCallContext, next: HTTPInterceptorNext) async throws
             -> HTTPResponse
         {
             context.update(Seen.self) { $0.append(request.url?.absoluteString ?? "none") }
+            for url in context[Seen.self] { log.append(url) }
             return try await next(request)
         }
     }
@@ -152,9 +156,11 @@ struct HTTPCallValueUpdateTests {
         let stub = StubHTTPClient()
         stub.stub(with: .text("ok"))
         let endpoint = uniqueEndpoint()
+        let log = Recorder<String>()
         let apiClient = BothamAPIClient(baseEndpoint: endpoint, httpClient: stub)
-        apiClient.interceptors.append(NotingInterceptor())
+        apiClient.interceptors.append(NotingInterceptor(log: log))
         let response = try await apiClient.GET("/x").get()
         #expect(response.statusCode == 200)
+        #expect(log.values == [endpoint + "/x"])
     }
 }
