@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one call's attempts share: the values of ``HTTPCallContext`` (``HTTPCallValueKey``) and the sends of its
 /// ``SendBudget``.
 struct HTTPCallState {
@@ -48,5 +50,26 @@ struct HTTPCallStorage: @unchecked Sendable {
     /// Runs `body` with exclusive access to the records of the call's preparations.
     func withPreparations<T>(_ body: (inout RequestPreparations.Records) -> T) -> T {
         buffer.withLocked(mutex: 1) { header in body(&header.pointee.value.preparations) }
+    }
+}
+
+// Where a call's preparation records are: in its storage, reached through its context (the task-local every call
+// sets), so a call pushes one task-local value, not two.
+extension RequestPreparations {
+    /// The record of `request` in the running call, if the call prepared it (or a request that prepares alike).
+    /// The records are behind a lock of the call's: an `HTTPInterceptor` may send from several tasks.
+    static func record(of request: HTTPRequest) -> Record? {
+        HTTPCallContext.current?.storage.withPreparations { $0.record(of: request) }
+    }
+
+    /// Records that the running call prepared `request` (nothing outside a call).
+    static func remember(
+        _ request: HTTPRequest, url: URL, transportFieldsAdded: Bool, changedAfterPreparation: Bool = false
+    ) {
+        guard let storage = HTTPCallContext.current?.storage else { return }
+        let record = Record(
+            request: request, url: url, transportFieldsAdded: transportFieldsAdded,
+            changedAfterPreparation: changedAfterPreparation)
+        storage.withPreparations { $0.remember(record) }
     }
 }

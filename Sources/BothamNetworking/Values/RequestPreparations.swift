@@ -51,21 +51,4 @@ enum RequestPreparations {
             }
         }
     }
-
-    /// The record of `request` in the running call, if the call prepared it (or a request that prepares alike).
-    /// The records are behind a lock of the call's: an `HTTPInterceptor` may send from several tasks.
-    static func record(of request: HTTPRequest) -> Record? {
-        HTTPCallContext.current?.storage.withPreparations { $0.record(of: request) }
-    }
-
-    /// Records that the running call prepared `request` (nothing outside a call).
-    static func remember(
-        _ request: HTTPRequest, url: URL, transportFieldsAdded: Bool, changedAfterPreparation: Bool = false
-    ) {
-        guard let storage = HTTPCallContext.current?.storage else { return }
-        let record = Record(
-            request: request, url: url, transportFieldsAdded: transportFieldsAdded,
-            changedAfterPreparation: changedAfterPreparation)
-        storage.withPreparations { $0.remember(record) }
-    }
 }
