@@ -81,20 +81,10 @@ struct NativeHTTPClientFailureTests {
 
     @Test("A port nobody listens on fails with cannotConnect")
     func connectionRefused() async throws {
-        let fd = TestSocket.makeTCP()
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
-            }
-        }
-        let port = UInt16(bigEndian: address.sin_port)
-        let request = HTTPRequest(method: .get, baseEndpoint: "http://127.0.0.1:\(port)")
+        let refused = try BoundSocket(.ipv4)  // bound, not listening (and held: nobody else takes the port)
+        let request = HTTPRequest(method: .get, baseEndpoint: "http://127.0.0.1:\(refused.address.port)")
         let error = await failure(of: request, with: makeClient())
+        withExtendedLifetime(refused) {}
         #expect(error.flatMap(failureKind) == .cannotConnect)
     }
 

@@ -76,19 +76,7 @@ struct NginxPrefix: Sendable {
 
     /// A free loopback TCP port (bound, read, released).
     static func freePort() throws -> Int {
-        let fd = TestSocket.makeTCP()
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let status = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 ? getsockname(fd, pointer, &length) : -1
-            }
-        }
-        guard status == 0 else { throw SetupError(description: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        try BoundSocket(.ipv4).address.port
     }
 
     /// Polls with blocking connects until nginx accepts, for at most 5 s (nginx gives no other readiness signal).
