@@ -78,10 +78,10 @@ enum HPACKStaticTable {
     }()
 
     /// The first index of each name.
-    private static let nameIndices: [[UInt8]: Int] = {
-        var indices: [[UInt8]: Int] = [:]
-        for (offset, field) in fields.enumerated() where indices[field.name] == nil {
-            indices[field.name] = offset + 1
+    private static let nameIndices: [HPACKName: Int] = {
+        var indices: [HPACKName: Int] = [:]
+        for (offset, field) in fields.enumerated() where indices[HPACKName(bytes: field.name)] == nil {
+            indices[HPACKName(bytes: field.name)] = offset + 1
         }
         return indices
     }()
@@ -101,6 +101,6 @@ enum HPACKStaticTable {
 
     /// The first index of an entry with this name, if any.
     static func index(name: [UInt8]) -> Int? {
-        nameIndices[name]
+        nameIndices[HPACKName(bytes: name)]
     }
 }

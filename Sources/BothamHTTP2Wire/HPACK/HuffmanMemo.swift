@@ -8,27 +8,25 @@ struct HuffmanMemo: Sendable {
     /// The longest coded string kept.
     static let maxCodedLength = 64
 
-    private var coded: [[UInt8]] = []
-    private var decoded: [[UInt8]] = []
+    /// The strings kept: their coded octets and what they decode to.
+    private var entries: [(coded: [UInt8], decoded: [UInt8])] = []
     /// Where the next string goes once the memo is full.
     private var next = 0
 
-    /// How many strings are kept.
-    var count: Int { coded.count }
+    /// How many strings are kept (for the tests).
+    var count: Int { entries.count }
 
     /// The decoded octets of `octets`, from the memo or decoded (and remembered when short enough).
     mutating func decode(_ octets: ArraySlice<UInt8>) throws(HPACKError) -> [UInt8] {
         guard octets.count <= Self.maxCodedLength else { return try HuffmanDecoding.decode(octets) }
-        for index in coded.indices where coded[index].count == octets.count && coded[index].elementsEqual(octets) {
-            return decoded[index]
+        for entry in entries where entry.coded.count == octets.count && entry.coded.elementsEqual(octets) {
+            return entry.decoded
         }
         let result = try HuffmanDecoding.decode(octets)
-        if coded.count < Self.capacity {
-            coded.append(Array(octets))
-            decoded.append(result)
+        if entries.count < Self.capacity {
+            entries.append((Array(octets), result))
         } else {
-            coded[next] = Array(octets)
-            decoded[next] = result
+            entries[next] = (Array(octets), result)
             next = (next + 1) % Self.capacity
         }
         return result

@@ -29,13 +29,13 @@ extension HTTP2ClientConnection {
         return id
     }
 
+    private static let methodName = Array(":method".utf8)
+    private static let head = Array("HEAD".utf8)
+
     /// Sends as much of `bytes` as the server's windows allow, in DATA frames no larger than its
     /// SETTINGS_MAX_FRAME_SIZE, with END_STREAM on the last when all of them went and `endStream` is set (empty
     /// `bytes` with `endStream` send an empty DATA frame with END_STREAM). Returns how many octets went: send the
     /// rest after ``HTTP2ConnectionEvent/writable``. Nothing goes on a stream that is not open or already ended.
-    private static let methodName = Array(":method".utf8)
-    private static let head = Array("HEAD".utf8)
-
     package mutating func send(_ bytes: ArraySlice<UInt8>, on stream: HTTP2StreamID, endStream: Bool) -> Int {
         guard failure == nil, var state = streams[stream], !state.localEnded else { return 0 }
         let allowed = min(bytes.count, max(0, min(sendWindow, state.sendWindow)))
@@ -46,7 +46,7 @@ extension HTTP2ClientConnection {
         let end = bytes.startIndex + allowed
         repeat {
             let next = min(end, offset + frameLimit)
-            let payload = HTTP2Frame.DataPayload(bytes: Array(bytes[offset..<next]), endStream: ends && next == end)
+            let payload = HTTP2Frame.DataPayload(bytes: bytes[offset..<next], endStream: ends && next == end)
             queue(HTTP2Frame(streamID: stream, payload: .data(payload)))
             offset = next
         } while offset < end
