@@ -102,7 +102,7 @@ public final class BothamAPIClient: Sendable {
 
     /// Sends a request through every interceptor and the transport.
     public func send(_ request: HTTPRequest) async -> Result<HTTPResponse, APIClientError> {
-        await callPipeline().run(request)
+        await callStart().pipeline.run(request)
     }
 
     /// Sends a request and returns its response, throwing ``APIClientError`` on failure.
@@ -146,15 +146,11 @@ public final class BothamAPIClient: Sendable {
         }
     }
 
-    /// The pipeline a call starting now runs: a snapshot of the configuration and of every interceptor list, as
-    /// ``makePipeline(_:)`` takes it. Calls share it (it is immutable) until the configuration or any list changes,
-    /// so a call takes two locks for it, not nine. A global list's change is seen by its count; a removed global
-    /// interceptor stays in a client's snapshot until the client's next call.
-    func callPipeline() -> CallPipeline {
-        callStart().pipeline
-    }
-
-    /// ``callPipeline()`` and the completion queue of the same configuration snapshot.
+    /// The pipeline a call starting now runs, and the completion queue of the same configuration snapshot: a
+    /// snapshot of the configuration and of every interceptor list, as ``makePipeline(_:)`` takes it. Calls share it
+    /// (it is immutable) until the configuration or any list changes, so a call takes two locks for it, not nine. A
+    /// global list's change is seen by its count; a removed global interceptor stays in a client's snapshot until the
+    /// client's next call.
     func callStart() -> (pipeline: CallPipeline, completionQueue: DispatchQueue?) {
         let listChanges = InterceptorListChanges.current
         var stale: CallPipeline?

@@ -107,7 +107,7 @@ final class CallPipeline: Sendable {
             interceptors.isEmpty && networkInterceptors.isEmpty
             ? nil : SendBudget(limit: context.maxAttempts, of: context)
         var outcome: Result<HTTPResponse, APIClientError>
-        while true {
+        attempts: while true {
             if Task.isCancelled {
                 outcome = .failure(.cancelled)
                 break
@@ -118,12 +118,21 @@ final class CallPipeline: Sendable {
             let attempted = await HTTPCallContext.$current.withValue(attemptContext) {
                 await attempt(original, context: attemptContext, files: &files, budget: budget)
             }
-            // Without a retrier to ask, an attempt that ends the call needs nothing asynchronous after it.
-            if case .done(let result, let request) = attempted, request == nil || settings.retrier == nil {
-                outcome = validate(result, of: original)
-                break
+            let retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
+            switch attempted {
+            case .retry(let last, let delay):
+                retry = (last, delay)
+            case .done(let result, let request):
+                // Without a retrier to ask, an attempt that ends the call needs nothing asynchronous after it.
+                guard let request, let retrier = settings.retrier, !Self.isCancellation(result),
+                    let delay = await retryDelay(from: retrier, after: result, of: request, context: context)
+                else {
+                    outcome = validate(result, of: original)
+                    break attempts
+                }
+                retry = (result, delay)
             }
-            if case .finish(let result) = await step(after: attempted, of: original, context: context, budget: budget) {
+            if case .finish(let result) = await step(retrying: retry, of: original, context: context, budget: budget) {
                 outcome = result
                 break
             }
@@ -147,25 +156,31 @@ final class CallPipeline: Sendable {
         return result
     }
 
-    /// After one attempt: the retrier's decision (if any), the budget and replayability checks, and the sleep before
-    /// the next attempt.
+    /// Whether `result` is the call's cancellation, which is never retried.
+    private static func isCancellation(_ result: Result<HTTPResponse, APIClientError>) -> Bool {
+        if case .failure(.cancelled) = result { return true }
+        return false
+    }
+
+    /// The retrier's delay before another attempt after `result`, or `nil` when it says the call ends.
+    @inline(never)
+    private func retryDelay(
+        from retrier: any RequestRetrier, after result: Result<HTTPResponse, APIClientError>, of request: HTTPRequest,
+        context: HTTPCallContext
+    ) async -> Duration? {
+        let decision = await HTTPCallContext.$current.withValue(context) {
+            await retrier.decision(for: result, request: request, context: context)
+        }
+        guard case .retry(let delay) = decision else { return nil }
+        return delay
+    }
+
+    /// Before another attempt after `retry.last`: the budget and replayability checks, and the sleep.
     @inline(never)
     private func step(
-        after outcome: AttemptOutcome, of original: HTTPRequest, context: HTTPCallContext, budget: SendBudget?
+        retrying retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration), of original: HTTPRequest,
+        context: HTTPCallContext, budget: SendBudget?
     ) async -> NextStep {
-        var retry: (last: Result<HTTPResponse, APIClientError>, delay: Duration)
-        switch outcome {
-        case .done(let result, let request):
-            guard let request, let retrier = settings.retrier else { return .finish(validate(result, of: original)) }
-            if case .failure(.cancelled) = result { return .finish(result) }
-            let decision = await HTTPCallContext.$current.withValue(context) {
-                await retrier.decision(for: result, request: request, context: context)
-            }
-            guard case .retry(let delay) = decision else { return .finish(validate(result, of: original)) }
-            retry = (result, delay)
-        case .retry(let last, let delay):
-            retry = (last, delay)
-        }
         if Task.isCancelled { return .finish(.failure(.cancelled)) }
         // A body streamed from a sequence has been used up: the call ends with what it got.
         guard original.body?.isReplayable ?? true else { return .finish(validate(retry.last, of: original)) }
@@ -201,13 +216,15 @@ final class CallPipeline: Sendable {
 
         var result: Result<HTTPResponse, APIClientError>
         do {
-            // Without onion interceptors the transport is called here, one async frame fewer.
+            // Without onion interceptors (and so without a budget) the transport is called here, one async frame
+            // fewer; with them the first one gets the attempt's prepared request.
             let response =
-                interceptors.isEmpty && networkInterceptors.isEmpty
-                ? try await sendUnwrapped(prepared)
-                : try await proceed(
-                    prepared, index: 0, run: OnionRun(pipeline: self, context: context, budget: budget),
-                    knownPrepared: true)
+                if let budget {
+                    try await intercept(
+                        prepared, index: 0, run: OnionRun(pipeline: self, context: context, budget: budget))
+                } else {
+                    try await sendUnwrapped(prepared)
+                }
             result = .success(try DownloadFiles.storingBody(of: response, sentWith: prepared))
         } catch {
             result = .failure(error)
@@ -248,14 +265,11 @@ final class CallPipeline: Sendable {
     /// The onion: interceptor `index` of ``interceptors`` followed by ``networkInterceptors`` wraps everything after
     /// it; past the last one is the transport. The first network interceptor and the transport always get a prepared
     /// request: one an interceptor changed (or replaced) is prepared again and records that it was changed.
-    /// `knownPrepared` says that `request` is the attempt's own prepared request, which needs no look-up.
     fileprivate func proceed(
-        _ request: HTTPRequest, index: Int, run: OnionRun, knownPrepared: Bool = false
+        _ request: HTTPRequest, index: Int, run: OnionRun
     ) async throws(APIClientError) -> HTTPResponse {
         var request = request
-        if !knownPrepared, index == interceptors.count || index == interceptors.count + networkInterceptors.count,
-            !request.isPrepared
-        {
+        if index == interceptors.count || index == interceptors.count + networkInterceptors.count, !request.isPrepared {
             // The attempt's preparation added the transport's fields when it has any; a field an interceptor removed
             // since stays removed.
             request = try RequestPreparation.prepare(
@@ -263,8 +277,7 @@ final class CallPipeline: Sendable {
         }
         guard index < interceptors.count + networkInterceptors.count else {
             if Task.isCancelled { throw .cancelled }
-            guard let budget = run.budget else { return try await transport.send(request) }
-            return try await send(request, budget: budget)
+            return try await send(request, budget: run.budget)
         }
         return try await intercept(request, index: index, run: run)
     }
@@ -309,9 +322,9 @@ final class CallPipeline: Sendable {
     final class OnionRun: Sendable {
         let pipeline: CallPipeline
         let context: HTTPCallContext
-        let budget: SendBudget?
+        let budget: SendBudget
 
-        init(pipeline: CallPipeline, context: HTTPCallContext, budget: SendBudget?) {
+        init(pipeline: CallPipeline, context: HTTPCallContext, budget: SendBudget) {
             self.pipeline = pipeline
             self.context = context
             self.budget = budget

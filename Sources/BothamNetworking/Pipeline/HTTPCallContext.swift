@@ -10,7 +10,7 @@
 ///
 /// Per-call state lives here, not in the interceptor: `context[SomeKey.self]` reads and sets a typed value
 /// (``HTTPCallValueKey``) that every attempt of this call shares and no other call sees, and that goes away with the
-/// call.
+/// call's last context: one kept after the call (by an observer, say) keeps its values and the requests it prepared.
 public struct HTTPCallContext: Sendable {
     /// A number unique to this call in this process.
     public let callID: UInt64

@@ -34,9 +34,9 @@ package struct Lock<Value>: @unchecked Sendable {
 /// A header and the pthread mutexes that guard it, in one heap object: the mutexes live in its tail allocation,
 /// initialised once and never moved (as POSIX requires). ``Lock`` has one; a call's storage has two, one per part of
 /// its header.
-package final class MutexBuffer<Header>: ManagedBuffer<MutexBufferHeader<Header>, pthread_mutex_t> {
+final class MutexBuffer<Header>: ManagedBuffer<MutexBufferHeader<Header>, pthread_mutex_t> {
     /// A buffer holding `header` and `mutexes` unlocked mutexes.
-    package static func make(_ header: Header, mutexes: Int) -> MutexBuffer {
+    static func make(_ header: Header, mutexes: Int) -> MutexBuffer {
         // `create` makes an instance of the class it is called on.
         let buffer = unsafeDowncast(
             create(minimumCapacity: mutexes) { _ in MutexBufferHeader(mutexes: mutexes, value: header) },
@@ -61,7 +61,7 @@ package final class MutexBuffer<Header>: ManagedBuffer<MutexBufferHeader<Header>
 
     /// Runs `body` while holding mutex number `mutex`; `body` reaches, through the pointer, only the part of
     /// `value` that mutex guards.
-    package func withLocked<T>(
+    func withLocked<T>(
         mutex: Int, _ body: (UnsafeMutablePointer<MutexBufferHeader<Header>>) throws -> T
     ) rethrows -> T {
         try withUnsafeMutablePointers { header, first in
@@ -73,9 +73,9 @@ package final class MutexBuffer<Header>: ManagedBuffer<MutexBufferHeader<Header>
 }
 
 /// What a ``MutexBuffer`` keeps before its mutexes.
-package struct MutexBufferHeader<Value> {
+struct MutexBufferHeader<Value> {
     /// How many mutexes follow.
     let mutexes: Int
     /// What they guard.
-    package var value: Value
+    var value: Value
 }
