@@ -48,14 +48,15 @@
             URL(string: arguments.count > 1 ? arguments[1] : "http://127.0.0.1:8080/") ?? URL(fileURLWithPath: "/")
         let count = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
         let inFlight = max(1, arguments.count > 4 ? Int(arguments[4]) ?? 1 : 1)
+        // The client's base endpoint, and the path its calls send.
+        let origin = url.absoluteString.replacingOccurrences(of: url.path, with: "")
+        let path = url.path
 
         // `urlsession` in place of `native`: only BothamAPIClient + URLSessionHTTPClient, for a profile of its
         // per-chunk path (BENCHMARKS.md).
         if arguments.count > 3 && arguments[3] == "urlsession" {
             let apiClient = BothamAPIClient(
-                baseEndpoint: url.absoluteString.replacingOccurrences(of: url.path, with: ""),
-                httpClient: URLSessionHTTPClient())
-            let path = url.path
+                baseEndpoint: origin, httpClient: URLSessionHTTPClient())
             _ = try await apiClient.GET(path).get()
             try await measure("BothamAPIClient + URLSessionHTTPClient", count: count, inFlight: inFlight) {
                 let response = try await apiClient.GET(path).get()
@@ -86,8 +87,7 @@
         }
 
         let apiClient = BothamAPIClient(
-            baseEndpoint: url.absoluteString.replacingOccurrences(of: url.path, with: ""), httpClient: native)
-        let path = url.path
+            baseEndpoint: origin, httpClient: native)
         // NATIVE_QUICK_BENCH_OFF_LOOP=1: the calls from tasks that prefer no executor, as users make them by default.
         let offLoop = ProcessInfo.processInfo.environment["NATIVE_QUICK_BENCH_OFF_LOOP"] != nil
         try await withTaskExecutorPreference(offLoop ? nil : native.taskExecutor) {

@@ -4,15 +4,10 @@ extension NativeHTTPClient {
     /// How many event loops (threads) a ``NativeHTTPClient`` spreads its calls over:
     /// ``NativeHTTPClient/Configuration/eventLoops``.
     ///
-    /// ``automatic`` (the default) is one loop per core, as AsyncHTTPClient's event-loop group has, for a client that
-    /// speaks HTTP/1.1, as long as each loop keeps 4 connections of ``NativeHTTPClient/Configuration/maxConnectionsPerHost``
-    /// (2 loops for the default 8; raise the cap to use more cores): many calls in flight spread over the loops, and
-    /// one call at a time stays on the first. A client that may speak HTTP/2 (``NativeHTTPClient/Configuration/httpVersion``) gets one loop: one connection
-    /// per origin carries all its calls (RFC 9113 §9.1), while each loop would open its own. ``one`` keeps every call
-    /// of the process on one thread (it only moves bytes, which is enough for most apps). Each loop is a thread of its
-    /// own (a 64 KiB read buffer, and it sleeps in `epoll_wait` while nothing is in flight); loops are shared
-    /// process-wide, so the process runs as many loop threads as the largest count any client asked for, started on
-    /// first use and kept for the life of the process.
+    /// ``automatic`` is the default. ``one`` keeps every call of the process on one thread (it only moves bytes,
+    /// which is enough for most apps). Each loop is a thread of its own (a 64 KiB read buffer, and it sleeps in
+    /// `epoll_wait` while nothing is in flight); loops are shared process-wide, so the process runs as many loop
+    /// threads as the largest count any client asked for, started on first use and kept for the life of the process.
     ///
     /// ```swift
     /// var configuration = NativeHTTPClient.Configuration()
@@ -20,11 +15,11 @@ extension NativeHTTPClient {
     /// let client = NativeHTTPClient(configuration: configuration)
     /// ```
     public struct EventLoopCount: Sendable, Hashable, CustomStringConvertible {
-        /// The number of loops, clamped to 1...``maximum``. For ``automatic``, one per core: the most it runs over
-        /// HTTP/1.1 (a client's ``NativeHTTPClient/taskExecutors`` count what it runs).
+        /// The number of loops, clamped to 1...``maximum``. For ``automatic``, the number of cores, the most it may
+        /// run: what a client runs is its ``NativeHTTPClient/taskExecutors`` count.
         public let count: Int
         /// Whether this is ``automatic``.
-        private let followsHTTPVersion: Bool
+        private let isAutomatic: Bool
 
         /// The most loops a client can ask for (64); larger counts are clamped to it.
         public static let maximum = EventLoop.maximumSharedCount
@@ -37,10 +32,14 @@ extension NativeHTTPClient {
             EventLoopCount(clamping: ProcessInfo.processInfo.activeProcessorCount)
         }
 
-        /// The default: for a client that speaks only HTTP/1.1, ``perCore`` but at most one loop per 4 connections of
-        /// the cap; for a client that may speak HTTP/2, ``one``.
+        /// The default. A client that speaks only HTTP/1.1 gets ``perCore``, as AsyncHTTPClient's event-loop group
+        /// has, but at most one loop per 4 connections of ``NativeHTTPClient/Configuration/maxConnectionsPerHost``
+        /// (2 loops for the default 8; raise the cap to use more cores): many calls in flight spread over the loops,
+        /// and one call at a time stays on the first. A client that may speak HTTP/2
+        /// (``NativeHTTPClient/Configuration/httpVersion``) gets ``one``: one connection per origin carries all its
+        /// calls (RFC 9113 §9.1), while each loop would open its own.
         public static var automatic: EventLoopCount {
-            EventLoopCount(clamping: ProcessInfo.processInfo.activeProcessorCount, followsHTTPVersion: true)
+            EventLoopCount(clamping: ProcessInfo.processInfo.activeProcessorCount, isAutomatic: true)
         }
 
         /// `count` loops, clamped to 1...``maximum`` (zero or a negative count is one loop).
@@ -48,9 +47,9 @@ extension NativeHTTPClient {
             EventLoopCount(clamping: count)
         }
 
-        private init(clamping count: Int, followsHTTPVersion: Bool = false) {
+        private init(clamping count: Int, isAutomatic: Bool = false) {
             self.count = min(max(1, count), Self.maximum)
-            self.followsHTTPVersion = followsHTTPVersion
+            self.isAutomatic = isAutomatic
         }
 
         /// The connections each loop of ``automatic`` keeps at least: calls that all stay on one loop (a task on
@@ -62,7 +61,7 @@ extension NativeHTTPClient {
         /// than leave each loop ``automaticConnectionsPerLoop`` connections.
         func count(for httpVersion: HTTPVersionPolicy, maxConnectionsPerHost: Int) -> Int {
             let cap = max(1, maxConnectionsPerHost)
-            guard followsHTTPVersion else { return min(count, cap) }
+            guard isAutomatic else { return min(count, cap) }
             guard !httpVersion.offersHTTP2 else { return 1 }
             return min(count, max(1, cap / Self.automaticConnectionsPerLoop))
         }
@@ -70,7 +69,8 @@ extension NativeHTTPClient {
         /// `"1 event loop"`, `"4 event loops"`, `"automatic (up to 4 event loops, one per 4 connections)"`.
         public var description: String {
             let loops = count == 1 ? "1 event loop" : "\(count) event loops"
-            return followsHTTPVersion ? "automatic (up to \(loops), one per 4 connections)" : loops
+            return isAutomatic
+                ? "automatic (up to \(loops), one per \(Self.automaticConnectionsPerLoop) connections)" : loops
         }
     }
 }

@@ -18,10 +18,8 @@ extension NativeHTTPClient {
         /// no more loops than this cap. A call waits for a connection of its own loop, so calls that all run on one
         /// loop get that loop's share.
         public var maxConnectionsPerHost = 8
-        /// How many event loops the client's calls run on: by default ``NativeHTTPClient/EventLoopCount/automatic``,
-        /// one per core the process may run on with at least 4 of ``maxConnectionsPerHost`` each, or one when
-        /// ``httpVersion`` allows HTTP/2. Concurrent calls spread
-        /// over them and one call at a time stays on the first; spread the calling tasks over
+        /// How many event loops the client's calls run on (``NativeHTTPClient/EventLoopCount/automatic`` by default).
+        /// Concurrent calls spread over them and one call at a time stays on the first; spread the calling tasks over
         /// ``NativeHTTPClient/taskExecutors`` to use them all without a thread switch. Each loop costs a thread for
         /// the life of the process, shared with every client that asks for as many loops or more.
         public var eventLoops = EventLoopCount.automatic

@@ -42,9 +42,9 @@ import Foundation
 ///
 /// ## Event loops
 ///
-/// A client spreads its calls over ``Configuration/eventLoops`` loops (by default ``EventLoopCount/automatic``: one
-/// per core with at least 4 connections each, one when the client may speak HTTP/2), one thread each, shared with every other client (a client asking for `n` loops gets the process's
-/// first `n`). Each loop has the client's own pool of connections: a call made on a loop (its
+/// A client spreads its calls over ``Configuration/eventLoops`` loops (``EventLoopCount/automatic`` by default), one
+/// thread each, shared with every other client (a client asking for `n` loops gets the process's first `n`). Each
+/// loop has the client's own pool of connections: a call made on a loop (its
 /// task prefers one of ``taskExecutors``) uses that loop's pool and stays on its thread, and any other call goes
 /// to the loop with the fewest of this client's calls from other tasks in flight (a streamed body counts until it
 /// ends; the first loop on a tie, so that one caller at a time keeps reusing one connection).
@@ -85,8 +85,8 @@ public final class NativeHTTPClient: HTTPClient {
     /// Calls made from a task that prefers it run on the loop thread from start to end, so a call costs no thread
     /// switch at all (the default: two, onto the loop and back to the cooperative pool). Worth it for many small
     /// requests; keep CPU-heavy work (large JSON decoding) off it, since the loop also serves every other call. A
-    /// client with several loops (``Configuration/eventLoops``: by default one per core and per 4 connections) offers one executor per loop
-    /// in ``taskExecutors``; this is their first, and calls made on it get its share of
+    /// client with several loops (``Configuration/eventLoops``) offers one executor per loop in ``taskExecutors``;
+    /// this is their first, and calls made on it get its share of
     /// ``Configuration/maxConnectionsPerHost``: spread the tasks over ``taskExecutors`` to use them all, or set
     /// ``Configuration/eventLoops`` to ``EventLoopCount/one`` to keep the whole cap on this one.
     ///

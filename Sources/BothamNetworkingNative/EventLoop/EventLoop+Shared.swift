@@ -3,9 +3,8 @@ import BothamNetworking
 extension EventLoop {
     /// The first shared loop (``sharedLoops(count:)`` with a count of 1): the first loop of every
     /// ``NativeHTTPClient`` (the only one of a client with ``NativeHTTPClient/EventLoopCount/one``), started on first
-    /// use. One thread is plenty for
-    /// most clients (it only moves bytes; parsing of bodies, decompression and decoding happen on the caller's
-    /// task). `nil` only when the OS refuses an epoll/eventfd (or pipe).
+    /// use. It only moves bytes: parsing of bodies, decompression and decoding happen on the caller's task. `nil`
+    /// only when the OS refuses an epoll/eventfd (or pipe).
     static let shared: EventLoop? = sharedLoops(count: 1)?.first
 
     /// The most loops the process starts: a client asking for more gets this many.
