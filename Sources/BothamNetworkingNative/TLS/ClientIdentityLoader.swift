@@ -15,15 +15,15 @@ enum ClientIdentityLoader {
         case .pem(let chain, let key, let password):
             try loadPEM(chain: chain, key: key, password: password, source: "the client identity's PEM data", context)
         case .pemFiles(let chainPath, let keyPath, let password):
-            let chain = try TLSConfiguration.contents(ofFile: chainPath, "the client certificate chain file")
-            let key = try TLSConfiguration.contents(ofFile: keyPath, "the client private key file")
+            let chain = try TLSConfiguration.contents(ofFile: chainPath, .certificateChain)
+            let key = try TLSConfiguration.contents(ofFile: keyPath, .privateKey)
             let source = chainPath == keyPath ? chainPath : "\(chainPath) and \(keyPath)"
             try loadPEM(chain: chain, key: key, password: password, source: source, context)
         case .pkcs12(let data, let password):
             try loadPKCS12(data, password: password, source: "the client identity's PKCS#12 data", context)
         case .pkcs12File(let path, let password):
             try loadPKCS12(
-                TLSConfiguration.contents(ofFile: path, "the client PKCS#12 archive file"), password: password,
+                TLSConfiguration.contents(ofFile: path, .pkcs12), password: password,
                 source: path, context)
         }
     }

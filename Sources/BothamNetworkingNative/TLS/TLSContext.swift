@@ -72,7 +72,7 @@ final class TLSContext: @unchecked Sendable {
         case .pem(let data):
             pem = data
         case .pemFile(let path):
-            pem = try TLSConfiguration.contents(ofFile: path, "the trust roots file")
+            pem = try TLSConfiguration.contents(ofFile: path, .trustRoots)
         }
         let added = pem.withUnsafeBytes { bytes in
             botham_ssl_ctx_add_pem_roots(context, bytes.baseAddress, Int32(clamping: bytes.count))

@@ -65,13 +65,29 @@ public struct TLSConfiguration: Sendable, Hashable {
     package func clientIdentity(for host: String) -> ClientIdentity? {
         // Looked up on every HTTPS request: without per-host identities, no host name is lowered.
         guard !clientIdentities.isEmpty else { return clientIdentity }
-        // Spellings of one host (case, trailing dot): the one that sorts first, on both transports.
         let key = Self.canonicalHostName(host)
         var chosen: (name: String, identity: ClientIdentity)?
         for (name, identity) in clientIdentities where Self.canonicalHostName(name) == key {
-            if chosen.map({ name < $0.name }) ?? true { chosen = (name, identity) }
+            if Self.presents(name, over: chosen?.name) { chosen = (name, identity) }
         }
         return chosen?.identity ?? clientIdentity
+    }
+
+    /// ``clientIdentities`` by canonical host name (``canonicalHostName(_:)``), each host's as
+    /// ``clientIdentity(for:)`` picks it: what a transport that loads every identity up front loads.
+    package var clientIdentitiesByHost: [String: ClientIdentity] {
+        var chosen: [String: (name: String, identity: ClientIdentity)] = [:]
+        for (name, identity) in clientIdentities {
+            let key = Self.canonicalHostName(name)
+            if Self.presents(name, over: chosen[key]?.name) { chosen[key] = (name, identity) }
+        }
+        return chosen.mapValues(\.identity)
+    }
+
+    /// Whether the identity listed under `name` is presented rather than the one under `chosen`, another spelling of
+    /// the same host (case, trailing dot): the spelling that sorts first, on both transports.
+    private static func presents(_ name: String, over chosen: String?) -> Bool {
+        chosen.map { name < $0 } ?? true
     }
 
     /// A host name as pins and identities are keyed: lower case, without a trailing dot.

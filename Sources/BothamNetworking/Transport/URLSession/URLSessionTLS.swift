@@ -50,10 +50,8 @@ final class URLSessionTLS: @unchecked Sendable {
         let roots = try URLSessionTLS.rootCertificates(configuration.trustRoots)
         var identities: [(host: String?, identity: TLSConfiguration.ClientIdentity)] = []
         if let identity = configuration.clientIdentity { identities.append((nil, identity)) }
-        // Sorted, and the first spelling of a host kept below: the same identity `clientIdentity(for:)` picks.
-        for (host, identity) in configuration.clientIdentities.sorted(by: { $0.key < $1.key }) {
-            identities.append((host, identity))
-        }
+        // By canonical host name, each the identity `clientIdentity(for:)` picks.
+        for (host, identity) in configuration.clientIdentitiesByHost { identities.append((host, identity)) }
         #if canImport(Security)
             if let roots {
                 var certificates: [SecCertificate] = []
@@ -72,8 +70,7 @@ final class URLSessionTLS: @unchecked Sendable {
             for (host, identity) in identities {
                 let credential = try URLSessionTLS.credential(for: identity)
                 if let host {
-                    let name = TLSConfiguration.canonicalHostName(host)
-                    if credentials[name] == nil { credentials[name] = credential }
+                    credentials[host] = credential
                 } else {
                     defaultCredential = credential
                 }
@@ -103,7 +100,7 @@ final class URLSessionTLS: @unchecked Sendable {
         switch roots {
         case .system: return nil
         case .pem(let data): pem = data
-        case .pemFile(let path): pem = try TLSConfiguration.contents(ofFile: path, "the trust roots file")
+        case .pemFile(let path): pem = try TLSConfiguration.contents(ofFile: path, .trustRoots)
         }
         let certificates = PEMCertificates.derBlocks(in: pem)
         guard !certificates.isEmpty else {
@@ -195,7 +192,7 @@ final class URLSessionTLS: @unchecked Sendable {
             case .pkcs12(let data, let secret):
                 (archive, password) = (data, secret)
             case .pkcs12File(let path, let secret):
-                (archive, password) = (try TLSConfiguration.contents(ofFile: path, "the PKCS#12 file"), secret)
+                (archive, password) = (try TLSConfiguration.contents(ofFile: path, .pkcs12), secret)
             }
             var items: CFArray?
             let options = [kSecImportExportPassphrase as String: password] as CFDictionary
@@ -239,13 +236,13 @@ final class URLSessionTLS: @unchecked Sendable {
             try validatePEM(chain: chain, key: key)
         case .pemFiles(let chainPath, let keyPath, _):
             try validatePEM(
-                chain: try TLSConfiguration.contents(ofFile: chainPath, "the certificate chain file"),
-                key: try TLSConfiguration.contents(ofFile: keyPath, "the private key file")
+                chain: try TLSConfiguration.contents(ofFile: chainPath, .certificateChain),
+                key: try TLSConfiguration.contents(ofFile: keyPath, .privateKey)
             )
         case .pkcs12(let data, _):
             if data.isEmpty { throw TLSError(code: .configuration, reason: "the PKCS#12 archive is empty") }
         case .pkcs12File(let path, _):
-            if try TLSConfiguration.contents(ofFile: path, "the PKCS#12 file").isEmpty {
+            if try TLSConfiguration.contents(ofFile: path, .pkcs12).isEmpty {
                 throw TLSError(code: .configuration, reason: "the PKCS#12 file \(path) is empty")
             }
         }

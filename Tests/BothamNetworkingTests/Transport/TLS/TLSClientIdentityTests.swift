@@ -48,6 +48,9 @@ struct TLSClientIdentityTests {
             #expect(configuration.clientIdentity(for: "api.example.com") == first)
             #expect(configuration.clientIdentity(for: "API.EXAMPLE.COM.") == first)
             #expect(configuration.clientIdentity(for: "other.example.com") == fallback)
+            // What URLSessionHTTPClient loads up front: the same choice, one entry per host.
+            #expect(configuration.clientIdentitiesByHost["api.example.com"] == first)
+            #expect(configuration.clientIdentitiesByHost.count == extra + 1)
         }
         #expect(TLSConfiguration(clientIdentity: fallback).clientIdentity(for: "api.example.com") == fallback)
     }
